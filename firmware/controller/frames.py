@@ -1,0 +1,101 @@
+# Protocol frames: one text line each, shared by the device and the host.
+#
+#   ~TB <seq> <kind> <json payload> *<crc16 hex>
+#
+# The CRC (CRC-16/CCITT-FALSE) covers everything before " *". A line that
+# does not start with the marker is not a frame (REPL noise, a traceback):
+# it is passed on as raw text, never parsed.
+
+import json
+
+from turtles.jsontext import dumps
+
+MARKER = "~TB "
+MAX_LINE = 1024  # bytes, without the newline; longer lines are dropped
+
+
+class FrameError(ValueError):
+    pass
+
+
+def crc16(data):
+    crc = 0xFFFF
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
+
+
+def encode(seq, kind, payload=None):
+    body = "%s%d %s %s" % (MARKER, seq & 0xFFFF, kind, dumps(payload or {}))
+    line = "%s *%04x" % (body, crc16(body.encode()))
+    if len(line) > MAX_LINE:
+        raise FrameError("frame %s is %d bytes, over the %d-byte limit" % (kind, len(line), MAX_LINE))
+    return line
+
+
+def is_frame(line):
+    return line.startswith(MARKER)
+
+
+def decode(line):
+    # -> (seq, kind, payload dict). Raises FrameError for a damaged frame.
+    line = line.rstrip("\r\n")
+    if not line.startswith(MARKER):
+        raise FrameError("not a frame")
+    star = line.rfind(" *")
+    if star < 0 or len(line) - star != 6:
+        raise FrameError("no checksum at the end of the frame")
+    body = line[:star]
+    try:
+        want = int(line[star + 2:], 16)
+    except ValueError:
+        raise FrameError("the checksum is not hex")
+    if crc16(body.encode()) != want:
+        raise FrameError("checksum mismatch (a damaged line)")
+    parts = body[len(MARKER):].split(" ", 2)
+    if len(parts) != 3:
+        raise FrameError("a frame needs a sequence number, a kind and a payload")
+    try:
+        seq = int(parts[0])
+    except ValueError:
+        raise FrameError("the sequence number is not a number")
+    try:
+        payload = json.loads(parts[2])
+    except ValueError:
+        raise FrameError("the payload is not JSON")
+    if not isinstance(payload, dict):
+        raise FrameError("the payload must be a JSON object")
+    return seq, parts[1], payload
+
+
+class LineReader:
+    # Assembles bytes into lines of at most MAX_LINE bytes. An overlong line
+    # is dropped whole and reported once as (None, length seen so far).
+    def __init__(self, limit=MAX_LINE):
+        self.limit = limit
+        self.buf = bytearray()
+        self.dropping = False
+
+    def feed(self, data):
+        out = []
+        for b in data:
+            if b == 10:  # \n
+                if self.dropping:
+                    self.dropping = False
+                else:
+                    out.append(bytes(self.buf).decode("utf-8", "replace").rstrip("\r"))
+                self.buf = bytearray()
+            elif self.dropping:
+                pass
+            elif len(self.buf) >= self.limit:
+                out.append(None)
+                self.dropping = True
+                self.buf = bytearray()
+            else:
+                self.buf.append(b)
+        return out

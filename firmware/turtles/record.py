@@ -1,0 +1,128 @@
+# Game records: header tags, then one action per line.
+#
+#   [Game "mahe"]
+#   [Players "4"]
+#   [Options "egg_dice=0"]
+#   [Rules "1"]
+#   [Result "winners=2 scores=22,17,22,20"]
+#   e3
+#   roll
+#   ...
+#
+# Blank lines and lines starting with '#' are ignored. The Result tag is
+# optional; when present, replay checks it.
+
+from .errors import BadSetup, GameError
+from .game import RULES_VERSION
+
+
+class RecordError(GameError):
+    def __init__(self, line, text, why):
+        GameError.__init__(self, "line %d: %r: %s" % (line, text, why))
+        self.line = line
+        self.text = text
+        self.why = why
+
+
+def result_text(res):
+    if res is None:
+        return "*"
+    return "winners=%s scores=%s" % (
+        ",".join(str(p) for p in res["winners"]),
+        ",".join(str(s) for s in res["scores"]),
+    )
+
+
+def write_record(game, with_result=True):
+    lines = [
+        '[Game "%s"]' % game.name,
+        '[Players "%d"]' % game.players,
+        '[Options "%s"]' % game.option_text(),
+        '[Rules "%s"]' % RULES_VERSION,
+    ]
+    if with_result:
+        lines.append('[Result "%s"]' % result_text(game.result()))
+    for a in game.history:
+        lines.append(game.action_text(a))
+    return "\n".join(lines) + "\n"
+
+
+def parse_options(text):
+    out = {}
+    text = text.strip()
+    if not text:
+        return out
+    for part in text.split(","):
+        if "=" not in part:
+            raise BadSetup("option %r must look like name=value" % part)
+        k, v = part.split("=", 1)
+        k = k.strip()
+        v = v.strip()
+        try:
+            out[k] = int(v)
+        except ValueError:
+            out[k] = v
+    return out
+
+
+def _tag(line):
+    # '[Name "value"]' -> (name, value) or None
+    if not (line.startswith("[") and line.endswith("]")):
+        return None
+    body = line[1:-1].strip()
+    sp = body.find(" ")
+    if sp < 0:
+        return None
+    name = body[:sp]
+    value = body[sp + 1:].strip()
+    if len(value) < 2 or value[0] != '"' or value[-1] != '"':
+        return None
+    return name, value[1:-1]
+
+
+def read_record(text, geometry=None):
+    # Replay a record; returns the game. Raises RecordError with the line.
+    from . import new_game
+
+    tags = {}
+    moves = []
+    n = 0
+    for raw in text.split("\n"):
+        n += 1
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if moves:
+                raise RecordError(n, line, "a header tag after the first action")
+            tag = _tag(line)
+            if tag is None:
+                raise RecordError(n, line, 'a header tag looks like [Name "value"]')
+            tags[tag[0]] = (n, tag[1])
+            continue
+        moves.append((n, line))
+    if "Game" not in tags:
+        raise RecordError(1, text.split("\n")[0][:40], 'no [Game "..."] tag: which game is this?')
+    gline, gname = tags["Game"]
+    pline, ptext = tags.get("Players", (gline, ""))
+    try:
+        players = int(ptext)
+    except ValueError:
+        raise RecordError(pline, ptext, 'the [Players "N"] tag needs a number')
+    oline, otext = tags.get("Options", (gline, ""))
+    try:
+        options = parse_options(otext)
+        game = new_game(gname, players, options, geometry)
+    except GameError as e:
+        raise RecordError(oline if "option" in str(e) else gline, gname, str(e))
+    for n, line in moves:
+        try:
+            game.apply_text(line)
+        except GameError as e:
+            raise RecordError(n, line, str(e))
+    if "Result" in tags:
+        rline, rtext = tags["Result"]
+        got = result_text(game.result())
+        if rtext != "*" and rtext != got:
+            raise RecordError(rline, rtext, "the record says %s but the actions give %s" % (rtext, got))
+    return game

