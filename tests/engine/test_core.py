@@ -1,11 +1,11 @@
 # The common engine pieces: PRNG, deterministic JSON, options, records.
-from check import raises
-
 from turtles import BadSetup, new_game
 from turtles.game import fnv1a32
 from turtles.jsontext import dumps
 from turtles.record import parse_options
 from turtles.rng import Rng
+
+from check import raises
 
 
 def test_rng_is_fixed():

@@ -1,7 +1,7 @@
 # Protocol frames, under both interpreters (the device and the host share them).
-from check import raises
-
 from controller.frames import MAX_LINE, FrameError, LineReader, crc16, decode, encode
+
+from check import raises
 
 
 def test_crc16_ccitt_false_check_value():
