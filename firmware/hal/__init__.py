@@ -1,0 +1,1 @@
+# Hardware backends behind one small interface (docs/firmware.md).
