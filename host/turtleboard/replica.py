@@ -1,0 +1,279 @@
+"""The host's own copy of the game on a board, kept in step over the link.
+
+Replica: the engine replica alone (no I/O). Feed it every frame from the board:
+
+    rep = Replica(geometry=None)
+    notes = rep.handle(frame)       # -> list of human sentences worth showing
+    if rep.needs_sync: link.send("sync")
+    rep.game                        # a turtles Game (or None before the first sync)
+    rep.in_sync                     # True once a sync matched and every action since did
+
+It applies every `action` the board reports, takes back every `undone`, and
+after each compares its own state hash with the board's. Any difference (a hash,
+an action it cannot apply, a gap in the action count, an unknown game, a reboot
+hello that does not match) sets `needs_sync` and says so in the notes; the
+answer to `sync` (state, log..., synced) rebuilds the game from the board's
+action list and checks the final hash.
+
+Mirror: a Link plus a Replica plus reconnecting, for the live mirror, the demo
+and the record export:
+
+    m = Mirror(port, geometry=None)
+    m.start()                       # open, hello, sync (raises LinkError on failure)
+    for kind, data in m.poll(0.1):  # ("frame", Frame) ("raw", text) ("note", text)
+        ...                         # ("link", "connected"|"lost"|"reconnecting")
+    m.send("enter", {"text": "d3"}) # any host command; returns the seq
+    m.wait_synced(timeout)          # poll until the replica is in sync
+    m.close()
+
+After a disconnect poll() reconnects with backoff (link.reopen) and resyncs;
+neither side loses the game: the board keeps its power-safe log, the replica
+is rebuilt from it. Mirror also keeps the last `leds`, `status`, `prompt`
+payloads and the hello for the display.
+"""
+
+from __future__ import annotations
+
+import time
+
+from turtleboard.link import Disconnected, Frame, Link, LinkError, Raw
+from turtles import new_game
+from turtles.errors import GameError
+
+
+def hash_text(h: int) -> str:
+    return "%08x" % h
+
+
+class Replica:
+    def __init__(self, geometry=None):
+        self.geometry = geometry
+        self.game = None
+        self.in_sync = False
+        self.needs_sync = True
+        self.awaiting = False  # a sync went out and its `synced` has not come yet
+        self.syncing = None  # the `state` payload and log while a sync arrives
+        self.resyncs = 0
+        self.mismatches = 0
+
+    @property
+    def n(self) -> int:
+        return len(self.game.history) if self.game is not None else 0
+
+    def hash(self) -> str:
+        return hash_text(self.game.state_hash()) if self.game is not None else ""
+
+    def _lost(self, why: str) -> list[str]:
+        self.in_sync = False
+        self.needs_sync = not self.awaiting
+        self.mismatches += 1
+        return [f"out of step with the board: {why}; resyncing"]
+
+    def sync_sent(self) -> None:
+        """Call when a `sync` went out (so it is not asked twice)."""
+        self.needs_sync = False
+        self.awaiting = True
+
+    def handle(self, frame: Frame) -> list[str]:
+        kind, p = frame.kind, frame.payload
+        method = getattr(self, "_on_" + kind, None)
+        return method(p) if method else []
+
+    def _on_hello(self, p) -> list[str]:
+        # At boot (a reset or a replug) and in answer to ours.
+        if not self.in_sync or self.game is None:
+            self.needs_sync = not self.awaiting
+            return []
+        same = (
+            p.get("game") == self.game.name
+            and p.get("n") == self.n
+            and p.get("hash") == self.hash()
+        )
+        if same:
+            return []
+        return self._lost(
+            f"the board says game {p.get('game')} at action {p.get('n')}, "
+            f"the mirror has {self.game.name} at action {self.n}"
+        )
+
+    def _on_action(self, p) -> list[str]:
+        if not self.in_sync:
+            return []  # a sync is on its way; it will include this action
+        n, text = p.get("n"), p.get("text", "")
+        if n != self.n + 1:
+            return self._lost(f"the board reports action {n} but the mirror is at {self.n}")
+        try:
+            self.game.apply_text(text)
+        except GameError as e:
+            return self._lost(f"the board's action {text!r} does not apply here ({e})")
+        if p.get("hash") != self.hash():
+            return self._lost(
+                f"after {text!r} the board's state hash is {p.get('hash')} "
+                f"and the mirror's is {self.hash()}"
+            )
+        return []
+
+    def _on_undone(self, p) -> list[str]:
+        if not self.in_sync:
+            return []
+        if p.get("n") != self.n - 1 or not self.game.history:
+            return self._lost(f"the board took back to action {p.get('n')}, the mirror is at {self.n}")
+        self.game.undo()
+        if p.get("hash") != self.hash():
+            return self._lost(f"after a takeback the hashes differ ({p.get('hash')} vs {self.hash()})")
+        return []
+
+    def _on_state(self, p) -> list[str]:
+        self.syncing = (p, [])
+        return []
+
+    def _on_log(self, p) -> list[str]:
+        if self.syncing is None:
+            return []
+        actions = self.syncing[1]
+        if p.get("from") != len(actions):
+            self.syncing = None
+            return self._lost(f"a log chunk starts at {p.get('from')}, expected {len(actions)}")
+        actions.extend(p.get("actions") or [])
+        return []
+
+    def _on_synced(self, p) -> list[str]:
+        if self.syncing is None:
+            return []
+        state, actions = self.syncing
+        self.syncing = None
+        self.awaiting = False
+        name = state.get("game")
+        if not name:
+            self.game = None
+            self.in_sync = True
+            self.needs_sync = False
+            return ["no game on the board yet"]
+        geometry = state.get("geometry", self.geometry)
+        try:
+            game = new_game(name, state.get("players"), state.get("options") or {}, geometry)
+        except (GameError, TypeError, ValueError) as e:
+            self.in_sync = False
+            return [f"cannot mirror the board's game {name!r}: {e}"]
+        for i, text in enumerate(actions):
+            try:
+                game.apply_text(text)
+            except GameError as e:
+                self.game = game
+                self.in_sync = False
+                return [f"the board's action {i + 1} {text!r} does not apply here ({e})"]
+        self.game = game
+        if p.get("n") != self.n or p.get("hash") != self.hash():
+            self.in_sync = False
+            return [
+                f"after a full sync the board has {p.get('n')} actions, hash {p.get('hash')}; "
+                f"the mirror replays to {self.n} actions, hash {self.hash()}"
+            ]
+        was = self.resyncs
+        self.resyncs += 1
+        self.in_sync = True
+        self.needs_sync = False
+        if was:
+            return [f"resynced: {name}, {self.n} actions, hash {self.hash()}"]
+        return [f"synced: {name}, {self.n} actions, hash {self.hash()}"]
+
+
+class Mirror:
+    def __init__(self, port: str, geometry=None, give_up_after: float = 60.0):
+        self.link = Link(port)
+        self.replica = Replica(geometry)
+        self.give_up_after = give_up_after
+        self.hello: dict | None = None
+        self.leds: dict | None = None
+        self.status: dict | None = None
+        self.prompt: dict | None = None
+        self.connected = False
+        self.reconnects = 0
+
+    def start(self, timeout: float = 3.0) -> dict:
+        self.hello = self.link.open(timeout)
+        self.connected = True
+        self._sync()
+        return self.hello
+
+    def close(self) -> None:
+        self.link.close()
+        self.connected = False
+
+    def _sync(self) -> None:
+        self.link.send("sync")
+        self.replica.sync_sent()
+
+    def send(self, kind: str, payload: dict | None = None) -> int:
+        return self.link.send(kind, payload)
+
+    def poll(self, timeout: float = 0.1) -> list:
+        out: list = []
+        if not self.link.is_open:
+            self._reconnect(out)
+            return out
+        try:
+            events = self.link.read(timeout)
+        except Disconnected as e:
+            self.connected = False
+            out.append(("link", "lost"))
+            out.append(("note", f"lost the board: {e}"))
+            self._reconnect(out)
+            return out
+        for ev in events:
+            if isinstance(ev, Frame):
+                out.append(("frame", ev))
+                self._keep(ev)
+                for note in self.replica.handle(ev):
+                    out.append(("note", note))
+            elif isinstance(ev, Raw):
+                out.append(("raw", ev.text))
+            else:
+                out.append(("bad", ev))
+        if self.replica.needs_sync and self.link.is_open:
+            try:
+                self._sync()
+            except Disconnected:
+                pass
+        return out
+
+    def _keep(self, f: Frame) -> None:
+        if f.kind == "hello":
+            self.hello = f.payload
+        elif f.kind == "leds":
+            self.leds = f.payload
+        elif f.kind == "status":
+            self.status = f.payload
+        elif f.kind == "prompt":
+            self.prompt = f.payload
+        elif f.kind == "closed":
+            if self.prompt and self.prompt.get("id") == f.payload.get("id"):
+                self.prompt = None
+        elif f.kind == "state":
+            self.prompt = None
+
+    def _reconnect(self, out: list) -> None:
+        out.append(("link", "reconnecting"))
+        try:
+            self.hello = self.link.reopen(self.give_up_after)
+        except LinkError as e:
+            out.append(("note", str(e)))
+            raise
+        self.connected = True
+        self.reconnects += 1
+        self.replica.in_sync = False
+        self.replica.syncing = None
+        self.replica.awaiting = False
+        self._sync()
+        out.append(("link", "connected"))
+        out.append(("note", f"reconnected to {self.link.port}; resyncing"))
+
+    def wait_synced(self, timeout: float = 5.0) -> list:
+        """Poll until the replica is in sync; returns the events seen."""
+        seen: list = []
+        deadline = time.monotonic() + timeout
+        while not self.replica.in_sync or self.replica.awaiting:
+            if time.monotonic() > deadline:
+                raise LinkError(f"the board on {self.link.port} did not finish a sync in {timeout:.0f} s")
+            seen.extend(self.poll(0.05))
+        return seen

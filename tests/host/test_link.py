@@ -1,0 +1,152 @@
+"""The serial link against a scripted peer on a real pty (real pyserial)."""
+
+from __future__ import annotations
+
+import pytest
+from peer import Peer
+
+from controller import frames
+from turtleboard.link import (
+    PROTO,
+    Damaged,
+    DeviceError,
+    Disconnected,
+    Frame,
+    Link,
+    NotOurDevice,
+    Overlong,
+    PortError,
+    Raw,
+    VersionMismatch,
+)
+
+HELLO = {"fw": "1.0", "proto": PROTO, "board": "test", "board_version": 1, "game": None, "n": 0, "hash": ""}
+
+
+def collect(link, want, tries=40):
+    got = []
+    for _ in range(tries):
+        got.extend(link.read(0.05))
+        if len(got) >= want:
+            break
+    return got
+
+
+def test_hello_handshake_and_versions():
+    peer = Peer(hello=HELLO)
+    try:
+        with Link(peer.path) as link:
+            hello = link.open(timeout=2)
+            assert hello["board"] == "test"
+            kinds = [k for k, _ in peer.received]
+            assert kinds[0] == "hello"
+            assert peer.received[0][1]["proto"] == PROTO
+    finally:
+        peer.close()
+
+
+def test_port_that_does_not_exist():
+    with pytest.raises(PortError, match="no such port: /dev/nope.*turtleboard devices"):
+        Link("/dev/nope").open()
+
+
+def test_busy_port_gets_a_clear_message():
+    peer = Peer(hello=HELLO)
+    try:
+        first = Link(peer.path)
+        first.open(timeout=2)
+        with pytest.raises(PortError, match="busy.*Close that one first"):
+            Link(peer.path).open(timeout=1)
+        first.close()
+        second = Link(peer.path)
+        second.open(timeout=2)  # free again once the first lets go
+        second.close()
+    finally:
+        peer.close()
+
+
+def test_silent_device_is_not_ours():
+    peer = Peer(hello=None)
+    try:
+        with pytest.raises(NotOurDevice, match="no Turtleboard answers.*devices --probe"):
+            Link(peer.path).open(timeout=0.6)
+    finally:
+        peer.close()
+
+
+def test_plain_micropython_repl_is_not_ours():
+    # A Pico without our firmware echoes and prints its REPL prompt.
+    peer = Peer(handlers={"hello": lambda s, p: [b"Traceback (most recent call last):\r\n",
+                                                 b"SyntaxError: invalid syntax\r\n>>> \r\n"]})
+    try:
+        with pytest.raises(NotOurDevice, match="not as a Turtleboard.*SyntaxError.*turtleboard flash"):
+            Link(peer.path).open(timeout=0.8)
+    finally:
+        peer.close()
+
+
+def test_other_protocol_version():
+    peer = Peer(hello=dict(HELLO, proto=PROTO + 1, fw="9.9"))
+    try:
+        with pytest.raises(VersionMismatch, match="protocol 2.*firmware '9.9'.*turtleboard flash"):
+            Link(peer.path).open(timeout=1)
+    finally:
+        peer.close()
+
+
+def test_garbage_half_lines_and_damaged_frames_are_told_apart():
+    peer = Peer(hello=HELLO)
+    try:
+        link = Link(peer.path)
+        link.open(timeout=2)
+        link.read(0.05)
+        good = frames.encode(7, "status", {"text": "ok"})
+        bad = good[:-1] + ("0" if good[-1] != "0" else "1")
+        peer.write(b"MPY: soft reboot\r\n")
+        peer.write(b"\xff\xfe garbage \x00\r\n")
+        peer.write(bad.encode() + b"\n")
+        peer.write(b"x" * (frames.MAX_LINE + 10) + b"\n")
+        peer.write(good[:10].encode())  # half a line now, the rest later
+        got = collect(link, 4)
+        peer.write(good[10:].encode() + b"\n")
+        got += collect(link, 1)
+        assert got[0] == Raw("MPY: soft reboot")
+        assert isinstance(got[1], Raw)
+        assert isinstance(got[2], Damaged) and "checksum" in got[2].why
+        assert isinstance(got[3], Overlong)
+        assert got[4] == Frame(7, "status", {"text": "ok"})
+        assert link.damaged == 1 and link.overlong == 1
+        link.close()
+    finally:
+        peer.close()
+
+
+def test_command_ok_and_error():
+    def bright(seq, p):
+        if p["level"] > 255:
+            return [peer.frame("error", {"code": "bad", "msg": "level 0..255", "re": seq})]
+        return [peer.frame("ok", {"re": seq})]
+
+    peer = Peer(hello=HELLO, handlers={"bright": bright})
+    try:
+        link = Link(peer.path)
+        link.open(timeout=2)
+        assert link.command("bright", {"level": 10}).kind == "ok"
+        with pytest.raises(DeviceError, match="level 0..255"):
+            link.command("bright", {"level": 999})
+        link.close()
+    finally:
+        peer.close()
+
+
+def test_unplug_is_a_disconnect_and_reopen_finds_it_again():
+    peer = Peer(hello=HELLO)
+    link = Link(peer.path)
+    link.open(timeout=2)
+    peer.unplug()
+    with pytest.raises(Disconnected):
+        for _ in range(20):
+            link.read(0.05)
+    assert not link.is_open
+    with pytest.raises(Disconnected, match="did not come back"):
+        link.reopen(give_up_after=0.3)
