@@ -1,0 +1,40 @@
+"""`turtleboard console [--port P] [--log FILE]`: the debugging console."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from rich.console import Console as RichConsole
+
+from turtleboard.console import run_console
+from turtleboard.link import Link, NotOurDevice, VersionMismatch
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--port", help="the serial port or pty (default: the one Pico plugged in)")
+    p.add_argument("--log", help="append the whole session to this file")
+    p.add_argument("--linger", type=float, default=1.0,
+                   help="when commands come from a pipe: seconds to keep showing frames after the last one")
+
+
+def run(args) -> int:
+    from turtleboard.commands.flash import pick_port
+
+    port = args.port or pick_port(None)
+    link = Link(port)
+    err = RichConsole(stderr=True, highlight=False)
+    try:
+        link.open(timeout=2.5)
+    except (NotOurDevice, VersionMismatch) as e:
+        # Still useful: show its raw output, reach its REPL.
+        err.print(f"[yellow]warning:[/yellow] {e}")
+        err.print("[yellow]opening it anyway: raw lines are shown; `repl` reaches MicroPython[/yellow]")
+        link.connect()
+    try:
+        code = run_console(link, args.log)
+        if not sys.stdin.isatty():
+            time.sleep(args.linger)
+        return code
+    finally:
+        link.close()

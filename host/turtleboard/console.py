@@ -1,0 +1,337 @@
+"""The debugging console (`turtleboard console`): line based, drivable in tmux.
+
+Frames from the board are decoded and printed in colour, one line each; any
+other line (boot text, a traceback) is printed as raw text, marked `|`.
+Commands are typed at the `tb>` prompt (Tab completes):
+
+    sync | ping | hello | undo | ledtest | diag on|off | bright N
+    new GAME PLAYERS [opt=v,...] [physical]      enter TEXT      answer N
+    send KIND {json}         any protocol frame
+    repl                     into the MicroPython REPL (Ctrl-] comes back)
+    stats | help | quit
+
+Console(link, out, log) holds the logic (execute a line, show an event) so tests
+drive it without a terminal; run() is the interactive loop.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import sys
+import threading
+import time
+
+from rich.console import Console as RichConsole
+from rich.markup import escape
+
+from turtleboard.errors import UserError
+from turtleboard.link import Damaged, Disconnected, Frame, Link, LinkError, Overlong, Raw
+
+CTRL_C, CTRL_D, CTRL_RBRACKET = b"\x03", b"\x04", b"\x1d"
+
+KIND_STYLE = {
+    "hello": "bold green", "action": "bold cyan", "undone": "yellow", "state": "green",
+    "log": "green", "synced": "green", "prompt": "bold magenta", "closed": "magenta",
+    "status": "blue", "leds": "dim", "sense": "dim", "error": "bold red", "ok": "dim green",
+}
+
+COMMANDS = [
+    "sync", "ping", "hello", "undo", "ledtest", "diag", "bright", "new", "enter",
+    "answer", "send", "repl", "stats", "help", "quit",
+]
+COMPLETIONS = {
+    "diag": ["on", "off"],
+    "new": ["mahe", "race", "tortuga"],
+    "send": ["hello", "sync", "new", "answer", "enter", "undo", "bright", "diag", "ledtest", "ping"],
+}
+
+HELP = """commands:
+  sync                     full state from the board
+  ping | hello             is it there? which versions?
+  new GAME PLAYERS [opt=v,...] [physical]   start a game (dice electronic unless 'physical')
+  enter TEXT               a die face, a card or any action in notation (e.g. enter d3)
+  undo                     take back the last action
+  answer N                 choose item N (0-based) of the open prompt
+  bright N                 LED brightness 0..255
+  diag on|off              stream raw sensor values
+  ledtest                  light every LED in turn
+  send KIND {json}         any protocol frame
+  repl                     stop the firmware and talk to the MicroPython REPL; Ctrl-] comes back
+  stats                    frames in/out, damaged lines, gaps
+  quit                     leave (Ctrl-D too)"""
+
+
+def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
+    """A typed line -> (kind, payload) to send, or None for an empty line.
+    Raises UserError saying what is wrong with the line."""
+    words = line.split()
+    if not words:
+        return None
+    cmd, rest = words[0].lower(), words[1:]
+    if cmd in ("sync", "ping", "undo", "ledtest"):
+        if rest:
+            raise UserError(f"'{cmd}' takes nothing after it")
+        return cmd, {}
+    if cmd == "hello":
+        from turtleboard import __version__
+        from turtleboard.link import PROTO
+
+        return "hello", {"host": f"turtleboard {__version__}", "proto": PROTO}
+    if cmd == "diag":
+        if rest not in (["on"], ["off"]):
+            raise UserError("use: diag on  or  diag off")
+        return "diag", {"on": rest[0] == "on"}
+    if cmd == "bright":
+        if len(rest) != 1 or not rest[0].isdigit() or not 0 <= int(rest[0]) <= 255:
+            raise UserError("use: bright N  with N from 0 to 255")
+        return "bright", {"level": int(rest[0])}
+    if cmd == "enter":
+        if not rest:
+            raise UserError("use: enter TEXT  (a die face, a card or an action, e.g. enter d3)")
+        return "enter", {"text": " ".join(rest)}
+    if cmd == "answer":
+        if len(rest) != 1 or not rest[0].isdigit():
+            raise UserError("use: answer N  (N = the number of the choice, from 0)")
+        if prompt_id is None:
+            raise UserError("there is no open prompt to answer")
+        return "answer", {"id": prompt_id, "choice": int(rest[0])}
+    if cmd == "new":
+        if len(rest) < 2 or not rest[1].isdigit():
+            raise UserError("use: new GAME PLAYERS [opt=v,...] [physical]  e.g. new mahe 4")
+        from turtles.errors import BadSetup
+        from turtles.record import parse_options
+
+        dice = "electronic"
+        opts = {}
+        for extra in rest[2:]:
+            if extra in ("physical", "electronic"):
+                dice = extra
+            else:
+                try:
+                    opts.update(parse_options(extra))
+                except BadSetup as e:
+                    raise UserError(str(e)) from None
+        return "new", {"game": rest[0], "players": int(rest[1]), "options": opts, "dice": dice}
+    if cmd == "send":
+        if not rest:
+            raise UserError("use: send KIND {json payload}")
+        text = line.split(None, 2)[2] if len(rest) > 1 else "{}"
+        try:
+            payload = json.loads(text)
+        except ValueError as e:
+            raise UserError(f"the payload is not JSON ({e})") from None
+        if not isinstance(payload, dict):
+            raise UserError("the payload must be a JSON object, like {\"level\": 9}")
+        return rest[0], payload
+    raise UserError(f"unknown command {cmd!r}; type help for the list")
+
+
+def frame_text(f: Frame) -> str:
+    style = KIND_STYLE.get(f.kind, "white")
+    body = json.dumps(f.payload, sort_keys=True, separators=(",", ":"))
+    if len(body) > 300:
+        body = body[:300] + "..."
+    return f"[dim]{f.seq:5d}[/dim] [{style}]{f.kind:8s}[/{style}] {escape(body)}"
+
+
+class Console:
+    def __init__(self, link: Link, out: RichConsole | None = None, log=None):
+        self.link = link
+        self.out = out or RichConsole(highlight=False)
+        self.log = log
+        self.prompt_id = None
+        self.repl_mode = False
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+        self.redraw = None  # callable that reprints the prompt line
+
+    def note(self, direction: str, text: str) -> None:
+        if self.log:
+            self.log.write(f"{time.strftime('%H:%M:%S')} {direction} {text}\n")
+            self.log.flush()
+
+    def show(self, ev) -> None:
+        with self.lock:
+            if isinstance(ev, Frame):
+                if ev.kind == "prompt":
+                    self.prompt_id = ev.payload.get("id")
+                elif ev.kind == "closed" and ev.payload.get("id") == self.prompt_id:
+                    self.prompt_id = None
+                self.note("<", f"{ev.kind} {json.dumps(ev.payload, sort_keys=True)}")
+                text = frame_text(ev)
+                if ev.kind == "prompt":
+                    choices = ev.payload.get("choices") or []
+                    text += "\n" + "\n".join(
+                        f"        [magenta]{i}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
+                    ) + "\n        (answer N)"
+            elif isinstance(ev, Raw):
+                self.note("|", ev.text)
+                text = f"[yellow]|[/yellow] {escape(ev.text)}"
+            elif isinstance(ev, Damaged):
+                self.note("!", f"damaged: {ev.why}: {ev.text}")
+                text = f"[red]! damaged line dropped ({escape(ev.why)}):[/red] {escape(ev.text[:120])}"
+            elif isinstance(ev, Overlong):
+                self.note("!", "overlong line dropped")
+                text = f"[red]! a line over {ev.length} bytes was dropped[/red]"
+            else:
+                text = escape(str(ev))
+            self._print(text)
+
+    def _print(self, text: str) -> None:
+        if self.redraw:
+            sys.stdout.write("\r\x1b[K")
+            sys.stdout.flush()
+        self.out.print(text)
+        if self.redraw:
+            self.redraw()
+
+    def say(self, text: str) -> None:
+        with self.lock:
+            self._print(text)
+
+    def execute(self, line: str) -> bool:
+        """Run one typed line; False means quit."""
+        words = line.split()
+        if not words:
+            return True
+        self.note(">", line)
+        cmd = words[0].lower()
+        if cmd in ("quit", "exit"):
+            return False
+        if cmd == "help":
+            self.say(escape(HELP))
+            return True
+        if cmd == "stats":
+            lk = self.link
+            self.say(
+                f"frames in {lk.frames_in}, out {lk.frames_out}, damaged {lk.damaged}, "
+                f"overlong {lk.overlong}, sequence gaps {lk.gaps}"
+            )
+            return True
+        if cmd == "repl":
+            self.repl()
+            return True
+        try:
+            parsed = parse_command(line, self.prompt_id)
+        except UserError as e:
+            self.say(f"[red]{escape(str(e))}[/red]")
+            return True
+        if parsed:
+            kind, payload = parsed
+            seq = self.link.send(kind, payload)
+            self.say(f"[dim]{seq:5d} >[/dim] [bold]{kind}[/bold] {escape(json.dumps(payload, sort_keys=True))}")
+        return True
+
+    # ---- the reader -------------------------------------------------------
+
+    def pump(self, timeout: float = 0.1) -> None:
+        """Read once and show what came (in REPL mode: raw bytes to stdout)."""
+        if self.repl_mode:
+            data = self.link.read_bytes(timeout)
+            if data:
+                self.note("|", data.decode("utf-8", "replace"))
+                os.write(sys.stdout.fileno(), data)
+            return
+        for ev in self.link.read(timeout):
+            self.show(ev)
+
+    def reader(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.pump(0.1)
+            except Disconnected as e:
+                self.say(f"[bold red]lost the board:[/bold red] {escape(str(e))}; reconnecting...")
+                try:
+                    hello = self.link.reopen(120)
+                    self.say(f"[green]reconnected[/green]: {escape(json.dumps(hello, sort_keys=True))}")
+                except LinkError as e2:
+                    self.say(f"[bold red]{escape(str(e2))}[/bold red]")
+                    self.stop.set()
+                    os.kill(os.getpid(), 2)
+
+    # ---- the MicroPython REPL ---------------------------------------------
+
+    def repl(self) -> None:
+        if not os.isatty(sys.stdin.fileno()):
+            self.say("[red]repl needs a terminal[/red]")
+            return
+        import termios
+        import tty
+
+        self.say("[bold]MicroPython REPL[/bold]: the firmware is stopped. Ctrl-] restarts it and comes back.")
+        self.repl_mode = True
+        self.link.write_raw(CTRL_C)
+        fd = sys.stdin.fileno()
+        old = termios.tcgetattr(fd)
+        try:
+            tty.setraw(fd)
+            while True:
+                r, _, _ = select.select([fd], [], [], 0.2)
+                if not r:
+                    continue
+                data = os.read(fd, 256)
+                if CTRL_RBRACKET in data:
+                    data = data.split(CTRL_RBRACKET)[0]
+                    if data:
+                        self.link.write_raw(data)
+                    break
+                self.link.write_raw(data)
+        finally:
+            termios.tcsetattr(fd, termios.TCSADRAIN, old)
+            self.link.write_raw(CTRL_D)
+            self.repl_mode = False
+            self.say("\n[bold]back[/bold]: the firmware restarts (Ctrl-D sent)")
+
+
+def run_console(link: Link, log_path: str | None = None) -> int:
+    import readline
+
+    log = open(log_path, "a", encoding="utf-8") if log_path else None
+    con = Console(link, log=log)
+    prompt = "tb> "
+
+    def complete(text, state):
+        buf = readline.get_line_buffer()
+        words = buf.split()
+        if len(words) == 0 or (len(words) == 1 and not buf.endswith(" ")):
+            options = [c for c in COMMANDS if c.startswith(text)]
+        else:
+            options = [c for c in COMPLETIONS.get(words[0], []) if c.startswith(text)]
+        return (options[state] + " ") if state < len(options) else None
+
+    readline.set_completer(complete)
+    readline.set_completer_delims(" ")
+    readline.parse_and_bind("tab: complete")
+    interactive = os.isatty(sys.stdin.fileno())
+    if interactive:
+        def redraw():
+            sys.stdout.write(prompt + readline.get_line_buffer())
+            sys.stdout.flush()
+        con.redraw = redraw
+    hello = link.hello or {}
+    con.say(
+        f"[bold]Turtleboard console[/bold] on {escape(link.port)}: firmware {hello.get('fw')}, "
+        f"protocol {hello.get('proto')}, board {escape(str(hello.get('board')))}; "
+        f"type help, Tab completes"
+    )
+    thread = threading.Thread(target=con.reader, daemon=True)
+    thread.start()
+    try:
+        while not con.stop.is_set():
+            try:
+                line = input(prompt if interactive else "")
+            except EOFError:
+                break
+            try:
+                if not con.execute(line):
+                    break
+            except Disconnected as e:
+                con.say(f"[red]not sent: {escape(str(e))}[/red]")
+    finally:
+        con.stop.set()
+        thread.join(1)
+        if log:
+            log.close()
+    return 0
