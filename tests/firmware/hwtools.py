@@ -1,0 +1,95 @@
+# Helpers for the portable hardware-side tests (CPython and MicroPython):
+# scratch folders, and a scripted stand-in for the HAL that feeds numbers.
+import os
+
+from turtles.rng import Rng  # noqa: F401  (re-exported for the tests)
+
+_count = [0]
+
+
+def scratch(name):
+    # A fresh empty folder for one test, under /tmp.
+    _count[0] += 1
+    root = "/tmp/tb-hw"
+    _mkdir(root)
+    path = "%s/%s-%d-%d" % (root, name, _pid(), _count[0])
+    _rmtree(path)
+    _mkdir(path)
+    return path
+
+
+def _pid():
+    try:
+        return os.getpid()
+    except AttributeError:  # MicroPython
+        return int.from_bytes(os.urandom(3), "little")
+
+
+def _mkdir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass
+
+
+def _rmtree(path):
+    try:
+        names = os.listdir(path)
+    except OSError:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+        return
+    for name in names:
+        _rmtree(path + "/" + name)
+    os.rmdir(path)
+
+
+def read(path, mode="r"):
+    f = open(path, mode)
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def write(path, data, mode="w"):
+    f = open(path, mode)
+    try:
+        f.write(data)
+    finally:
+        f.close()
+
+
+def exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
+
+
+class ScriptedHal:
+    # Stands in for the hardware in sensing tests: the test sets the reading
+    # of each channel; counts calls. (The real backends are tested apart.)
+    def __init__(self, channels):
+        self.values = [32768] * channels
+        self.refreshes = 0
+        self.reads = 0
+
+    def refresh(self):
+        self.refreshes += 1
+
+    def read_channel(self, ch):
+        self.reads += 1
+        return self.values[ch]
+
+    def ticks_ms(self):
+        return 0
+
+    def ticks_diff(self, a, b):
+        return a - b
+
+    def sleep_ms(self, ms):
+        pass

@@ -1,0 +1,167 @@
+# The power-safe game log. Plain test functions: pytest runs them under
+# CPython, tests/engine/mprun.py under MicroPython (tests/firmware/test_hw_micropython.py).
+from hwtools import exists, read, scratch, write
+
+from controller.gamelog import GameLog, GameLogError, crc32, seal, unseal
+
+ACTIONS = ["1-3", "roll 4", "2 5", "red+2", "take back?", "z"]
+
+
+def _game(folder, n=6):
+    log = GameLog(folder + "/game.log")
+    log.begin("mahe", 3, {"variant": "std"}, {"seed": 7})
+    for text in ACTIONS[:n]:
+        log.append(text)
+    return log
+
+
+def test_crc32_is_the_zlib_crc():
+    assert crc32(b"") == 0
+    assert crc32(b"123456789") == 0xCBF43926
+
+
+def test_seal_and_unseal():
+    line = seal("A 1-3")
+    assert line.endswith("\n")
+    assert unseal(line) == "A 1-3"
+    assert unseal(line[:-1]) is None  # no newline: a torn write
+    assert unseal(line.replace("1-3", "1-4")) is None
+    assert unseal("A 1-3 *zzzzzzzz\n") is None
+
+
+def test_round_trip():
+    folder = scratch("log")
+    _game(folder)
+    header, actions = GameLog(folder + "/game.log").load()
+    assert header == {"game": "mahe", "players": 3, "options": {"variant": "std"},
+                      "extra": {"seed": 7}}
+    assert actions == ACTIONS
+
+
+def test_no_game():
+    folder = scratch("log")
+    log = GameLog(folder + "/game.log")
+    assert log.load() is None
+    try:
+        log.append("1-3")
+        raise AssertionError("append without a game must fail")
+    except GameLogError as e:
+        assert "begin" in str(e)
+
+
+def test_takebacks():
+    folder = scratch("log")
+    log = _game(folder, 3)
+    log.pop()
+    log.pop()
+    log.append("x")
+    assert GameLog(folder + "/game.log").load()[1] == ACTIONS[:1] + ["x"]
+    fresh = GameLog(folder + "/game.log")
+    fresh.pop()
+    fresh.pop()
+    assert fresh.load()[1] == []
+    try:
+        fresh.pop()
+        raise AssertionError("a takeback with no action must fail")
+    except GameLogError as e:
+        assert "no action" in str(e)
+
+
+def test_bad_action_text_refused_and_log_unchanged():
+    folder = scratch("log")
+    log = _game(folder, 2)
+    for bad in ["", "a\nb", "x\r", None, 5]:
+        try:
+            log.append(bad)
+            raise AssertionError("%r must be refused" % (bad,))
+        except GameLogError:
+            pass
+    assert GameLog(folder + "/game.log").load()[1] == ACTIONS[:2]
+
+
+def test_cut_at_every_byte_keeps_every_committed_action():
+    # A power cut mid-write leaves any prefix of the last line on flash.
+    folder = scratch("log")
+    path = folder + "/game.log"
+    _game(folder)
+    whole = read(path, "rb")
+    ends = []  # byte offsets where each line ends
+    for i in range(len(whole)):
+        if whole[i] == 10:
+            ends.append(i + 1)
+    for cut in range(len(whole) + 1):
+        write(path, whole[:cut], "wb")
+        log = GameLog(path)
+        got = log.load()
+        complete = len([e for e in ends if e <= cut])
+        if complete == 0:
+            assert got is None, cut
+            continue
+        assert got[1] == ACTIONS[:complete - 1], (cut, got)
+        assert log.dropped == (0 if cut in ends else 1), cut
+        # The next action lands cleanly after the repaired file.
+        log.append("next")
+        assert GameLog(path).load()[1] == ACTIONS[:complete - 1] + ["next"]
+
+
+def test_garbage_at_the_end_is_dropped():
+    folder = scratch("log")
+    path = folder + "/game.log"
+    _game(folder, 4)
+    good = read(path, "rb")
+    for junk in [b"\x00\x00\x00\x00", b"\xff\xfe garbage\n", b"A 9-9 *00000000\n",
+                 b"H {} *00000000\n", b"\n\n", b"A lost *1234"]:
+        write(path, good + junk, "wb")
+        log = GameLog(path)
+        assert log.load()[1] == ACTIONS[:4], junk
+        assert log.dropped >= 1
+        assert read(path, "rb") == good  # repaired in place
+
+
+def test_damage_in_the_middle_keeps_what_came_before():
+    folder = scratch("log")
+    path = folder + "/game.log"
+    _game(folder)
+    lines = read(path).split("\n")
+    lines[3] = lines[3].replace("2", "7")  # flip a character of the 3rd action
+    write(path, "\n".join(lines))
+    log = GameLog(path)
+    assert log.load()[1] == ACTIONS[:2]
+    assert log.dropped == len(ACTIONS) - 2
+
+
+def test_begin_replaces_the_old_game_whole():
+    folder = scratch("log")
+    path = folder + "/game.log"
+    _game(folder)
+    log = GameLog(path)
+    log.begin("race", 2, {}, {})
+    header, actions = GameLog(path).load()
+    assert header["game"] == "race" and actions == []
+    assert not exists(path + ".tmp")
+
+
+def test_cut_during_begin_keeps_the_old_game():
+    # The new game is written aside first: a torn one never replaces the old.
+    folder = scratch("log")
+    path = folder + "/game.log"
+    _game(folder)
+    new = seal('H {"extra":{},"game":"race","options":{},"players":2}')
+    for cut in range(len(new)):
+        write(path + ".tmp", new[:cut])
+        assert GameLog(path).load()[1] == ACTIONS, cut
+
+
+def test_cut_between_remove_and_rename_recovers_the_new_game():
+    # Where rename cannot replace a file (FAT), begin() removes then renames.
+    folder = scratch("log")
+    path = folder + "/game.log"
+    write(path + ".tmp", seal('H {"extra":{},"game":"race","options":{},"players":2}'))
+    header, actions = GameLog(path).load()
+    assert header["game"] == "race" and actions == []
+    assert exists(path) and not exists(path + ".tmp")
+    # a torn new game and no old one: no game at all
+    folder = scratch("log")
+    path = folder + "/game.log"
+    write(path + ".tmp", seal('H {"game":"race"}')[:9])
+    assert GameLog(path).load() is None
