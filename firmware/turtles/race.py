@@ -577,4 +577,8 @@ class Race(Game):
         return ["start"] + [str(i) for i in range(1, self.fields + 1)] + ["lettuce"]
 
     def image(self):
-        return [UP if s else EMPTY for s in self.stacks]
+        # While the start stack is being told, all five are on the start.
+        out = [UP if s else EMPTY for s in self.stacks]
+        if self.stack_left:
+            out[0] = UP
+        return out
