@@ -1,0 +1,333 @@
+"""SVG pictures of any position (`turtleboard render`).
+
+    svg_picture(game, player=None) -> str   # the whole picture, as SVG text
+
+The board is drawn as it lies on the table: the Mahé island track (a loop of
+21 fields, the raft and the nest), the Race track (start to lettuce), the
+Tortuga hexagon (37 cells, south player at the bottom). Turtles carry their
+owner's colour; a stack is drawn bottom first, each turtle a little higher; a
+flipped (neutral) turtle is pale with its belly up; tattoos carry their power's
+initial. A panel beside the board says whose turn it is, the dice, the cards
+and what `player` may see (view(player); None: an onlooker).
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+# Player colours (Mahé, Tortuga): distinct on a sand-coloured board.
+PLAYER_COLOURS = ["#d62728", "#1f77b4", "#e6c229", "#2ca02c", "#9467bd", "#ff7f0e", "#f5f5f5"]
+NAMED_COLOURS = {
+    "red": "#d62728", "blue": "#1f77b4", "yellow": "#e6c229", "green": "#2ca02c",
+    "purple": "#9467bd", "orange": "#ff7f0e", "white": "#f5f5f5", "black": "#333333",
+}
+BOARD = "#f3e2b3"
+WATER = "#9fd3e6"
+CELL = "#fff7df"
+INK = "#3b2f1e"
+
+
+class Piece:
+    def __init__(self, fill, label="", flipped=False, tattoo=""):
+        self.fill = fill
+        self.label = label
+        self.flipped = flipped
+        self.tattoo = tattoo
+
+
+# ---- layouts: cell name -> (x, y) --------------------------------------------
+
+
+def mahe_layout(game):
+    # 21 fields counter-clockwise on an oval island, 1 at the bottom left;
+    # the raft off the track before 1, the nest beside 21 (the beach).
+    pos = {}
+    cx, cy, rx, ry = 330, 250, 250, 175
+    for i in range(1, 22):
+        a = math.radians(110 + (i - 1) * 360 / 21)  # counter-clockwise on screen
+        pos[str(i)] = (cx + rx * math.cos(a), cy + ry * math.sin(a))
+    x1, y1 = pos["1"]
+    pos["raft"] = (x1 - 60, y1 + 75)
+    x21, y21 = pos["21"]
+    pos["nest"] = (cx + (x21 - cx) * 0.6, cy + (y21 - cy) * 0.6)
+    return pos
+
+
+def race_layout(game):
+    names = game.cells()
+    pos = {}
+    for i, name in enumerate(names):
+        pos[name] = (70 + i * 62, 330)
+    return pos
+
+
+def hex_layout(game):
+    # Cells named by cube/axial coordinates or in rows; Tortuga tells us its
+    # coordinates with cell_coords() when it has it, else we lay the names out
+    # row by row as a hexagon of side 4.
+    names = game.cells()
+    coords = getattr(game, "cell_coords", None)
+    pos = {}
+    size = 34
+    if callable(coords):
+        for name in names:
+            q, r = coords(name)[:2]
+            x = 330 + size * math.sqrt(3) * (q + r / 2)
+            y = 260 + size * 1.5 * r
+            pos[name] = (x, y)
+        return pos
+    rows = [4, 5, 6, 7, 6, 5, 4]
+    k = 0
+    for ri, count in enumerate(rows):
+        y = 260 + (ri - 3) * size * 1.5
+        for ci in range(count):
+            x = 330 + (ci - (count - 1) / 2) * size * math.sqrt(3)
+            if k < len(names):
+                pos[names[k]] = (x, y)
+            k += 1
+    for name in names[k:]:
+        pos[name] = (60 + 50 * (names.index(name) - k), 520)
+    return pos
+
+
+def grid_layout(game):
+    names = game.cells()
+    cols = max(1, int(math.ceil(math.sqrt(len(names)))))
+    return {n: (70 + (i % cols) * 64, 80 + (i // cols) * 64) for i, n in enumerate(names)}
+
+
+# ---- pieces: cell name -> [Piece bottom first] ---------------------------------
+
+
+def player_piece(token):
+    # "2a" -> player 2's first turtle (players count from 1 in the notation)
+    text = str(token)
+    digits = "".join(ch for ch in text if ch.isdigit())
+    n = int(digits) if digits else 1
+    return Piece(PLAYER_COLOURS[(n - 1) % len(PLAYER_COLOURS)], text)
+
+
+def mahe_pieces(game, snap):
+    return {cell: [player_piece(t) for t in stack] for cell, stack in (snap.get("cells") or {}).items()}
+
+
+def race_pieces(game, snap):
+    out = {}
+    for name, stack in zip(game.cells(), snap.get("track") or []):
+        out[name] = [Piece(NAMED_COLOURS.get(c, "#888888"), c[:1].upper()) for c in stack]
+    return out
+
+
+def tortuga_piece(token):
+    # A turtle as the engine shows it: a dict (owner/side, neutral, tattoo) or
+    # a short text; we read what is there.
+    if isinstance(token, dict):
+        owner = token.get("owner", token.get("side", token.get("player")))
+        neutral = bool(token.get("neutral") or token.get("flipped") or owner is None)
+        tattoo = token.get("tattoo") or ""
+        fill = "#cfc6b0" if neutral else PLAYER_COLOURS[int(owner) % 2]
+        return Piece(fill, "", neutral, str(tattoo)[:1].upper())
+    text = str(token)
+    neutral = text[:1] in ("n", "N", "x", "0") or text.endswith("v")
+    owner = 1 if text[:1] in ("2", "b", "B", "N", "n") and not neutral else 0
+    if text[:1] in ("1", "a", "A", "S", "s"):
+        owner = 0
+    tattoo = "".join(ch for ch in text[1:] if ch.isalpha() and ch not in "v")[:1].upper()
+    fill = "#cfc6b0" if neutral else PLAYER_COLOURS[owner]
+    return Piece(fill, "", neutral, tattoo)
+
+
+def tortuga_pieces(game, snap):
+    out = {}
+    cells = snap.get("cells") or {}
+    if isinstance(cells, dict):
+        for cell, tok in cells.items():
+            if tok is None:
+                continue
+            toks = tok if isinstance(tok, list) else [tok]
+            out[cell] = [tortuga_piece(t) for t in toks]
+    return out
+
+
+def generic_pieces(game, snap):
+    cells = snap.get("cells") or {}
+    out = {}
+    if isinstance(cells, dict):
+        for cell, stack in cells.items():
+            toks = stack if isinstance(stack, list) else [stack]
+            out[cell] = [player_piece(t) for t in toks if t is not None]
+    return out
+
+
+GAMES = {
+    "mahe": (mahe_layout, mahe_pieces, "Mahé"),
+    "race": (race_layout, race_pieces, "The Turtle Race"),
+    "tortuga": (hex_layout, tortuga_pieces, "Tortuga"),
+}
+
+
+# ---- drawing --------------------------------------------------------------------
+
+
+def turtle(x, y, p: Piece, r=15):
+    """One turtle seen from above, centred at (x, y)."""
+    out = []
+    if p.flipped:
+        # belly up: a pale plastron with a cross, legs in the air
+        out.append(f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{r}" ry="{r * 0.75:.1f}" '
+                   f'fill="{p.fill}" stroke="{INK}" stroke-width="1.5" stroke-dasharray="3,2"/>')
+        out.append(f'<path d="M{x - r * 0.6:.1f},{y:.1f} H{x + r * 0.6:.1f} M{x:.1f},{y - r * 0.5:.1f} '
+                   f'V{y + r * 0.5:.1f}" stroke="{INK}" stroke-width="1.2"/>')
+    else:
+        for dx, dy in ((-0.8, -0.6), (0.8, -0.6), (-0.8, 0.6), (0.8, 0.6)):
+            out.append(f'<circle cx="{x + dx * r:.1f}" cy="{y + dy * r:.1f}" r="{r * 0.22:.1f}" fill="#6b8e4e"/>')
+        out.append(f'<circle cx="{x + r * 1.05:.1f}" cy="{y:.1f}" r="{r * 0.3:.1f}" fill="#6b8e4e"/>')
+        out.append(f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{r}" ry="{r * 0.75:.1f}" '
+                   f'fill="{p.fill}" stroke="{INK}" stroke-width="1.5"/>')
+    label = p.tattoo or p.label
+    if label:
+        colour = "#ffffff" if p.fill in ("#1f77b4", "#9467bd", "#d62728", "#333333", "#2ca02c") else INK
+        weight = "bold"
+        if p.tattoo:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.5:.1f}" fill="#ffffff" stroke="{INK}"/>')
+            colour = INK
+        out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="{weight}" '
+                   f'text-anchor="middle" fill="{colour}">{escape(label)}</text>')
+    return out
+
+
+def stack(x, y, pieces):
+    out = []
+    for i, p in enumerate(pieces):
+        out.extend(turtle(x, y - i * 13, p))
+    return out
+
+
+def panel_lines(game, player):
+    from turtles import CHANCE, TERMINAL
+
+    lines = [f"{game.title or game.name}, {game.players} players, action {len(game.history)}"]
+    who = game.to_move()
+    if who == TERMINAL:
+        res = game.result() or {}
+        lines.append("game over: winner " + ", ".join(f"player {w + 1}" for w in res.get("winners", [])))
+        if res.get("scores"):
+            lines.append("scores " + " ".join(str(s) for s in res["scores"]))
+    elif who == CHANCE:
+        lines.append("chance: " + (", ".join(game.legal_texts()[:8])))
+    else:
+        lines.append(f"to move: player {who + 1}")
+    if game.history:
+        lines.append("last: " + game.action_text(game.history[-1]))
+    try:
+        view = game.view(player)
+    except Exception:  # a view is optional detail in a picture
+        view = {}
+    skip = {"cells", "track", "game", "players", "to_move", "result", "draw", "options"}
+    for key in sorted(view):
+        if key in skip:
+            continue
+        value = view[key]
+        if value in (None, [], {}):
+            continue
+        text = f"{key}: {value}"
+        lines.append(text if len(text) < 60 else text[:57] + "...")
+    lines.append("seen by " + (f"player {player + 1}" if player is not None else "an onlooker"))
+    return lines
+
+
+def svg_picture(game, player=None) -> str:
+    layout, pieces_of, title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
+    pos = layout(game)
+    snap = game.view(player) if player is not None else game.snapshot()
+    pieces = pieces_of(game, snap)
+    width, height = 1000, 560
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+        f'<rect width="{width}" height="{height}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
+    ]
+    if game.name == "mahe":
+        out.append(f'<ellipse cx="330" cy="250" rx="300" ry="220" fill="{BOARD}" stroke="{INK}"/>')
+        pts = " ".join(f"{pos[str(i)][0]:.1f},{pos[str(i)][1]:.1f}" for i in range(1, 22))
+        out.append(f'<polygon points="{pts}" fill="none" stroke="#b89b62" stroke-width="10" stroke-linejoin="round"/>')
+    elif game.name == "race":
+        xs = [p[0] for p in pos.values()]
+        out.append(f'<rect x="{min(xs) - 40}" y="200" width="{max(xs) - min(xs) + 80}" height="180" '
+                   f'rx="20" fill="{BOARD}" stroke="{INK}"/>')
+    elif game.name == "tortuga":
+        out.append(f'<polygon points="{hex_outline(330, 260, 250)}" fill="{BOARD}" stroke="{INK}" stroke-width="2"/>')
+    names = game.cells()
+    for name in names:
+        x, y = pos.get(name, (0, 0))
+        special = name in ("raft", "nest", "start", "lettuce")
+        r = 30 if special else 24
+        if name == "raft" and game.name == "mahe":
+            out.append(f'<rect x="{x - 62:.1f}" y="{y - 28:.1f}" width="124" height="56" rx="8" '
+                       f'fill="#c8a97e" stroke="#8a6d3b" stroke-width="1.5"/>')
+            out.append(f'<text x="{x:.1f}" y="{y + 42:.1f}" font-size="10" text-anchor="middle" '
+                       f'fill="{INK}">raft</text>')
+            continue
+        fill = {"nest": "#fbe7a1", "lettuce": "#a6d96a", "raft": "#c8a97e", "start": "#d9cdb4"}.get(name, CELL)
+        if game.name == "tortuga":
+            out.append(f'<polygon points="{hex_outline(x, y, 30, flat=False)}" fill="{CELL}" stroke="#b89b62"/>')
+        else:
+            out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#8a6d3b" stroke-width="1.5"/>')
+        if special:
+            out.append(f'<text x="{x:.1f}" y="{y + r + 12:.1f}" font-size="10" text-anchor="middle" '
+                       f'fill="{INK}">{escape(name)}</text>')
+        else:  # the field's number, small, at the bottom inside the cell
+            out.append(f'<text x="{x:.1f}" y="{y + r - 3:.1f}" font-size="9" text-anchor="middle" '
+                       f'fill="#8a6d3b">{escape(name)}</text>')
+    for name in names:
+        got = pieces.get(name) or []
+        if not got:
+            continue
+        x, y = pos.get(name, (0, 0))
+        if name == "raft" and game.name == "mahe":
+            # the raft never stacks: turtles sit side by side
+            for i, p in enumerate(got):
+                out.extend(turtle(x - 42 + (i % 4) * 28, y - 12 + (i // 4) * 24, p, r=11))
+        else:
+            out.extend(stack(x, y, got))
+    if game.name == "mahe":
+        snapd = game.snapshot()
+        x, y = pos["nest"]
+        out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle" fill="{INK}">'
+                   f'eggs {snapd.get("pile", "")}</text>')
+    # the panel
+    px = 680
+    out.append(f'<rect x="{px - 10}" y="20" width="{width - px}" height="{height - 40}" rx="10" '
+               f'fill="#ffffff" fill-opacity="0.85" stroke="{INK}"/>')
+    out.append(f'<text x="{px}" y="48" font-size="18" font-weight="bold" fill="{INK}">{escape(title)}</text>')
+    y = 74
+    for line in panel_lines(game, player):
+        for chunk in wrap(line, 42):
+            out.append(f'<text x="{px}" y="{y}" font-size="12" fill="{INK}">{escape(chunk)}</text>')
+            y += 16
+            if y > height - 30:
+                break
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def wrap(text, width):
+    out = []
+    while len(text) > width:
+        cut = text.rfind(" ", 0, width)
+        if cut <= 0:
+            cut = width
+        out.append(text[:cut])
+        text = "  " + text[cut:].lstrip()
+    out.append(text)
+    return out
+
+
+def hex_outline(cx, cy, r, flat=True):
+    start = 0 if flat else 30
+    pts = []
+    for k in range(6):
+        a = math.radians(start + 60 * k)
+        pts.append(f"{cx + r * math.cos(a):.1f},{cy + r * math.sin(a):.1f}")
+    return " ".join(pts)
