@@ -65,8 +65,9 @@ def set_raw(fd: int, isig: bool = False, onlcr: bool = False) -> None:
 class Supervisor:
     """Runs the firmware in `flash_dir` behind a stable outer pty."""
 
-    def __init__(self, flash_dir: str, log=None):
+    def __init__(self, flash_dir: str, log=None, pid_file: str | None = None):
         self.flash_dir = os.path.abspath(flash_dir)
+        self.pid_file = pid_file
         self.log = log or (lambda text: None)
         try:
             self.command = micropython_command()
@@ -122,6 +123,10 @@ class Supervisor:
             os.close(inner_slave)
         self.inner = inner
         self.boots += 1
+        if self.pid_file:
+            with open(self.pid_file + ".tmp", "w") as f:
+                f.write("%d\n" % self.child.pid)
+            os.replace(self.pid_file + ".tmp", self.pid_file)
         self._raw_repl = False
         self._last_in = b""
         self.log("firmware started (pid %d, boot %d)" % (self.child.pid, self.boots))

@@ -1,0 +1,92 @@
+"""`turtleboard sim`: start a virtual board on a pseudo-terminal.
+
+The real firmware runs under the MicroPython unix port with the sim HAL; the
+host tool and mpremote open the printed pty like a Pico's serial port. See
+docs/virtual-device.md."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+
+from turtleboard.errors import UserError
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--board", required=True, metavar="FILE", help="the board file (JSON)")
+    p.add_argument("--dir", default="turtleboard-sim", metavar="D",
+                   help="the device's folder: flash/ and world/ (default: ./turtleboard-sim; "
+                        "kept, so the game and the pieces survive a restart)")
+    p.add_argument("--noise", type=float, default=0, metavar="N",
+                   help="Gaussian sensor noise, standard deviation in ADC counts (e.g. 300)")
+    p.add_argument("--bounce", action="store_true",
+                   help="turtles wobble for a moment as they are put down")
+    p.add_argument("--interactive", "-i", action="store_true",
+                   help="show the board and play it by hand (keys and mouse)")
+    p.add_argument("--fresh-firmware", action="store_true",
+                   help="copy the firmware from this checkout onto the flash again")
+    p.add_argument("--quiet", "-q", action="store_true", help="print only the pty path")
+
+
+def run(args) -> int:
+    from turtleboard.sim import device
+    from turtleboard.sim.supervisor import Supervisor
+    from turtleboard.sim.world import World, WorldError
+
+    sim_dir = os.path.abspath(args.dir)
+    if args.noise < 0:
+        raise UserError("--noise is a standard deviation in ADC counts; it cannot be negative")
+    board = device.prepare(sim_dir, args.board, fresh_firmware=args.fresh_firmware)
+    world_dir = os.path.join(sim_dir, "world")
+    quiet = args.quiet or args.interactive
+
+    def log(text: str) -> None:
+        if not quiet:
+            print("sim: " + text, file=sys.stderr, flush=True)
+
+    try:
+        # The pieces this process adds noise to, or that the person moves.
+        world = World(board, world_dir, noise=args.noise, bounce=args.bounce,
+                      follow=not args.interactive)
+    except WorldError as e:
+        raise UserError(str(e))
+    sup = Supervisor(os.path.join(sim_dir, "flash"), log=log,
+                     pid_file=os.path.join(sim_dir, "firmware.pid"))
+    for name, text in (("pty", sup.path), ("pid", str(os.getpid()))):
+        with open(os.path.join(sim_dir, name), "w") as f:
+            f.write(text + "\n")
+    print(sup.path, flush=True)
+    if not args.quiet and not args.interactive:
+        print("virtual board %s in %s; connect with `turtleboard play --port %s` or "
+              "`mpremote connect %s resume repl`; Ctrl-C stops it"
+              % (board.name, sim_dir, sup.path, sup.path), file=sys.stderr, flush=True)
+
+    def stop(signum, frame):
+        sup.stop()
+
+    old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        if args.interactive:
+            from turtleboard.sim.worldview import WorldApp
+
+            thread = threading.Thread(target=sup.serve, name="supervisor", daemon=True)
+            thread.start()
+            WorldApp(world, port=sup.path).run()
+            sup.stop()
+            thread.join(3)
+        else:
+            old[signal.SIGINT] = signal.signal(signal.SIGINT, stop)
+            sup.serve()
+    finally:
+        sup.close()
+        world.close()
+        for s, h in old.items():
+            signal.signal(s, h)
+        for name in ("pty", "pid", "firmware.pid"):
+            try:
+                os.unlink(os.path.join(sim_dir, name))
+            except OSError:
+                pass
+    return 0

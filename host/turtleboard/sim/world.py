@@ -1,0 +1,309 @@
+"""The sim world: the physical pieces on the virtual board (docs/sim-world.md).
+
+It knows where every turtle is (stacks on cells, bottom first, each on its
+feet or flipped; the turtles in the player's hand; the box of spare turtles),
+which buttons are held, and turns that into what the hall sensors read. It
+writes `<dir>/world/adc` and `<dir>/world/buttons` atomically after every
+change and reads the LEDs the firmware shows from `<dir>/world/leds`. The
+pieces are saved in `<dir>/world/pieces.json`, so they stay where they are when
+the device or the program driving them restarts, as on a real table.
+
+Only what a person can do is allowed: a turtle is put down only if it is in
+the hand, lifted only from a cell that holds one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+import time
+
+from turtles.game import DOWN, EMPTY, UP
+
+# The sensor model (docs/sim-world.md), in read_u16 units.
+MID = 32768           # no field
+OFFSET_SPAN = 800     # each sensor's own offset lies within +/- this
+FIELD = 14000         # one turtle's magnet: + on its feet, - flipped
+STACK_STEP = 1200     # each turtle above the bottom one adds this (up to STACK_MAX)
+STACK_MAX = 3
+BOUNCE_MS = 150       # a turtle being put down wobbles this long
+
+
+class WorldError(ValueError):
+    """A world action a person could not do (nothing in hand, empty cell...)."""
+
+
+def sensor_offset(channel: int) -> int:
+    """A fixed per-sensor offset, as real sensors and magnets differ."""
+    return (channel * 7919 + 17) % (2 * OFFSET_SPAN + 1) - OFFSET_SPAN
+
+
+def reading(channel: int, stack: list) -> int:
+    """What the sensor under `stack` (bottom first) reads, without noise."""
+    value = MID + sensor_offset(channel)
+    if stack:
+        strength = FIELD + STACK_STEP * min(len(stack) - 1, STACK_MAX)
+        value += strength if stack[0][1] else -strength
+    return max(0, min(65535, value))
+
+
+def _atomic_write(path: str, text: str) -> None:
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+class World:
+    """The pieces of one virtual board. A piece is [name, up] (up: on its feet)."""
+
+    def __init__(self, board, world_dir: str, noise: float = 0, bounce: bool = False,
+                 seed: int = 1, load: bool = True, follow: bool = False):
+        self.board = board
+        self.dir = world_dir
+        os.makedirs(world_dir, exist_ok=True)
+        self.noise = noise
+        self.bounce = bounce
+        self.random = random.Random(seed)
+        self.lock = threading.RLock()
+        self.stacks: dict[str, list] = {cell: [] for cell in board.cells}
+        self.hand: list = []
+        self.held: list[str] = []
+        self.button_names = [name for name, _ in board.buttons]
+        self._settling: dict[str, float] = {}
+        self._ticker: threading.Thread | None = None
+        self._stop = threading.Event()
+        self.changes = 0
+        self.follow = follow  # only add noise to pieces another program moves
+        self._seen_mtime = None
+        if load:
+            self._load()
+        self.write()
+        self.start_ticker()
+
+    # -- what the pieces look like ------------------------------------------
+
+    def image(self) -> list[int]:
+        """Per board cell EMPTY/UP/DOWN, as the sensors would show it."""
+        out = []
+        for cell in self.board.cells:
+            stack = self.stacks[cell]
+            out.append(EMPTY if not stack else (UP if stack[0][1] else DOWN))
+        return out
+
+    def readings(self) -> list[int]:
+        """Per sensor channel, what the ADC reads now (noise and bounce included)."""
+        values = [reading(ch, []) for ch in range(self.board.channels())]
+        now = time.monotonic()
+        for i, cell in enumerate(self.board.cells):
+            ch = self.board.sensor_of[i]
+            full = reading(ch, self.stacks[cell])
+            until = self._settling.get(cell)
+            if until is not None and now < until:
+                # Being put down: the magnet comes and goes.
+                empty = reading(ch, [])
+                full = self.random.choice((empty, (empty + full) // 2, full))
+            values[ch] = full
+        if self.noise:
+            values = [max(0, min(65535, int(v + self.random.gauss(0, self.noise))))
+                      for v in values]
+        return values
+
+    def leds(self) -> list[str]:
+        """The LED colours the firmware shows ('rrggbb' per LED), [] before any."""
+        try:
+            with open(os.path.join(self.dir, "leds")) as f:
+                return f.read().split()
+        except OSError:
+            return []
+
+    def cell_led(self, cell: str) -> str:
+        colours = self.leds()
+        i = self.board.led_of[self.board.cells.index(cell)]
+        return colours[i] if i < len(colours) else "000000"
+
+    # -- what a person does ---------------------------------------------------
+
+    def _cell(self, cell: str) -> list:
+        if cell not in self.stacks:
+            raise WorldError("there is no cell %r on this board; the cells are %s"
+                             % (cell, " ".join(self.board.cells)))
+        return self.stacks[cell]
+
+    def lift(self, cell: str, count: int | None = None) -> None:
+        """Lift the top `count` turtles (all by default) of a cell into the hand."""
+        with self.lock:
+            stack = self._cell(cell)
+            if not stack:
+                raise WorldError("cell %s is empty: there is no turtle to lift" % cell)
+            if self.hand:
+                raise WorldError("the hand already holds %d turtle(s); put them down first"
+                                 % len(self.hand))
+            count = len(stack) if count is None else count
+            if not 1 <= count <= len(stack):
+                raise WorldError("cell %s holds %d turtle(s); cannot lift %d"
+                                 % (cell, len(stack), count))
+            self.hand = stack[len(stack) - count:]
+            del stack[len(stack) - count:]
+            self._settling.pop(cell, None)
+            self._changed()
+
+    def place(self, cell: str, count: int | None = None, up: bool | None = None) -> None:
+        """Put the bottom `count` turtles of the hand (all by default) on a cell.
+
+        `up` turns the bottom one put down on its feet (True) or flipped (False)."""
+        with self.lock:
+            stack = self._cell(cell)
+            if not self.hand:
+                raise WorldError("the hand is empty: take or lift a turtle before putting one on %s"
+                                 % cell)
+            count = len(self.hand) if count is None else count
+            if not 1 <= count <= len(self.hand):
+                raise WorldError("the hand holds %d turtle(s); cannot put down %d"
+                                 % (len(self.hand), count))
+            pieces = self.hand[:count]
+            self.hand = self.hand[count:]
+            if up is not None:
+                pieces[0] = [pieces[0][0], bool(up)]
+            stack.extend(pieces)
+            if self.bounce:
+                self._settling[cell] = time.monotonic() + BOUNCE_MS / 1000
+            self._changed()
+
+    def flip(self, cell: str) -> None:
+        """Turn the single turtle on a cell over."""
+        with self.lock:
+            stack = self._cell(cell)
+            if not stack:
+                raise WorldError("cell %s is empty: there is no turtle to flip" % cell)
+            if len(stack) > 1:
+                raise WorldError("cell %s holds a stack of %d; only a single turtle can be flipped"
+                                 % (cell, len(stack)))
+            stack[0] = [stack[0][0], not stack[0][1]]
+            self._changed()
+
+    def take(self, name: str = "turtle", up: bool = True) -> None:
+        """Take a turtle from the box into the hand (the box never runs out)."""
+        with self.lock:
+            self.hand.append([name, bool(up)])
+            self._changed()
+
+    def put_away(self) -> None:
+        """Put the turtles in the hand back in the box (off the board)."""
+        with self.lock:
+            if not self.hand:
+                raise WorldError("the hand is empty: nothing to put away")
+            self.hand = []
+            self._changed()
+
+    def clear(self) -> None:
+        """Sweep every turtle off the board into the box."""
+        with self.lock:
+            for cell in self.stacks:
+                self.stacks[cell] = []
+            self.hand = []
+            self._changed()
+
+    def press(self, name: str) -> None:
+        with self.lock:
+            if name not in self.button_names:
+                raise WorldError("there is no button %r; the buttons are %s"
+                                 % (name, " ".join(self.button_names)))
+            if name not in self.held:
+                self.held.append(name)
+                self._changed()
+
+    def release(self, name: str) -> None:
+        with self.lock:
+            if name in self.held:
+                self.held.remove(name)
+                self._changed()
+
+    # -- files --------------------------------------------------------------
+
+    def _changed(self) -> None:
+        if self.follow:
+            raise WorldError("this world only adds noise; another program moves the pieces")
+        self.changes += 1
+        self.write()
+        self._save()
+
+    def write(self) -> None:
+        """Write adc and buttons (each atomically)."""
+        with self.lock:
+            values = self.readings()
+            _atomic_write(os.path.join(self.dir, "adc"), " ".join(str(v) for v in values) + "\n")
+            _atomic_write(os.path.join(self.dir, "buttons"), " ".join(self.held) + "\n")
+
+    def _save(self) -> None:
+        state = {
+            "cells": {cell: self.stacks[cell] for cell in self.board.cells if self.stacks[cell]},
+            "hand": self.hand,
+            "buttons": self.held,
+        }
+        _atomic_write(os.path.join(self.dir, "pieces.json"),
+                      json.dumps(state, sort_keys=True) + "\n")
+
+    def _load(self) -> None:
+        path = os.path.join(self.dir, "pieces.json")
+        try:
+            with open(path) as f:
+                state = json.load(f)
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as e:
+            raise WorldError("%s cannot be read (%s); delete it to start with an empty board"
+                             % (path, e))
+        self.stacks = {cell: [] for cell in self.board.cells}
+        for cell, stack in sorted(state.get("cells", {}).items()):
+            if cell in self.stacks:
+                self.stacks[cell] = [[str(n), bool(u)] for n, u in stack]
+        self.hand = [[str(n), bool(u)] for n, u in state.get("hand", [])]
+        self.held = [b for b in state.get("buttons", []) if b in self.button_names]
+
+    # -- noise and bounce need fresh readings all the time ---------------------
+
+    def start_ticker(self, period_ms: int = 10) -> None:
+        """Rewrite the readings every `period_ms` (for noise and bounce)."""
+        if self._ticker is not None or not (self.noise or self.bounce):
+            return
+
+        def tick():
+            while not self._stop.wait(period_ms / 1000):
+                if self.follow:
+                    self._follow()
+                if self.noise or self._settling:
+                    self.write()
+                    now = time.monotonic()
+                    with self.lock:
+                        for cell in [c for c, t in self._settling.items() if t <= now]:
+                            del self._settling[cell]
+
+        self._ticker = threading.Thread(target=tick, name="world-ticker", daemon=True)
+        self._ticker.start()
+
+    def _follow(self) -> None:
+        # Another program moves the pieces: take its pieces.json when it changes.
+        try:
+            mtime = os.stat(os.path.join(self.dir, "pieces.json")).st_mtime_ns
+        except OSError:
+            return
+        if mtime != self._seen_mtime:
+            self._seen_mtime = mtime
+            with self.lock:
+                try:
+                    self._load()
+                except WorldError:
+                    pass
+
+    def close(self) -> None:
+        self.stop_ticker()
+
+    def stop_ticker(self) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join(1)
+            self._ticker = None
+        self._stop.clear()
