@@ -29,7 +29,8 @@ INK = "#3b2f1e"
 
 
 class Piece:
-    def __init__(self, fill, label="", flipped=False, tattoo=""):
+    def __init__(self, fill, label="", flipped=False, tattoo="", heading=0):
+        self.heading = heading  # where the head points: 0 right, -90 up, 90 down
         self.fill = fill
         self.label = label
         self.flipped = flipped
@@ -63,31 +64,14 @@ def race_layout(game):
 
 
 def hex_layout(game):
-    # Cells named by cube/axial coordinates or in rows; Tortuga tells us its
-    # coordinates with cell_coords() when it has it, else we lay the names out
-    # row by row as a hexagon of side 4.
-    names = game.cells()
-    coords = getattr(game, "cell_coords", None)
+    # Cube coordinates from the board geometry; cells are flat-topped, each
+    # column running south (bottom) to north, the south player's corner at the
+    # bottom.
+    geometry = game.geometry or getattr(game, "DEFAULT_GEOMETRY", None) or {}
+    size = 36
     pos = {}
-    size = 34
-    if callable(coords):
-        for name in names:
-            q, r = coords(name)[:2]
-            x = 330 + size * math.sqrt(3) * (q + r / 2)
-            y = 260 + size * 1.5 * r
-            pos[name] = (x, y)
-        return pos
-    rows = [4, 5, 6, 7, 6, 5, 4]
-    k = 0
-    for ri, count in enumerate(rows):
-        y = 260 + (ri - 3) * size * 1.5
-        for ci in range(count):
-            x = 330 + (ci - (count - 1) / 2) * size * math.sqrt(3)
-            if k < len(names):
-                pos[names[k]] = (x, y)
-            k += 1
-    for name in names[k:]:
-        pos[name] = (60 + 50 * (names.index(name) - k), 520)
+    for name, q, r, _s in geometry.get("cells", []):
+        pos[name] = (330 + size * 1.5 * q, 262 + size * math.sqrt(3) * (r + q / 2))
     return pos
 
 
@@ -119,35 +103,23 @@ def race_pieces(game, snap):
     return out
 
 
-def tortuga_piece(token):
-    # A turtle as the engine shows it: a dict (owner/side, neutral, tattoo) or
-    # a short text; we read what is there.
-    if isinstance(token, dict):
-        owner = token.get("owner", token.get("side", token.get("player")))
-        neutral = bool(token.get("neutral") or token.get("flipped") or owner is None)
-        tattoo = token.get("tattoo") or ""
-        fill = "#cfc6b0" if neutral else PLAYER_COLOURS[int(owner) % 2]
-        return Piece(fill, "", neutral, str(tattoo)[:1].upper())
-    text = str(token)
-    neutral = text[:1] in ("n", "N", "x", "0") or text.endswith("v")
-    owner = 1 if text[:1] in ("2", "b", "B", "N", "n") and not neutral else 0
-    if text[:1] in ("1", "a", "A", "S", "s"):
-        owner = 0
-    tattoo = "".join(ch for ch in text[1:] if ch.isalpha() and ch not in "v")[:1].upper()
-    fill = "#cfc6b0" if neutral else PLAYER_COLOURS[owner]
-    return Piece(fill, "", neutral, tattoo)
+TATTOOS = {"L": "Life", "E": "Exchange", "I": "Immortality", "C": "Contamination"}
+
+
+def tortuga_piece(mark):
+    # "S"/"N": a south/north turtle, "X": neutral (flipped); a second letter
+    # is the tattoo's power (L, E, I, C).
+    side, tattoo = mark[:1], mark[1:2]
+    if side == "X":
+        return Piece("#d8d0bc", "", True, tattoo)
+    # ownership is the way a turtle faces: south's look north (up), north's down
+    if side == "S":
+        return Piece(PLAYER_COLOURS[0], "", False, tattoo, -90)
+    return Piece(PLAYER_COLOURS[1], "", False, tattoo, 90)
 
 
 def tortuga_pieces(game, snap):
-    out = {}
-    cells = snap.get("cells") or {}
-    if isinstance(cells, dict):
-        for cell, tok in cells.items():
-            if tok is None:
-                continue
-            toks = tok if isinstance(tok, list) else [tok]
-            out[cell] = [tortuga_piece(t) for t in toks]
-    return out
+    return {cell: [tortuga_piece(m)] for cell, m in (snap.get("turtles") or {}).items()}
 
 
 def generic_pieces(game, snap):
@@ -180,11 +152,14 @@ def turtle(x, y, p: Piece, r=15):
         out.append(f'<path d="M{x - r * 0.6:.1f},{y:.1f} H{x + r * 0.6:.1f} M{x:.1f},{y - r * 0.5:.1f} '
                    f'V{y + r * 0.5:.1f}" stroke="{INK}" stroke-width="1.2"/>')
     else:
+        turn = f' transform="rotate({p.heading} {x:.1f} {y:.1f})"' if p.heading else ""
+        out.append(f"<g{turn}>")
         for dx, dy in ((-0.8, -0.6), (0.8, -0.6), (-0.8, 0.6), (0.8, 0.6)):
             out.append(f'<circle cx="{x + dx * r:.1f}" cy="{y + dy * r:.1f}" r="{r * 0.22:.1f}" fill="#6b8e4e"/>')
         out.append(f'<circle cx="{x + r * 1.05:.1f}" cy="{y:.1f}" r="{r * 0.3:.1f}" fill="#6b8e4e"/>')
         out.append(f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{r}" ry="{r * 0.75:.1f}" '
                    f'fill="{p.fill}" stroke="{INK}" stroke-width="1.5"/>')
+        out.append("</g>")
     label = p.tattoo or p.label
     if label:
         colour = "#ffffff" if p.fill in ("#1f77b4", "#9467bd", "#d62728", "#333333", "#2ca02c") else INK
@@ -224,7 +199,7 @@ def panel_lines(game, player):
         view = game.view(player)
     except Exception:  # a view is optional detail in a picture
         view = {}
-    skip = {"cells", "track", "game", "players", "to_move", "result", "draw", "options"}
+    skip = {"cells", "track", "turtles", "game", "players", "to_move", "result", "draw", "options"}
     for key in sorted(view):
         if key in skip:
             continue
@@ -257,7 +232,9 @@ def svg_picture(game, player=None) -> str:
         out.append(f'<rect x="{min(xs) - 40}" y="200" width="{max(xs) - min(xs) + 80}" height="180" '
                    f'rx="20" fill="{BOARD}" stroke="{INK}"/>')
     elif game.name == "tortuga":
-        out.append(f'<polygon points="{hex_outline(330, 260, 250)}" fill="{BOARD}" stroke="{INK}" stroke-width="2"/>')
+        out.append(f'<polygon points="{hex_outline(330, 262, 250, flat=False)}" fill="{BOARD}" stroke="{INK}" stroke-width="2"/>')
+        out.append(f'<text x="40" y="520" font-size="13" fill="{INK}">south: player 1</text>')
+        out.append(f'<text x="40" y="36" font-size="13" fill="{INK}">north: player 2</text>')
     names = game.cells()
     for name in names:
         x, y = pos.get(name, (0, 0))
@@ -271,7 +248,8 @@ def svg_picture(game, player=None) -> str:
             continue
         fill = {"nest": "#fbe7a1", "lettuce": "#a6d96a", "raft": "#c8a97e", "start": "#d9cdb4"}.get(name, CELL)
         if game.name == "tortuga":
-            out.append(f'<polygon points="{hex_outline(x, y, 30, flat=False)}" fill="{CELL}" stroke="#b89b62"/>')
+            camp = name in camps(game)
+            out.append(f'<polygon points="{hex_outline(x, y, 34)}" fill="{"#f6d28b" if camp else CELL}" stroke="#b89b62"/>')
         else:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#8a6d3b" stroke-width="1.5"/>')
         if special:
@@ -331,3 +309,8 @@ def hex_outline(cx, cy, r, flat=True):
         a = math.radians(start + 60 * k)
         pts.append(f"{cx + r * math.cos(a):.1f},{cy + r * math.sin(a):.1f}")
     return " ".join(pts)
+
+
+def camps(game):
+    geometry = game.geometry or getattr(game, "DEFAULT_GEOMETRY", None) or {}
+    return [p.get("camp") for p in geometry.get("players", [])]
