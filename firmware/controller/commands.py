@@ -1,0 +1,198 @@
+# Host commands (docs/protocol.md, "Host -> device"). Each checks its payload
+# and answers `ok`, or an `error` frame saying what was wrong and what to do;
+# a bad command never changes the game.
+
+from turtles import BadNotation, BadSetup, GameError, IllegalAction
+from turtles.game import CHANCE
+
+from . import flows
+
+FW_VERSION = "0.1.0"
+PROTO_VERSION = 1
+RULE_SETS = ("mahe", "race", "tortuga")
+DICE_MODES = ("electronic", "physical")
+
+
+class CommandError(Exception):
+    def __init__(self, code, msg):
+        Exception.__init__(self, msg)
+        self.code = code
+
+
+def run_command(ctl, seq, kind, payload):
+    handler = COMMANDS.get(kind)
+    if handler is None:
+        ctl.link.error(
+            "unknown-command",
+            "there is no command %r; the commands are: %s" % (kind, ", ".join(sorted(COMMANDS))),
+            seq,
+        )
+        return
+    try:
+        handler(ctl, payload)
+    except CommandError as e:
+        ctl.link.error(e.code, str(e), seq)
+        return
+    except GameError as e:
+        ctl.link.error(game_error_code(e), str(e), seq)
+        return
+    ctl.link.send("ok", {"re": seq})
+    if kind == "new":
+        send_state(ctl)
+
+
+def game_error_code(e):
+    if isinstance(e, IllegalAction):
+        return "illegal"
+    if isinstance(e, BadNotation):
+        return "bad-notation"
+    if isinstance(e, BadSetup):
+        return "bad-setup"
+    return "refused"
+
+
+def send_hello(ctl):
+    game = ctl.game
+    ctl.link.send("hello", {
+        "fw": FW_VERSION,
+        "proto": PROTO_VERSION,
+        "board": ctl.board.name,
+        "board_version": ctl.board.version,
+        "game": ctl.name if game is not None else None,
+        "n": len(game.history) if game is not None else 0,
+        "hash": ctl.hash() if game is not None else None,
+    })
+
+
+def send_state(ctl):
+    game = ctl.game
+    link = ctl.link
+    if game is None:
+        link.send("state", {"game": None, "players": 0, "options": {}, "dice": None,
+                            "n": 0, "hash": None, "over": False, "result": None})
+        link.send("synced", {"n": 0, "hash": None})
+        return
+    link.send("state", {
+        "game": ctl.name,
+        "players": game.players,
+        "options": game.options,
+        "dice": ctl.dice,
+        "n": len(game.history),
+        "hash": ctl.hash(),
+        "over": game.is_over(),
+        "result": game.result(),
+    })
+    link.send_log([game.action_text(a) for a in game.history])
+    link.send("synced", {"n": len(game.history), "hash": ctl.hash()})
+
+
+def need_game(ctl):
+    if ctl.game is None:
+        raise CommandError("no-game", "no game is running; start one with `new`")
+
+
+def whole(payload, key, low, high):
+    v = payload.get(key)
+    if not isinstance(v, int) or isinstance(v, bool) or v < low or v > high:
+        raise CommandError("bad-payload", "%s must be a whole number %d..%d, not %r" % (key, low, high, v))
+    return v
+
+
+def cmd_hello(ctl, payload):
+    send_hello(ctl)
+
+
+def cmd_ping(ctl, payload):
+    pass
+
+
+def cmd_sync(ctl, payload):
+    send_state(ctl)
+
+
+def cmd_new(ctl, payload):
+    name = payload.get("game")
+    if name not in RULE_SETS:
+        raise CommandError("bad-payload", "game must be one of %s, not %r" % (", ".join(RULE_SETS), name))
+    players = whole(payload, "players", 1, 8)
+    options = payload.get("options")
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise CommandError("bad-payload", 'options must be a JSON object like {"tattoo": 1}')
+    dice = payload.get("dice")
+    if dice is None:
+        dice = "electronic"
+    if dice not in DICE_MODES:
+        raise CommandError("bad-payload", "dice must be electronic or physical, not %r" % (dice,))
+    try:
+        ctl.new(name, players, options, dice)
+    except OSError as e:
+        raise CommandError("log", "could not start the game log (%s); no new game" % (e,))
+
+
+def cmd_answer(ctl, payload):
+    need_game(ctl)
+    p = ctl.prompt
+    if p is None:
+        raise CommandError("no-prompt", "no prompt is open; answer only after a `prompt` frame")
+    if payload.get("id") != p.id:
+        raise CommandError(
+            "no-prompt", "prompt %r is not open (prompt %d is); answer that one" % (payload.get("id"), p.id)
+        )
+    ctl.answer(whole(payload, "choice", 0, len(p.actions) - 1), "host")
+
+
+def cmd_enter(ctl, payload):
+    need_game(ctl)
+    text = payload.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise CommandError("bad-payload", "text must be an action in notation, like a die face")
+    game = ctl.game
+    if game.is_over():
+        raise CommandError("over", "the game is over; start a new one with `new`")
+    action = game.parse_action(text.strip())
+    if action not in game.legal_actions():
+        raise IllegalAction("%s is illegal: %s" % (text.strip(), game.explain_illegal(action)))
+    p = ctl.prompt
+    if p is not None and action in p.actions:
+        ctl.answer(p.actions.index(action), "host")
+        return
+    ctl.close_prompt(None)
+    chance = game.to_move() == CHANCE
+    if ctl.commit(action, "host") and chance:
+        ctl.shown_dice = flows.dice_value(game, action)
+
+
+def cmd_undo(ctl, payload):
+    need_game(ctl)
+    ctl.takeback("host")
+
+
+def cmd_bright(ctl, payload):
+    ctl.level = whole(payload, "level", 0, 255)
+
+
+def cmd_diag(ctl, payload):
+    on = payload.get("on")
+    if on is not True and on is not False:
+        raise CommandError("bad-payload", "on must be true or false, not %r" % (on,))
+    ctl.diag = on
+
+
+def cmd_ledtest(ctl, payload):
+    ctl.ledtest_at = ctl.hal.ticks_ms()
+
+
+COMMANDS = {
+    "hello": cmd_hello,
+    "ping": cmd_ping,
+    "sync": cmd_sync,
+    "new": cmd_new,
+    "answer": cmd_answer,
+    "enter": cmd_enter,
+    "undo": cmd_undo,
+    "bright": cmd_bright,
+    "diag": cmd_diag,
+    "ledtest": cmd_ledtest,
+}

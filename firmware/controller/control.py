@@ -1,0 +1,461 @@
+# The controller: one cycle = scan the sensors, read the serial port and the
+# buttons, match the board against the game, light the LEDs. The board file,
+# the HAL, the sensing and the game log are injected.
+#
+# What the controller does is decided afresh whenever something changed:
+#   - the board matches the game: show whose turn and what may move; at a
+#     chance node roll (electronic dice) or ask (physical); when only a
+#     decision the board cannot show is left, ask (a `decide` prompt);
+#   - the game moved without the board (restored from the log, entered by
+#     the host, Mahé's turtle after `stop`, a bust): light what must change
+#     at once, and commit nothing until the board matches;
+#   - the board shows the result of one legal action: commit it; of several:
+#     a `move` prompt; the position before the last move: take it back;
+#   - a turtle lifted: light its legal destinations;
+#   - anything else, stable for GRACE_MS: light the cells that differ.
+
+from turtles import GameError, game_class
+from turtles.game import CHANCE, EMPTY, TERMINAL
+from turtles.rng import Rng
+
+from . import flows, scenes
+from .buttons import Buttons
+from .commands import run_command
+from .link import Link
+from .matcher import Position, diff
+from .prompts import Prompt, choice_text
+
+GRACE_MS = 1500        # an unmatched stable board is guided after this
+SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
+LEDTEST_STEP_MS = 400  # each colour of the LED test
+LEDS_PER_FRAME = 80    # `leds` frames carry at most this many colours
+
+
+class Controller:
+    def __init__(self, hal, board, sensing, log, seed=1):
+        self.hal = hal
+        self.board = board
+        self.sensing = sensing
+        self.log = log
+        self.link = Link(hal)
+        self.buttons = Buttons(hal, [b[0] for b in board.buttons])
+        self.rng = Rng(seed)
+        self.level = 255
+        self.diag = False
+        self.diag_at = 0
+        self.ledtest_at = None   # when the LED test started
+        self.game = None
+        self.name = None
+        self.dice = "electronic"
+        self.pos = None          # candidates of the current position
+        self.prev_image = None   # the board before the last action
+        self.last_on_board = False  # the last action was made on the board
+        self.must_match = False  # the game moved without the board
+        self.prompt = None
+        self.prompt_seq = 0
+        self.shown_dice = 0
+        self.seen_version = -1
+        self.stable_since = 0
+        self.sensed = None       # the stable board, per game cell (bytes)
+        self.dirty = True        # something changed: think again
+        self.grace_wait = False  # an unmatched board: think again after GRACE_MS
+        self.scene = scenes.Scene()
+        self.frame = None
+        self.scene_key = None
+        self.status_sent = None
+        self.faults_sent = []
+        self.cell_map = []       # game cell -> board cell
+        self.extra = []          # board cells the game does not use
+
+    # ---- the game -----------------------------------------------------------
+
+    def make_game(self, name, players, options):
+        # -> (game, cell map). Raises GameError saying what is wrong.
+        if name not in self.board.games:
+            raise GameError(
+                "this board is for %s, not %s; pick one of those" % (", ".join(self.board.games), name)
+            )
+        cls = game_class(name)
+        game = cls(players, flows.device_options(name, cls, options), self.board.geometry)
+        cell_map = []
+        for cell in game.cells():
+            if cell not in self.board.cells:
+                raise GameError(
+                    "the board has no cell %s, which %s needs; flash a board file made for %s"
+                    % (cell, name, name)
+                )
+            cell_map.append(self.board.cells.index(cell))
+        return game, cell_map
+
+    def install(self, name, game, cell_map, dice):
+        self.game = game
+        self.name = name
+        self.dice = dice
+        self.cell_map = cell_map
+        self.extra = [j for j in range(len(self.board.cells)) if j not in cell_map]
+        self.prev_image = None
+        self.last_on_board = False
+        self.must_match = True
+        self.shown_dice = 0
+        self.sensed = None
+        self.close_prompt(None)
+        self.changed()
+
+    def new(self, name, players, options, dice):
+        game, cell_map = self.make_game(name, players, options)
+        self.log.begin(name, players, game.options, {"dice": dice})
+        self.install(name, game, cell_map, dice)
+
+    def restore(self):
+        # At boot: replay the game in the log. True if there was one.
+        try:
+            saved = self.log.load()
+        except Exception as e:
+            self.link.error("log", "the game log cannot be read (%s); start a new game" % (e,))
+            return False
+        if not saved:
+            return False
+        header, texts = saved
+        try:
+            extra = header.get("extra") or {}
+            dice = extra.get("dice", "electronic")
+            game, cell_map = self.make_game(header["game"], header["players"], header["options"])
+        except (GameError, KeyError, TypeError, AttributeError) as e:
+            self.link.error("log", "the game log holds no game this board can play (%s); start a new game" % (e,))
+            return False
+        done = 0
+        for text in texts:
+            try:
+                game.apply_text(text)
+            except GameError as e:
+                self.link.error(
+                    "log", "the game log stops making sense at action %d (%s: %s); the game goes on before it"
+                    % (done + 1, text, e)
+                )
+                break
+            done += 1
+        self.install(header["game"], game, cell_map, dice)
+        return True
+
+    def changed(self):
+        # The game changed: its candidates are computed again, once.
+        self.pos = Position(self.game)
+        self.dirty = True
+
+    def commit(self, action, by, on_board=False):
+        # Log first, then apply, then report. False if it could not be logged.
+        game = self.game
+        text = game.action_text(action)
+        try:
+            self.log.append(text)
+        except Exception as e:
+            self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
+            return False
+        self.prev_image = self.pos.image
+        game.push(action)
+        self.last_on_board = on_board
+        if not on_board:
+            self.must_match = True
+        self.changed()
+        self.link.send("action", {"n": len(game.history), "text": text, "hash": self.hash(), "by": by})
+        return True
+
+    def takeback(self, by):
+        game = self.game
+        if not game.history:
+            raise GameError("nothing to undo: the game is at its start")
+        try:
+            self.log.pop()
+        except Exception as e:
+            raise GameError("the game log could not be changed (%s); nothing was undone" % (e,))
+        game.undo()
+        self.prev_image = None
+        self.last_on_board = False
+        self.must_match = by != "sensors"
+        self.shown_dice = 0
+        self.close_prompt(None)
+        self.changed()
+        self.link.send("undone", {"n": len(game.history), "hash": self.hash()})
+
+    def hash(self):
+        return "%08x" % self.game.state_hash()
+
+    # ---- prompts ------------------------------------------------------------
+
+    def open_prompt(self, kind, text, actions, image=None):
+        self.prompt_seq += 1
+        self.prompt = Prompt(self.prompt_seq, kind, text, actions, image)
+        self.link.send("prompt", self.prompt.payload(self.game))
+
+    def close_prompt(self, choice):
+        if self.prompt is not None:
+            self.link.send("closed", {"id": self.prompt.id, "choice": choice})
+            self.prompt = None
+            self.dirty = True
+
+    def answer(self, index, by):
+        p = self.prompt
+        action = p.actions[index]
+        self.close_prompt(index)
+        if action is not None:
+            self.commit(action, by, on_board=p.kind == "move")
+
+    # ---- one cycle ----------------------------------------------------------
+
+    def step(self, now):
+        hal = self.hal
+        sensing = self.sensing
+        sensing.scan(now)  # refreshes the HAL
+        if sensing.version != self.seen_version:
+            self.seen_version = sensing.version
+            self.stable_since = now
+            self.sensed = None
+            self.dirty = True
+        for seq, kind, payload in self.link.poll():
+            run_command(self, seq, kind, payload)
+        for name in self.buttons.poll(now):
+            self.press(name)
+        if sensing.faults != self.faults_sent:
+            self.report_faults()
+        if self.grace_wait and hal.ticks_diff(now, self.stable_since) >= GRACE_MS:
+            self.dirty = True
+        rounds = 0
+        while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
+            self.think(now)
+            rounds += 1
+        self.render(now)
+        if self.diag and hal.ticks_diff(now, self.diag_at) >= SENSE_EVERY_MS:
+            self.diag_at = now
+            self.link.send("sense", {"raw": list(sensing.raw), "image": list(sensing.image)})
+
+    def run(self, period_ms=5):
+        hal = self.hal
+        while True:
+            start = hal.ticks_ms()
+            try:
+                self.step(start)
+            except Exception as e:  # never KeyboardInterrupt: Ctrl-C gets out
+                self.link.error("internal", "the controller hit %r; the game goes on" % (e,))
+                self.dirty = True
+            spent = hal.ticks_diff(hal.ticks_ms(), start)
+            if spent < period_ms:
+                hal.sleep_ms(period_ms - spent)
+
+    def board_image(self):
+        if self.sensed is None:
+            img = self.sensing.image
+            self.sensed = bytes([img[j] for j in self.cell_map])
+        return self.sensed
+
+    def think(self, now):
+        self.dirty = False
+        self.grace_wait = False
+        scene = scenes.Scene()
+        self.scene = scene
+        game = self.game
+        if game is None:
+            self.set_status("no game: start one from the host", {})
+            return
+        pos = self.pos
+        sensed = self.board_image()
+        img = self.sensing.image
+        strays = [j for j in self.extra if img[j] != EMPTY]
+        if strays:
+            self.close_prompt(None)
+            self.idle_scene(scene)
+            scene.status = "wait"
+            scene.leds = [(self.board.led_of[j], scenes.TAKE) for j in strays]
+            self.set_status("take the turtles off the cells that are not part of this game",
+                            {"off": [self.board.cells[j] for j in strays]})
+            return
+        if sensed == pos.image:
+            self.must_match = False
+            self.in_sync(scene)
+            return
+        if self.must_match:
+            self.close_prompt(None)
+            self.guide(scene, sensed, pos.image, "put the pieces where the lights show")
+            return
+        p = self.prompt
+        if p is not None and p.kind == "move" and p.image == sensed:
+            self.show_prompt(scene)
+            return
+        self.close_prompt(None)
+        if self.last_on_board and sensed == self.prev_image:
+            self.takeback("sensors")
+            return
+        if pos.player:
+            actions = pos.match(sensed)
+            if len(actions) == 1:
+                self.commit(actions[0], "sensors", on_board=True)
+                return
+            if actions:
+                self.open_prompt("move", "which move was it? NEXT shows the next, OK confirms",
+                                 actions, sensed)
+                self.show_prompt(scene)
+                return
+            lifted = pos.lifted(sensed)
+            if lifted is not None:
+                dest = pos.destinations(lifted)
+                if dest:
+                    self.idle_scene(scene)
+                    scene.leds = self.leds(dest, scenes.DEST)
+                    self.set_status("put the turtle on a lit cell", {"dest": self.names(dest)})
+                    return
+        if self.hal.ticks_diff(now, self.stable_since) >= GRACE_MS:
+            self.guide(scene, sensed, pos.nearest(sensed), "that is no legal move: change the lit cells")
+            return
+        self.grace_wait = True
+        self.idle_scene(scene)
+        self.set_status("waiting for the board to settle", {})
+
+    def in_sync(self, scene):
+        game = self.game
+        pos = self.pos
+        who = game.to_move()
+        p = self.prompt
+        if p is not None and p.kind == "move":
+            self.close_prompt(None)
+            p = None
+        if who == TERMINAL:
+            winners = (game.result() or {}).get("winners") or []
+            scene.status = "over"
+            if winners:
+                scene.turn = scenes.player_colour(winners[0])
+                scene.turn2 = scenes.player_colour(winners[-1])
+            self.set_status("the game is over", {})
+            return
+        if p is not None:
+            self.show_prompt(scene)
+            return
+        if who == CHANCE:
+            if self.dice == "electronic" and flows.device_rolls(self.name):
+                self.roll()
+                return
+            self.open_prompt("chance", "which value came up? NEXT shows the next, OK confirms",
+                             game.legal_actions())
+            self.show_prompt(scene)
+            return
+        if not pos.groups and pos.unseen:
+            self.open_prompt("decide", "player %d decides: NEXT shows the next choice, OK confirms"
+                             % (who + 1), pos.unseen)
+            self.show_prompt(scene)
+            return
+        self.idle_scene(scene)
+        scene.leds = self.leds(pos.movable(), scenes.MOVABLE)
+        self.set_status("player %d to move" % (who + 1), {})
+
+    def idle_scene(self, scene):
+        who = self.game.to_move()
+        scene.status = "idle"
+        scene.dice = self.shown_dice
+        if who >= 0:
+            scene.turn = scenes.player_colour(who)
+        elif who == CHANCE:
+            scene.turn = scenes.CHANCE
+
+    def show_prompt(self, scene):
+        # The preview: what the current choice changes on the board.
+        p = self.prompt
+        self.idle_scene(scene)
+        scene.status = "prompt"
+        action = p.chosen()
+        if action is not None:
+            game = self.game
+            game.push(action)
+            img = bytes(game.image())
+            game.undo()
+            off, on, flip = diff(self.pos.image, img)
+            scene.leds = (
+                self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
+            )
+            colour = flows.colour_of(self.name, game, action)
+            if colour is not None:
+                scene.turn2 = colour
+            if p.kind == "chance":
+                scene.dice = flows.dice_value(game, action)
+        self.set_status(p.text, {"choice": choice_text(self.game, action)})
+
+    def guide(self, scene, sensed, target, text):
+        self.idle_scene(scene)
+        scene.status = "wait"
+        off, on, flip = diff(sensed, target)
+        scene.leds = self.leds(off, scenes.TAKE) + self.leds(on, scenes.PUT) + self.leds(flip, scenes.FLIP)
+        self.set_status(text, {"off": self.names(off), "on": self.names(on), "flip": self.names(flip)})
+
+    def leds(self, cells, colour):
+        led_of = self.board.led_of
+        return [(led_of[self.cell_map[c]], colour) for c in cells]
+
+    def names(self, cells):
+        return [self.board.cells[self.cell_map[c]] for c in cells]
+
+    def set_status(self, text, expect):
+        key = (text, sorted(expect.items()))
+        if key != self.status_sent:
+            self.status_sent = key
+            self.link.send("status", {"text": text, "expect": expect})
+
+    def roll(self):
+        # Electronic dice and cards: our PRNG, weighted by the rules, stirred
+        # by the moment of the roll.
+        game = self.game
+        self.rng.state ^= self.hal.ticks_ms() & 0xFFFF
+        if not self.rng.state:
+            self.rng.state = 1
+        action = self.rng.weighted(game.chance_outcomes())
+        value = flows.dice_value(game, action)
+        if self.commit(action, "dice"):
+            self.shown_dice = value
+
+    def report_faults(self):
+        faults = list(self.sensing.faults)
+        for cell, reason in faults:
+            if (cell, reason) not in self.faults_sent:
+                self.link.error("sensor", "the sensor of cell %s: %s; check its wiring" % (cell, reason))
+        self.faults_sent = faults
+
+    # ---- LEDs ---------------------------------------------------------------
+
+    def render(self, now):
+        if self.ledtest_at is not None:
+            step = self.hal.ticks_diff(now, self.ledtest_at) // LEDTEST_STEP_MS
+            if step < 4:
+                colours = scenes.ledtest_frame(step, self.board.led_count)
+                self.show([scenes.scale(c, self.level) for c in colours])
+                return
+            self.ledtest_at = None
+            self.scene_key = None
+        key = (self.scene.key(), self.level)
+        if key == self.scene_key:
+            return
+        self.scene_key = key
+        self.show(scenes.render(self.board, self.scene, self.level))
+
+    def show(self, frame):
+        if frame == self.frame:
+            return
+        self.frame = frame
+        self.hal.write_leds(frame)
+        colours = scenes.hex_frame(frame)
+        for start in range(0, len(colours), LEDS_PER_FRAME):
+            self.link.send("leds", {"from": start, "c": colours[start:start + LEDS_PER_FRAME]})
+
+    # ---- buttons ------------------------------------------------------------
+
+    def press(self, name):
+        p = self.prompt
+        if p is not None:
+            if name == "next":
+                p.next()
+                self.link.send("prompt", p.payload(self.game))
+                self.dirty = True
+            elif name == "ok":
+                self.answer(p.current, "buttons")
+            return
+        if name != "ok" or self.game is None or not self.pos.player:
+            return
+        if self.board_image() == self.pos.image and self.pos.unseen:
+            self.open_prompt("hidden", "which move was made? the last choice cancels",
+                             self.pos.unseen + [None])
+            self.dirty = True

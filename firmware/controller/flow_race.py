@@ -1,0 +1,17 @@
+# The Turtle Race on the board: players hold real cards (mode=physical).
+# The start stack's order, a dead hand's cards and the colours revealed at
+# the end are facts of the table, never drawn by the device: they are
+# entered (a `chance` prompt or the host). Which card moved a turtle is a
+# `move` prompt when several fit; the preview shows the turtle's colour.
+
+from .scenes import PLAYERS
+
+FORCED = (("mode", "physical"),)
+DEVICE_ROLLS = False
+PLAYS = 100  # race.py: actions below this are plays, kind * 5 + turtle
+
+
+def colour_of(game, action):
+    if isinstance(action, int) and action < PLAYS:
+        return PLAYERS[action % 5]  # red, yellow, green, blue, purple
+    return None

@@ -1,0 +1,62 @@
+# Where the games differ on the device. Each game may have a flow module
+# (flow_mahe, flow_race, flow_tortuga) that overrides these defaults; the
+# controller itself stays game-agnostic.
+
+
+def flow_for(name):
+    if name == "mahe":
+        from . import flow_mahe
+
+        return flow_mahe
+    if name == "race":
+        from . import flow_race
+
+        return flow_race
+    if name == "tortuga":
+        from . import flow_tortuga
+
+        return flow_tortuga
+    return None
+
+
+def device_options(name, cls, options):
+    # The options the device plays with: the host's, plus what a physical
+    # board needs (Tortuga hop by hop, Race with real cards in hands).
+    flow = flow_for(name)
+    forced = flow.FORCED if flow is not None else ()
+    known = [o[0] for o in cls.OPTIONS]
+    out = {}
+    for k in sorted(options):
+        out[k] = options[k]
+    for k, v in forced:
+        if k in known:
+            out[k] = v
+    return out
+
+
+def colour_of(name, game, action):
+    # A colour that tells this choice apart when the cells cannot (the team
+    # a turtle joins, the turtle a card moves), or None.
+    flow = flow_for(name)
+    if flow is None or action is None:
+        return None
+    return flow.colour_of(game, action)
+
+
+def device_rolls(name):
+    # May the device draw this game's chance outcomes itself (electronic
+    # dice and cards)? Not where chance is a fact of the table.
+    flow = flow_for(name)
+    return flow is not None and flow.DEVICE_ROLLS
+
+
+def dice_value(game, action):
+    # The number to show on the dice group for a chance outcome (0: none).
+    text = game.action_text(action)
+    digits = ""
+    for ch in text:
+        if "0" <= ch <= "9":
+            digits += ch
+        elif digits:
+            break
+    return int(digits) if digits else 0

@@ -1,0 +1,79 @@
+# The device end of the serial protocol: bytes in -> commands, frames out.
+# Frame syntax is controller/frames.py; payloads are listed in docs/protocol.md.
+
+from .frames import MAX_LINE, FrameError, LineReader, decode, encode, is_frame
+
+LOG_CHUNK = 700  # bytes of action texts per `log` frame, well inside MAX_LINE
+
+
+class Link:
+    def __init__(self, hal):
+        self.hal = hal
+        self.reader = LineReader()
+        self.seq = 0
+        self.damaged = 0  # frames dropped for a bad checksum or syntax
+
+    def send(self, kind, payload=None):
+        line = encode(self.seq, kind, payload)
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.hal.serial_write(line.encode() + b"\n")
+
+    def error(self, code, msg, re=None):
+        payload = {"code": code, "msg": msg}
+        if re is not None:
+            payload["re"] = re
+        self.send("error", payload)
+
+    def poll(self):
+        # -> [(seq, kind, payload)] of the good frames that arrived; every
+        # bad line is answered with an `error` frame here.
+        data = self.hal.serial_read()
+        if not data:
+            return []
+        out = []
+        for line in self.reader.feed(data):
+            if line is None:
+                self.error(
+                    "too-long",
+                    "a line longer than %d bytes was dropped; send one frame per line" % MAX_LINE,
+                )
+                continue
+            line = line.strip()
+            if not line:
+                continue
+            if not is_frame(line):
+                self.error(
+                    "not-a-frame",
+                    "ignored a line that is not a frame (%s); send frames like ~TB <seq> <kind> {...} *<crc>"
+                    % _show(line),
+                )
+                continue
+            try:
+                out.append(decode(line))
+            except FrameError as e:
+                self.damaged += 1
+                self.error("bad-frame", "dropped a damaged frame: %s; send it again" % e)
+        return out
+
+    def send_log(self, texts):
+        # The action list in `log` frames that each fit a line.
+        start = 0
+        chunk = []
+        size = 0
+        for i in range(len(texts)):
+            t = texts[i]
+            if chunk and size + len(t) + 3 > LOG_CHUNK:
+                self.send("log", {"from": start, "actions": chunk})
+                start = i
+                chunk = []
+                size = 0
+            chunk.append(t)
+            size += len(t) + 3
+        if chunk:
+            self.send("log", {"from": start, "actions": chunk})
+
+
+def _show(line):
+    if len(line) > 40:
+        line = line[:40] + "..."
+    return repr(line)

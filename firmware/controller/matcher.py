@@ -1,0 +1,121 @@
+# Move recognition by position: what the board would show after each legal
+# action. The candidates of a position are computed once (push, image, undo)
+# and kept until the game changes; every cycle only compares bytes.
+
+from turtles.game import CHANCE, EMPTY
+
+
+def image_bytes(game):
+    return bytes(game.image())
+
+
+class Position:
+    # The candidates of the game's current position.
+    def __init__(self, game):
+        self.image = image_bytes(game)
+        self.groups = []  # [(image, [actions])], in legal-action order
+        self.unseen = []  # player actions that leave the board as it is
+        who = game.to_move()
+        self.player = who >= 0
+        if who < 0:
+            return
+        index = {}
+        for action in game.legal_actions():
+            game.push(action)
+            img = image_bytes(game)
+            game.undo()
+            if img == self.image:
+                self.unseen.append(action)
+            elif img in index:
+                self.groups[index[img]][1].append(action)
+            else:
+                index[img] = len(self.groups)
+                self.groups.append((img, [action]))
+
+    def match(self, sensed):
+        # The actions whose resulting board is `sensed` (an empty list if none).
+        for img, actions in self.groups:
+            if img == sensed:
+                return actions
+        return []
+
+    def lifted(self, sensed):
+        # Cells from which a turtle was taken off (and nothing else changed),
+        # or None when the board shows something else.
+        out = []
+        for i in range(len(sensed)):
+            s = sensed[i]
+            if s != self.image[i]:
+                if s != EMPTY:
+                    return None
+                out.append(i)
+        return out or None
+
+    def destinations(self, lifted):
+        # Empty cells where a legal action puts a turtle while it takes the
+        # lifted turtle(s) off their cells.
+        out = []
+        cur = self.image
+        for img, _ in self.groups:
+            if all(img[c] != cur[c] for c in lifted):
+                for i in range(len(img)):
+                    if cur[i] == EMPTY and img[i] != EMPTY and i not in out:
+                        out.append(i)
+        out.sort()
+        return out
+
+    def movable(self):
+        # Cells whose turtle some legal action takes away.
+        out = []
+        cur = self.image
+        for img, _ in self.groups:
+            for i in range(len(img)):
+                if cur[i] != EMPTY and img[i] == EMPTY and i not in out:
+                    out.append(i)
+        out.sort()
+        return out
+
+    def nearest(self, sensed):
+        # The one candidate board closest to `sensed`, if it is strictly
+        # closer than the position itself; else the position's board.
+        best = self.image
+        best_d = distance(sensed, best)
+        tie = False
+        for img, _ in self.groups:
+            d = distance(sensed, img)
+            if d < best_d:
+                best, best_d, tie = img, d, False
+            elif d == best_d and best is not self.image:
+                tie = True
+        return self.image if tie else best
+
+
+def distance(a, b):
+    n = 0
+    for i in range(len(a)):
+        if a[i] != b[i]:
+            n += 1
+    return n
+
+
+def diff(sensed, target):
+    # -> (off, on, flip): cells to clear, to fill, to turn over.
+    off = []
+    on = []
+    flip = []
+    for i in range(len(target)):
+        s = sensed[i]
+        t = target[i]
+        if s == t:
+            continue
+        if t == EMPTY:
+            off.append(i)
+        elif s == EMPTY:
+            on.append(i)
+        else:
+            flip.append(i)
+    return off, on, flip
+
+
+def is_chance(game):
+    return game.to_move() == CHANCE

@@ -1,0 +1,85 @@
+# LED scenes: what the board shows, as a pure function of a Scene. The same
+# scene always gives the same frame, and the controller writes a frame only
+# when it differs from the last one, so nothing flickers while nothing changes.
+
+OFF = (0, 0, 0)
+TAKE = (255, 0, 0)       # take a turtle off this cell
+PUT = (0, 255, 0)        # put a turtle on this cell
+FLIP = (255, 140, 0)     # turn the turtle on this cell over
+DEST = (0, 120, 255)     # a legal destination of the lifted turtle
+MOVABLE = (60, 60, 60)   # a turtle that may move
+PREVIEW = (200, 0, 255)  # what the prompt's current choice changes
+TARGET = (255, 255, 255)  # where the engine sends a turtle (Mahé after stop)
+DICE = (255, 255, 255)
+CHANCE = (255, 255, 255)  # the turn group while dice or cards decide
+
+# Players' colours: red, yellow, green, blue, purple, orange, white.
+PLAYERS = (
+    (255, 0, 0), (255, 200, 0), (0, 200, 0), (0, 0, 255),
+    (150, 0, 200), (255, 90, 0), (200, 200, 200),
+)
+
+STATUS = {
+    "idle": (0, 40, 0),       # the board matches the game
+    "wait": (255, 140, 0),    # the board must be changed as lit
+    "prompt": (200, 0, 255),  # a prompt waits for NEXT/OK or the host
+    "over": (0, 0, 255),      # the game is over
+    "error": (255, 0, 0),     # board file, sensor or log trouble
+    "nogame": (20, 20, 20),   # no game running
+}
+
+
+class Scene:
+    # Everything a frame depends on.
+    def __init__(self):
+        self.leds = []       # [(LED index, colour)] for cells
+        self.turn = None     # a colour for the turn group, or None
+        self.turn2 = None    # second colour, alternating along the group
+        self.dice = 0        # value shown on the dice group
+        self.status = "nogame"
+
+    def key(self):
+        return (tuple(self.leds), self.turn, self.turn2, self.dice, self.status)
+
+
+def player_colour(player):
+    return PLAYERS[player % len(PLAYERS)]
+
+
+def scale(colour, level):
+    return ((colour[0] * level) // 255, (colour[1] * level) // 255, (colour[2] * level) // 255)
+
+
+def render(board, scene, level):
+    # -> a list of (r, g, b), one per LED of the board, brightness applied.
+    frame = [OFF] * board.led_count
+    for led, colour in scene.leds:
+        frame[led] = colour
+    groups = board.groups
+    if scene.turn is not None and "turn" in groups:
+        second = scene.turn2 if scene.turn2 is not None else scene.turn
+        i = 0
+        for led in groups["turn"]:
+            frame[led] = scene.turn if i % 2 == 0 else second
+            i += 1
+    if "dice" in groups:
+        i = 0
+        for led in groups["dice"]:
+            frame[led] = DICE if i < scene.dice else OFF
+            i += 1
+    if "status" in groups:
+        for led in groups["status"]:
+            frame[led] = STATUS[scene.status]
+    if level != 255:
+        frame = [scale(c, level) for c in frame]
+    return frame
+
+
+def hex_frame(frame):
+    return ["%02x%02x%02x" % c for c in frame]
+
+
+def ledtest_frame(step, count):
+    # LED test: all red, green, blue, white in turn (step counts up).
+    colour = ((255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255))[step % 4]
+    return [colour] * count

@@ -1,0 +1,141 @@
+# Move recognition by position, on Tortuga's 37-cell board (hop by hop).
+from ctl_rig import Rig, actions, kinds, only
+
+from turtles import DOWN, UP
+
+
+def ready(game="tortuga", **kw):
+    rig = Rig(game)
+    rig.new(**kw)
+    rig.show()
+    rig.run(100)
+    return rig
+
+
+def test_new_game_guides_the_set_up_and_commits_nothing():
+    rig = Rig("tortuga")
+    got = rig.new()
+    assert only(got, "state")[0]["options"]["hops"] == 1  # the device plays hop by hop
+    status = only(got, "status")[-1]
+    assert len(status["expect"]["on"]) == 16  # eight turtles each to put on the board
+    rig.put("a1")
+    got = rig.run(3000)
+    assert actions(got) == []
+    rig.show()
+    got = rig.run(100)
+    assert only(got, "status")[-1]["text"] == "player 1 to move"
+
+
+def test_commit_on_a_unique_match():
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    got = rig.run(100)
+    assert actions(got) == ["c1-c2"]
+    assert only(got, "action")[0]["by"] == "sensors"
+    assert only(got, "action")[0]["hash"] == "%08x" % rig.ctl.game.state_hash()
+    assert rig.log.load()[1] == ["c1-c2"]
+
+
+def test_lifted_turtle_lights_its_destinations():
+    rig = ready()
+    rig.take("c1")
+    got = rig.run(100)
+    status = only(got, "status")[-1]
+    assert status["expect"] == {"dest": ["c2", "e2"]}
+    led = rig.board.led_of
+    cells = rig.board.cells
+    assert rig.hal.leds[led[cells.index("c2")]] != (0, 0, 0)
+    assert rig.hal.leds[led[cells.index("c3")]] == (0, 0, 0)
+    assert actions(got) == []
+
+
+def test_bounce_shorter_than_the_stability_window_never_commits():
+    rig = ready()
+    for _ in range(20):  # a magnet wobbling over c2 while c1 is still there
+        rig.put("c2")
+        rig.run(10)
+        rig.take("c2")
+        rig.run(10)
+    rig.take("c1")
+    rig.run(10)
+    rig.put("c1")
+    got = rig.run(500)
+    assert actions(got) == []
+    assert rig.ctl.game.history == []
+
+
+def test_takeback_by_putting_the_turtle_back():
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    rig.run(100)
+    rig.take("c2")
+    rig.put("c1")
+    got = rig.run(100)
+    assert kinds(got).count("undone") == 1
+    assert only(got, "undone")[0]["n"] == 0
+    assert rig.ctl.game.history == []
+    assert rig.log.load()[1] == []
+
+
+def test_two_turtles_moved_at_once_are_guided_not_committed():
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    rig.take("g1")
+    rig.put("g2")
+    got = rig.run(1000)
+    assert actions(got) == []
+    got = rig.run(1000)  # past the grace period: the differing cells light up
+    assert actions(got) == []
+    expect = only(got, "status")[-1]["expect"]
+    assert sorted(expect["off"] + expect["on"]) != []
+    assert rig.ctl.game.history == []
+    frame = list(rig.hal.leds)
+    rig.run(500)
+    assert rig.hal.leds == frame
+
+
+def test_an_illegal_placement_is_guided_back():
+    rig = ready()
+    rig.put("d4")  # a turtle out of nowhere in the middle of the board
+    got = rig.run(2000)
+    assert actions(got) == []
+    assert only(got, "status")[-1]["expect"]["off"] == ["d4"]
+    rig.take("d4")
+    got = rig.run(100)
+    assert only(got, "status")[-1]["text"] == "player 1 to move"
+
+
+def test_a_jump_chain_is_recognised_hop_by_hop():
+    rig = ready()
+    # South jumps c1 over d2... first, find a jump hop among the legal actions.
+    game = rig.ctl.game
+    hops = [t for t in game.legal_texts() if "x" in t]
+    assert hops, game.legal_texts()
+    text = hops[0]
+    before = game.image()
+    game.apply_text(text)
+    after = game.image()
+    game.undo()
+    cells = game.cells()
+    for i in range(len(cells)):
+        if before[i] != after[i]:
+            rig.put(cells[i], after[i])
+    got = rig.run(100)
+    assert actions(got) == [text]
+
+
+def test_a_flipped_turtle_reads_down_and_must_match():
+    rig = ready()
+    game = rig.ctl.game
+    image = list(game.image())
+    image[game.cells().index("c1")] = DOWN  # flipped by mistake
+    rig.show(image)
+    got = rig.run(2000)
+    assert actions(got) == []
+    assert only(got, "status")[-1]["expect"]["flip"] == ["c1"]
+    rig.put("c1", UP)
+    got = rig.run(100)
+    assert only(got, "status")[-1]["text"] == "player 1 to move"
