@@ -93,3 +93,17 @@ class ScriptedHal:
 
     def sleep_ms(self, ms):
         pass
+
+
+BOARDS = __file__.rsplit("/", 1)[0] + "/../../boards/"
+
+
+def board(name):
+    from controller.board import load_board
+
+    return load_board(read(BOARDS + name + ".json"))
+
+
+def noise(rng, amp):
+    # Triangular noise in -amp..amp (two uniform draws), as small ints.
+    return (rng.below(2 * amp + 1) + rng.below(2 * amp + 1)) // 2 - amp

@@ -1,0 +1,296 @@
+# Sensing: calibration, thresholds with hysteresis, the stability window,
+# noise, bounce, dead and stuck sensors. A scripted stand-in for the HAL feeds
+# the numbers. Plain test functions (CPython via pytest, MicroPython via mprun).
+import sys
+
+from hwtools import Rng, ScriptedHal, board, exists, noise, read, scratch, write
+
+from controller.sensing import MID, Sensing
+from turtles.game import DOWN, EMPTY, UP
+
+FIELD = 14000  # a turtle's magnet, in read_u16 units (docs/hardware.md)
+
+
+def _setup(name="tortuga", offsets=True):
+    b = board(name)
+    hal = ScriptedHal(b.channels())
+    for i, ch in enumerate(b.sensor_of):
+        hal.values[ch] = MID + (((i * 7919) % 1601) - 800 if offsets else 0)
+    folder = scratch("sense")
+    s = Sensing(hal, b, folder + "/calibration.txt")
+    return b, hal, s
+
+
+def _put(b, hal, s, cell, delta):
+    i = b.cells.index(cell)
+    hal.values[b.sensor_of[i]] = s.base[i] + delta
+
+
+def _run(s, start, end, step=5):
+    t = start
+    while t <= end:
+        s.scan(t)
+        t += step
+    return t
+
+
+def test_calibration_of_an_empty_board():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    for i, ch in enumerate(b.sensor_of):
+        assert s.base[i] == hal.values[ch]
+        assert s.trusted[i]
+    assert s.image == [EMPTY] * len(b.cells)
+    assert s.faults == [] and s.version == 0
+    saved = read(s.path).split("\n")
+    assert saved[0] == "turtleboard calibration 1 Tortuga reference board"
+    assert saved[1] == "a1 %d" % s.base[0]
+
+
+def test_turtles_on_the_board_at_boot_without_calibration():
+    # After a power cut turtles stand on the board: those cells are not
+    # taken as empty; each learns its baseline once it is stably empty.
+    b, hal, s = _setup()
+    c3 = b.cells.index("c3")
+    d4 = b.cells.index("d4")
+    hal.values[b.sensor_of[c3]] = MID + 500 + FIELD
+    hal.values[b.sensor_of[d4]] = MID - 300 - FIELD
+    s.calibrate(0)
+    assert s.image[c3] == UP and s.image[d4] == DOWN
+    assert not s.trusted[c3] and s.base[c3] == MID
+    assert "c3 " not in read(s.path)
+    hal.values[b.sensor_of[c3]] = MID + 500  # the turtle is lifted
+    _run(s, 5, 100)
+    assert s.image[c3] == EMPTY and s.trusted[c3] and s.base[c3] == MID + 500
+    assert "c3 %d" % (MID + 500) in read(s.path)
+    assert s.version == 1
+
+
+def test_saved_calibration_is_kept_for_cells_with_a_turtle():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    saved = list(s.base)
+    e2 = b.cells.index("e2")
+    a1 = b.cells.index("a1")
+    hal.values[b.sensor_of[e2]] = saved[e2] + FIELD  # a turtle at boot
+    hal.values[b.sensor_of[a1]] = saved[a1] + 200  # a little drift
+    again = Sensing(hal, b, s.path)
+    again.calibrate(0)
+    assert again.base[e2] == saved[e2] and again.image[e2] == UP
+    assert again.base[a1] == saved[a1] + 200 and again.image[a1] == EMPTY
+    assert "a1 %d" % (saved[a1] + 200) in read(s.path)
+
+
+def test_calibration_of_another_board_is_ignored():
+    b, hal, s = _setup()
+    write(s.path, "turtleboard calibration 1 some other board\na1 40000\n")
+    c = b.cells.index("a1")
+    hal.values[b.sensor_of[c]] = MID + 100
+    s.calibrate(0)
+    assert s.base[c] == MID + 100
+
+
+def test_damaged_calibration_file_is_survived():
+    b, hal, s = _setup()
+    write(s.path, "turtleboard calibration 1 Tortuga reference board\na1 x\nzz 5\nb2 99999\n\x00")
+    s.calibrate(0)
+    assert all(s.trusted) and s.image == [EMPTY] * len(b.cells)
+
+
+def test_threshold_and_hysteresis():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    i = b.cells.index("d4")
+    threshold, release = s.threshold, s.release
+    _put(b, hal, s, "d4", threshold - 1)
+    t = _run(s, 0, 500)
+    assert s.image[i] == EMPTY
+    _put(b, hal, s, "d4", threshold)
+    t = _run(s, t, t + 100)
+    assert s.image[i] == UP
+    _put(b, hal, s, "d4", release + 1)  # inside the hysteresis band: still a turtle
+    t = _run(s, t, t + 500)
+    assert s.image[i] == UP
+    _put(b, hal, s, "d4", release)
+    t = _run(s, t, t + 100)
+    assert s.image[i] == EMPTY
+    _put(b, hal, s, "d4", -threshold)
+    t = _run(s, t, t + 100)
+    assert s.image[i] == DOWN
+    _put(b, hal, s, "d4", -release - 1)
+    t = _run(s, t, t + 500)
+    assert s.image[i] == DOWN
+    _put(b, hal, s, "d4", threshold)  # flipped over at once
+    _run(s, t, t + 100)
+    assert s.image[i] == UP
+    assert s.version == 4
+
+
+def test_stability_window():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    i = b.cells.index("g4")
+    _put(b, hal, s, "g4", FIELD)
+    s.scan(1000)
+    s.scan(1000 + s.stable_ms - 1)
+    assert s.image[i] == EMPTY and s.version == 0
+    s.scan(1000 + s.stable_ms)
+    assert s.image[i] == UP and s.version == 1
+
+
+def test_bounce_within_the_window_never_counts():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    i = b.cells.index("b3")
+    t = 0
+    for _ in range(20):  # a turtle wobbling: on/off every 10..50 ms
+        for delta in (FIELD, 0, -FIELD, 0, FIELD // 2 + 3000, 0):
+            _put(b, hal, s, "b3", delta)
+            t = _run(s, t, t + (10 + t % 41) // 5 * 5)
+            assert s.image[i] == EMPTY, t
+    assert s.version == 0
+    # a real placement after the same wobble counts exactly once
+    for delta in (FIELD, 0, FIELD, 0, FIELD):
+        _put(b, hal, s, "b3", delta)
+        t = _run(s, t, t + 20)
+    t = _run(s, t, t + 200)
+    assert s.image[i] == UP and s.version == 1
+
+
+def test_noise_never_gives_a_wrong_stable_reading():
+    # Per-sensor offsets up to +/-800, noise up to +/-600 (a 12-bit ADC with
+    # a few LSB of noise and a DRV5055's own noise are far below that),
+    # magnets from a weak 9000 to a stacked 17000.
+    b, hal, s = _setup()
+    rng = Rng(12345)
+    n = len(b.cells)
+    truth = [EMPTY] * n
+    strength = [9000 + rng.below(8001) for _ in range(n)]
+    s.calibrate(0)
+    base = list(s.base)
+    t = 0
+    changes = 0
+    before = list(truth)
+    for step in range(600):
+        if step % 30 == 0:  # every 150 ms move some turtles
+            before = list(truth)
+            for _ in range(3):
+                truth[rng.below(n)] = rng.below(3)
+            changes += len([i for i in range(n) if truth[i] != before[i]])
+        for i in range(n):
+            level = 0 if truth[i] == EMPTY else strength[i] if truth[i] == UP else -strength[i]
+            hal.values[b.sensor_of[i]] = base[i] + level + noise(rng, 600)
+        s.scan(t)
+        t += 5
+        for i in range(n):
+            # within the window after a change the old state is still shown
+            assert s.image[i] in (truth[i], before[i]), (step, b.cells[i])
+        if step % 30 == 29:
+            assert s.image == truth, step
+    assert s.version == changes
+
+
+def test_noise_across_the_threshold_gives_no_flicker():
+    # A weak magnet reading right at the threshold with noise: the stable
+    # image may change once, then the hysteresis holds it.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    rng = Rng(7)
+    i = b.cells.index("d2")
+    t = 0
+    for _ in range(2000):
+        _put(b, hal, s, "d2", s.threshold + noise(rng, 900))
+        s.scan(t)
+        t += 5
+    assert s.image[i] == UP and s.version == 1
+
+
+def test_dead_sensor():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    i = b.cells.index("f3")
+    ch = b.sensor_of[i]
+    _put(b, hal, s, "f3", FIELD)
+    t = _run(s, 0, 100)
+    assert s.image[i] == UP
+    hal.values[ch] = 0  # output shorted to ground
+    s.scan(t)
+    assert s.faults == []
+    t = _run(s, t + 5, t + s.stable_ms + 5)
+    assert len(s.faults) == 1
+    cell, reason = s.faults[0]
+    assert cell == "f3" and reason.startswith("dead: reads 0")
+    assert "multiplexer 1 input 14" in reason
+    assert s.image[i] == UP  # the last good state is kept
+    hal.values[ch] = 65535
+    t = _run(s, t, t + 200)
+    assert s.faults[0][1].startswith("dead: reads 0")  # still dead: no new report
+    hal.values[ch] = s.base[i] + 30  # repaired, and empty
+    t = _run(s, t, t + 200)
+    assert s.faults == [] and s.image[i] == EMPTY
+
+
+def test_stuck_sensor():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    rng = Rng(3)
+    i = b.cells.index("a2")
+    j = b.cells.index("a3")
+    t = 0
+    while t < s.stuck_ms + 100:
+        for k, ch in enumerate(b.sensor_of):
+            if k != i:
+                hal.values[ch] = s.base[k] + noise(rng, 48)
+        hal.values[b.sensor_of[j]] = s.base[j] + noise(rng, 48)
+        s.scan(t)
+        t += 50
+    assert [c for c, _ in s.faults] == ["a2"]
+    assert s.faults[0][1].startswith("stuck: reads %d" % hal.values[b.sensor_of[i]])
+    hal.values[b.sensor_of[i]] += 16
+    s.scan(t)
+    assert s.faults == []
+
+
+def test_scan_reads_every_cell_once_and_refreshes_once():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    hal.reads = hal.refreshes = 0
+    s.scan(0)
+    assert hal.reads == len(b.cells) and hal.refreshes == 1
+    # grouped by multiplexer input, so the select lines switch at most 16 times
+    inputs = [b.sensor_of[i] & 15 for i in s.order]
+    assert inputs == sorted(inputs)
+
+
+def test_scan_allocates_nothing():
+    if sys.implementation.name != "micropython":
+        return  # CPython allocates for every int; the claim is about the device
+    import gc
+
+    b, hal, s = _setup()
+    s.calibrate(0)
+    _put(b, hal, s, "c4", FIELD)
+    s.scan(0)
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.mem_alloc()
+        t = 5
+        for _ in range(50):
+            s.scan(t)
+            t += 5
+        after = gc.mem_alloc()
+    finally:
+        gc.enable()
+    assert after == before, after - before
+    assert s.image[b.cells.index("c4")] == UP
+
+
+def test_no_calibration_file_written_when_nothing_changed():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    first = read(s.path)
+    write(s.path, first)
+    s2 = Sensing(hal, b, s.path)
+    s2.calibrate(0)
+    assert read(s.path) == first and not exists(s.path + ".tmp")
