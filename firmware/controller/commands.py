@@ -15,7 +15,7 @@ DICE_MODES = ("electronic", "physical")
 
 class CommandError(Exception):
     def __init__(self, code, msg):
-        Exception.__init__(self, msg)
+        super().__init__(msg)
         self.code = code
 
 

@@ -332,13 +332,14 @@ class Controller:
             if self.dice == "electronic" and flows.device_rolls(self.name):
                 self.roll()
                 return
-            self.open_prompt("chance", "which value came up? NEXT shows the next, OK confirms",
+            self.open_prompt("chance", flows.chance_text(self.name) + " NEXT shows the next, OK confirms",
                              game.legal_actions())
             self.show_prompt(scene)
             return
-        if not pos.groups and pos.unseen:
+        if flows.decide_all(self.name) or (pos.unseen and not pos.groups):
+            choices = game.legal_actions() if flows.decide_all(self.name) else pos.unseen
             self.open_prompt("decide", "player %d decides: NEXT shows the next choice, OK confirms"
-                             % (who + 1), pos.unseen)
+                             % (who + 1), choices)
             self.show_prompt(scene)
             return
         self.idle_scene(scene)

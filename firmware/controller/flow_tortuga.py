@@ -5,7 +5,9 @@
 
 from .scenes import player_colour
 
+CHANCE_TEXT = "what happened?"
 FORCED = (("hops", 1),)
+DECIDE_ALL = False
 DEVICE_ROLLS = False
 TEAM = 2  # tortuga.py: (TEAM, player)
 

@@ -50,6 +50,18 @@ def device_rolls(name):
     return flow is not None and flow.DEVICE_ROLLS
 
 
+def decide_all(name):
+    # Are all this game's player decisions made with the buttons (or the
+    # host), even those the board could show? (Mahé: roll or stop.)
+    flow = flow_for(name)
+    return flow is not None and flow.DECIDE_ALL
+
+
+def chance_text(name):
+    flow = flow_for(name)
+    return flow.CHANCE_TEXT if flow is not None else "what came up?"
+
+
 def dice_value(game, action):
     # The number to show on the dice group for a chance outcome (0: none).
     text = game.action_text(action)

@@ -1,0 +1,182 @@
+# Prompts: moves the sensors cannot tell apart, decisions the board cannot
+# show, dice and cards; NEXT cycles, OK confirms, the host may answer.
+from ctl_rig import Rig, actions, kinds, only
+
+STACK = ["red", "yellow", "green", "blue", "purple"]
+
+
+def race_ready(players=3):
+    rig = Rig("race")
+    rig.new(players=players)
+    rig.show()
+    rig.run(100)
+    for colour in STACK:  # the start stack, bottom first: a fact of the table
+        got = rig.send("enter", {"text": "stack " + colour})
+        assert actions(got) == ["stack " + colour]
+    return rig
+
+
+def test_race_stack_order_is_asked_never_drawn_by_the_device():
+    rig = Rig("race")
+    got = rig.new(players=3, dice="electronic")
+    rig.show()
+    got = rig.run(200)
+    assert actions(got) == []
+    prompt = only(got, "prompt")[0]
+    assert prompt["kind"] == "chance"
+    assert prompt["choices"][0] == "stack red"
+    got = rig.press("ok")
+    assert actions(got) == ["stack red"]
+    assert only(got, "action")[0]["by"] == "buttons"
+
+
+def test_ambiguous_move_waits_for_the_prompt_then_commits_the_choice():
+    rig = race_ready()
+    rig.put("1")  # purple (on top) to field 1: which card? the board cannot tell
+    got = rig.run(200)
+    assert actions(got) == []
+    prompt = only(got, "prompt")[0]
+    assert prompt["kind"] == "move"
+    assert "purple+" in prompt["choices"] and "*+purple" in prompt["choices"]
+    got = rig.run(3000)  # waiting changes nothing
+    assert actions(got) == [] and rig.ctl.game.history[5:] == []
+    want = prompt["choices"].index("*+purple")
+    for _ in range(want):
+        got = rig.press("next")
+    assert only(got, "prompt")[-1]["current"] == want
+    got = rig.press("ok")
+    assert actions(got) == ["*+purple"]
+    assert only(got, "closed")[0] == {"id": prompt["id"], "choice": want}
+
+
+def test_the_host_answers_a_prompt():
+    rig = race_ready()
+    rig.put("1")
+    prompt = only(rig.run(200), "prompt")[0]
+    got = rig.send("answer", {"id": prompt["id"], "choice": 0})
+    assert actions(got) == [prompt["choices"][0]]
+    assert only(got, "action")[0]["by"] == "host"
+    assert "ok" in kinds(got)
+    got = rig.send("answer", {"id": prompt["id"], "choice": 0})
+    assert only(got, "error")[0]["code"] == "no-prompt"
+
+
+def test_a_prompt_closes_when_the_board_changes_back():
+    rig = race_ready()
+    rig.put("1")
+    prompt = only(rig.run(200), "prompt")[0]
+    rig.take("1")
+    got = rig.run(200)
+    assert only(got, "closed") == [{"id": prompt["id"], "choice": None}]
+    assert actions(got) == []
+
+
+def test_a_move_the_sensors_cannot_see_is_chosen_after_ok():
+    rig = race_ready()
+    got = rig.press("ok")  # discard, or a turtle from a stack onto a stack
+    prompt = only(got, "prompt")[0]
+    assert prompt["kind"] == "hidden"
+    assert prompt["choices"][-1] == "cancel"
+    for _ in range(len(prompt["choices"]) - 1):
+        rig.press("next")
+    got = rig.press("ok")
+    assert actions(got) == []
+    assert only(got, "closed")[0]["choice"] == len(prompt["choices"]) - 1
+
+
+def mahe_ready(dice="electronic"):
+    rig = Rig("mahe")
+    rig.new(players=4, dice=dice)
+    rig.show()
+    return rig
+
+
+def test_mahe_electronic_dice_and_the_roll_or_stop_prompt():
+    rig = mahe_ready()
+    got = rig.run(200)
+    done = only(got, "action")
+    assert [a["by"] for a in done] == ["dice", "dice"]  # the face-up egg card, die 1
+    assert done[0]["text"][0] == "e" and done[1]["text"][0] == "d"
+    value = int(done[1]["text"][1:])
+    dice_leds = rig.board.groups["dice"]
+    lit = [led for led in dice_leds if rig.hal.leds[led] != (0, 0, 0)]
+    assert len(lit) == value
+    prompt = only(got, "prompt")[-1]
+    assert prompt["kind"] == "decide" and sorted(prompt["choices"]) == ["roll", "stop"]
+    assert prompt["choices"][0] == "stop"
+    # The preview of `stop` lights the target field.
+    target = rig.board.cells.index(str(value))
+    assert rig.hal.leds[rig.board.led_of[target]] != (0, 0, 0)
+    got = rig.press("ok")
+    assert actions(got) == ["stop"]
+    assert only(got, "action")[0]["by"] == "buttons"
+    # The engine moved the turtle: the board is guided, nothing else happens.
+    status = only(got, "status")[-1]
+    assert status["expect"]["on"] == [str(value)]
+    got = rig.run(3000)
+    assert actions(got) == []
+    rig.put(str(value))
+    got = rig.run(200)
+    prompt = only(got, "prompt")[-1]
+    assert prompt["kind"] == "decide"  # the next player's turn went on
+
+
+def test_mahe_physical_dice_are_entered_from_the_host_or_buttons():
+    rig = mahe_ready("physical")
+    got = rig.run(200)
+    assert actions(got) == []
+    prompt = only(got, "prompt")[0]
+    assert prompt["kind"] == "chance" and prompt["choices"][0] == "e1"
+    got = rig.send("enter", {"text": "e3"})
+    assert actions(got) == ["e3"]
+    prompt = only(got, "prompt")[-1]
+    assert prompt["kind"] == "chance" and prompt["choices"][0] == "d1"
+    rig.press("next")
+    got = rig.press("ok")
+    assert actions(got) == ["d2"]
+    assert only(got, "action")[0]["by"] == "buttons"
+    got = rig.send("enter", {"text": "d7"})
+    assert only(got, "error")[0]["code"] == "bad-notation"
+    got = rig.send("enter", {"text": "e3"})
+    assert only(got, "error")[0]["code"] == "illegal"
+    assert len(rig.ctl.game.history) == 2
+
+
+def prefix_to_team_choice():
+    # Random play (seeded) until a hop reactivates a neutral turtle.
+    from turtles import new_game
+    from turtles.bots import random_action
+    from turtles.rng import Rng
+
+    for seed in range(1, 200):
+        game = new_game("tortuga", 2, {"hops": 1})
+        rng = Rng(seed)
+        texts = []
+        while not game.is_over() and len(texts) < 300:
+            if any(t.startswith("=") for t in game.legal_texts()):
+                return texts
+            a = random_action(game, rng)
+            texts.append(game.action_text(a))
+            game.push(a)
+    raise AssertionError("no seed reactivates a neutral turtle")
+
+
+def test_tortuga_team_of_a_reactivated_turtle_is_a_prompt():
+    rig = Rig("tortuga")
+    rig.new()
+    for text in prefix_to_team_choice():
+        got = rig.send("enter", {"text": text}, run=5)
+        assert actions(got) == [text]
+    rig.show()
+    got = rig.run(100)
+    prompt = only(got, "prompt")[-1]
+    assert prompt["kind"] == "decide"
+    assert sorted(prompt["choices"]) == ["=N", "=S"]
+    turn = rig.board.groups["turn"]
+    seen = []
+    for _ in range(2):
+        seen.append(rig.hal.leds[turn[1]])  # the preview: the team's colour
+        rig.press("next")
+    assert seen[0] != seen[1]
+    got = rig.press("ok")
+    assert actions(got) == [prompt["choices"][0]]
