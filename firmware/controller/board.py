@@ -39,7 +39,7 @@ class BoardError(ValueError):
         self.problems = problems
         first = problems[0] if problems else ("$", "bad board")
         more = "" if len(problems) < 2 else " (and %d more)" % (len(problems) - 1)
-        ValueError.__init__(self, "%s: %s%s" % (first[0], first[1], more))
+        super().__init__("%s: %s%s" % (first[0], first[1], more))
 
 
 class Board:
