@@ -29,7 +29,8 @@ and the record export:
 After a disconnect poll() reconnects with backoff (link.reopen) and resyncs;
 neither side loses the game: the board keeps its power-safe log, the replica
 is rebuilt from it. Mirror also keeps the last `leds`, `status`, `prompt`
-payloads and the hello for the display.
+payloads, the LED colours (`leds`: "rrggbb" per LED index) and the hello
+for the display.
 """
 
 from __future__ import annotations
@@ -81,8 +82,12 @@ class Replica:
 
     def _on_hello(self, p) -> list[str]:
         # At boot (a reset or a replug) and in answer to ours.
-        if not self.in_sync or self.game is None:
+        if not self.in_sync:
             self.needs_sync = not self.awaiting
+            return []
+        if self.game is None:
+            if p.get("game"):
+                return self._lost(f"the board has a game of {p.get('game')} the mirror has not seen")
             return []
         same = (
             p.get("game") == self.game.name
@@ -184,7 +189,7 @@ class Mirror:
         self.replica = Replica(geometry)
         self.give_up_after = give_up_after
         self.hello: dict | None = None
-        self.leds: dict | None = None
+        self.leds: list[str] = []  # "rrggbb" per LED index, from `leds` frames
         self.status: dict | None = None
         self.prompt: dict | None = None
         self.connected = False
@@ -241,7 +246,12 @@ class Mirror:
         if f.kind == "hello":
             self.hello = f.payload
         elif f.kind == "leds":
-            self.leds = f.payload
+            start = f.payload.get("from", 0)
+            colours = f.payload.get("c") or []
+            if isinstance(start, int) and 0 <= start < 4096 and isinstance(colours, list):
+                if len(self.leds) < start + len(colours):
+                    self.leds.extend(["000000"] * (start + len(colours) - len(self.leds)))
+                self.leds[start:start + len(colours)] = [str(c) for c in colours]
         elif f.kind == "status":
             self.status = f.payload
         elif f.kind == "prompt":

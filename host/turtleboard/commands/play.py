@@ -1,0 +1,38 @@
+"""`turtleboard play [--port P] [--player N] [--board FILE]`: the live mirror."""
+
+from __future__ import annotations
+
+from turtleboard.errors import UserError
+from turtleboard.link import LinkError
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--port", help="the serial port or pty (default: the one Pico plugged in)")
+    p.add_argument("--player", type=int, help="show what player N (from 1) may see; default: everything")
+    p.add_argument("--board", help="the board file, if not one of boards/*.json (for the LED map and geometry)")
+
+
+def run(args) -> int:
+    from turtleboard.commands.flash import pick_port
+    from turtleboard.mirror.app import MirrorApp, board_file_for
+    from turtleboard.replica import Mirror
+
+    geometry = None
+    if args.board:
+        geometry = (board_file_for(None, args.board) or {}).get("geometry")
+    if args.player is not None and args.player < 1:
+        raise UserError("--player counts from 1")
+    mirror = Mirror(pick_port(args.port), geometry)
+    mirror.start()
+    try:
+        try:
+            mirror.wait_synced(5)
+        except LinkError as e:
+            raise UserError(f"{e}; the board answers hello but not sync: is its firmware ours?") from None
+        game = mirror.replica.game
+        if args.player is not None and game is not None and args.player > game.players:
+            raise UserError(f"--player {args.player}: the game on the board has {game.players} players")
+        MirrorApp(mirror, None if args.player is None else args.player - 1, args.board).run()
+    finally:
+        mirror.close()
+    return 0

@@ -1,0 +1,311 @@
+"""The live mirror (`turtleboard play`): a textual app over a Mirror.
+
+What it shows: a top line with the port, the link (connected / LOST /
+reconnecting) and the sync (in step / resyncing / out of step); the board as on
+the table with turtles, stacks, flipped turtles and the LED colours; a side
+panel with whose turn it is, the dice, cards and hands as the chosen player may
+see them, the board's status text and any open prompt; the action log (with the
+board's raw lines and the mirror's notes) and a command line at the bottom.
+
+Keys: n new game (fills the command line), u undo, s sync, 0-9 answer the open
+prompt, p next player's view, : or / the command line, q quit. The command line
+takes the console's commands (enter d3, new mahe 4, answer 1, bright 40, ...).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+from rich.markup import escape
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Footer, Input, RichLog, Static
+
+from turtleboard.console import parse_command
+from turtleboard.errors import UserError
+from turtleboard.link import Disconnected, LinkError
+from turtleboard.mirror.board_text import board_text
+from turtleboard.mpy import ROOT
+from turtleboard.replica import Mirror
+from turtles import CHANCE, TERMINAL
+
+
+def board_file_for(name: str | None, given: str | None = None) -> dict | None:
+    """The board definition (for the LED map): the file given, else the one in
+    boards/ whose name matches the board's hello."""
+    paths = [Path(given)] if given else sorted((ROOT / "boards").glob("*.json"))
+    for path in paths:
+        try:
+            obj = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            if given:
+                raise UserError(f"cannot read the board file {given}") from None
+            continue
+        if given or (isinstance(obj, dict) and obj.get("name") == name):
+            return obj
+    return None
+
+
+def led_of_cells(board: dict | None) -> dict:
+    """cell name -> LED index, from a board file's `cells`."""
+    out = {}
+    cells = (board or {}).get("cells")
+    if isinstance(cells, dict):
+        for name, spec in cells.items():
+            if isinstance(spec, dict) and isinstance(spec.get("led"), int):
+                out[name] = spec["led"]
+    elif isinstance(cells, list):
+        for spec in cells:
+            if isinstance(spec, dict) and isinstance(spec.get("led"), int):
+                out[spec.get("name")] = spec["led"]
+    return out
+
+
+class MirrorApp(App):
+    CSS = """
+    #top { height: 1; background: $boost; }
+    #board { width: 72; height: auto; min-height: 10; border: round $primary; padding: 0 1; }
+    #side { width: 1fr; height: auto; min-height: 10; border: round $secondary; padding: 0 1; }
+    #log { height: 1fr; border: round $surface-lighten-2; }
+    #cmd { dock: bottom; }
+    """
+    BINDINGS = [
+        Binding("q", "quit", "quit"),
+        Binding("n", "new", "new game"),
+        Binding("u", "undo", "undo"),
+        Binding("s", "sync", "sync"),
+        Binding("p", "player", "player view"),
+        Binding("colon,slash", "command", "command"),
+    ] + [Binding(str(i), f"answer({i})", show=False) for i in range(10)]
+
+    def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None):
+        super().__init__()
+        self.mirror = mirror
+        self.player = player
+        self.board_path = board_path
+        self.board_def = None
+        self.link_state = "connected"
+        self.stopping = threading.Event()
+        self.last_note = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="top")
+        with Horizontal():
+            yield Static(id="board")
+            yield Static(id="side")
+        yield RichLog(id="log", markup=True, wrap=True, max_lines=2000)
+        yield Input(placeholder="command: enter d3 | new mahe 4 | answer 1 | undo | sync  (Esc: back to the keys)",
+                    id="cmd")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Turtleboard"
+        self.board_def = board_file_for((self.mirror.hello or {}).get("board"), self.board_path)
+        self.query_one("#log", RichLog).write(
+            f"[green]connected[/green] to {escape(self.mirror.link.port)}: "
+            f"{escape(json.dumps(self.mirror.hello, sort_keys=True))}"
+        )
+        self.refresh_view()
+        self.set_focus(None)
+        threading.Thread(target=self.pump, daemon=True).start()
+
+    # ---- the link thread ------------------------------------------------------
+
+    def pump(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                events = self.mirror.poll(0.05)
+            except LinkError as e:
+                events = [("link", "lost"), ("note", f"{e}; trying again")]
+                time.sleep(0.5)
+            if events and not self.stopping.is_set():
+                try:
+                    self.call_from_thread(self.on_events, events)
+                except RuntimeError:
+                    return
+
+    def on_events(self, events) -> None:
+        log = self.query_one("#log", RichLog)
+        redraw = False
+        for kind, data in events:
+            if kind == "frame":
+                f = data
+                redraw = True
+                if f.kind == "action":
+                    who = f.payload.get("by", "")
+                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
+                              f" [dim]({escape(str(who))})[/dim]")
+                elif f.kind == "undone":
+                    log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
+                elif f.kind == "error":
+                    log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
+                elif f.kind == "prompt":
+                    log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
+            elif kind == "raw":
+                log.write(f"[yellow]|[/yellow] {escape(data)}")
+            elif kind == "note":
+                self.last_note = data
+                log.write(f"[bold]{escape(data)}[/bold]")
+                redraw = True
+            elif kind == "link":
+                self.link_state = data
+                redraw = True
+            elif kind == "bad":
+                log.write(f"[red]! {escape(str(data)[:120])}[/red]")
+        if redraw:
+            self.refresh_view()
+
+    # ---- drawing ---------------------------------------------------------------
+
+    def sync_state(self) -> str:
+        rep = self.mirror.replica
+        if rep.in_sync and not rep.awaiting:
+            return "[green]in step[/green]"
+        if rep.awaiting or rep.needs_sync:
+            return "[yellow]resyncing[/yellow]"
+        return "[bold red]OUT OF STEP (s: sync)[/bold red]"
+
+    def refresh_view(self) -> None:
+        m = self.mirror
+        link = {
+            "connected": "[green]connected[/green]",
+            "lost": "[bold red]DISCONNECTED[/bold red]",
+            "reconnecting": "[bold yellow]reconnecting...[/bold yellow]",
+        }.get(self.link_state, self.link_state)
+        hello = m.hello or {}
+        self.query_one("#top", Static).update(
+            f" {escape(m.link.port)}  {link}  {self.sync_state()}  "
+            f"board {escape(str(hello.get('board')))}  fw {escape(str(hello.get('fw')))}  "
+            f"view: {'everything' if self.player is None else f'player {self.player + 1}'}"
+        )
+        game = m.replica.game
+        leds = {}
+        for cell, idx in led_of_cells(self.board_def).items():
+            if idx < len(m.leds):
+                leds[cell] = m.leds[idx]
+        self.query_one("#board", Static).update(board_text(game, leds, self.player))
+        self.query_one("#side", Static).update(self.side_text())
+
+    def side_text(self) -> Text:
+        m = self.mirror
+        game = m.replica.game
+        out = Text()
+        if game is None:
+            out.append("no game\n", style="bold")
+        else:
+            out.append(f"{game.title or game.name}, {game.players} players\n", style="bold")
+            who = game.to_move()
+            if who == TERMINAL:
+                res = game.result() or {}
+                out.append("game over: ", style="bold green")
+                out.append(", ".join(f"player {w + 1}" for w in res.get("winners", [])) + " wins\n")
+                if res.get("scores"):
+                    out.append("scores " + " ".join(str(s) for s in res["scores"]) + "\n")
+            elif who == CHANCE:
+                out.append("chance: roll the dice / turn the card\n", style="yellow")
+            else:
+                out.append(f"to move: player {who + 1}\n", style="bold cyan")
+            out.append(f"actions: {len(game.history)}", style="dim")
+            if game.history:
+                out.append(f", last {game.action_text(game.history[-1])}", style="dim")
+            out.append("\n")
+            try:
+                view = game.view(self.player)
+            except Exception:  # a view is detail; the board is drawn anyway
+                view = {}
+            skip = {"cells", "track", "turtles", "game", "players", "to_move", "result", "draw",
+                    "options", "card_values" if self.player is None else ""}
+            for key in sorted(view):
+                value = view[key]
+                if key in skip or value in (None, [], {}):
+                    continue
+                text = f"{key}: {value}"
+                out.append((text if len(text) < 70 else text[:67] + "...") + "\n")
+        if m.status:
+            out.append("\nboard: ", style="bold")
+            out.append(str(m.status.get("text", "")) + "\n")
+        if m.prompt:
+            out.append("\n" + str(m.prompt.get("text", "")) + "\n", style="bold magenta")
+            for i, choice in enumerate(m.prompt.get("choices") or []):
+                mark = ">" if i == m.prompt.get("current") else " "
+                out.append(f" {mark}{i} {choice}\n", style="magenta")
+            out.append(" (press the number, or NEXT/OK on the board)\n", style="dim")
+        return out
+
+    # ---- keys and commands -------------------------------------------------------
+
+    def send(self, kind: str, payload: dict | None = None) -> None:
+        log = self.query_one("#log", RichLog)
+        try:
+            self.mirror.send(kind, payload)
+            log.write(f"[dim]> {kind} {escape(json.dumps(payload or {}, sort_keys=True))}[/dim]")
+        except Disconnected as e:
+            log.write(f"[red]not sent: {escape(str(e))}[/red]")
+
+    def action_new(self) -> None:
+        cmd = self.query_one("#cmd", Input)
+        cmd.value = "new mahe 4"
+        cmd.focus()
+        self.query_one("#log", RichLog).write(
+            "[dim]new GAME PLAYERS [opt=v,...] [physical]: games mahe, race, tortuga "
+            "(e.g. new race 5 mode=physical, new tortuga 2 tattoo=4); Enter sends[/dim]"
+        )
+
+    def action_undo(self) -> None:
+        self.send("undo")
+
+    def action_sync(self) -> None:
+        self.mirror.replica.sync_sent()
+        self.send("sync")
+
+    def action_command(self) -> None:
+        self.query_one("#cmd", Input).focus()
+
+    def action_player(self) -> None:
+        game = self.mirror.replica.game
+        n = game.players if game else 0
+        if self.player is None:
+            self.player = 0 if n else None
+        elif self.player + 1 >= n:
+            self.player = None
+        else:
+            self.player += 1
+        self.refresh_view()
+
+    def action_answer(self, i: int) -> None:
+        p = self.mirror.prompt
+        if not p:
+            self.query_one("#log", RichLog).write("[dim]no prompt is open[/dim]")
+            return
+        self.send("answer", {"id": p.get("id"), "choice": i})
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        self.set_focus(None)
+        if not line:
+            return
+        if line in ("q", "quit", "exit"):
+            self.exit()
+            return
+        try:
+            parsed = parse_command(line, (self.mirror.prompt or {}).get("id"))
+        except UserError as e:
+            self.query_one("#log", RichLog).write(f"[red]{escape(str(e))}[/red]")
+            return
+        if parsed:
+            if parsed[0] == "sync":
+                self.mirror.replica.sync_sent()
+            self.send(*parsed)
+
+    def on_key(self, event) -> None:
+        if event.key == "escape":
+            self.set_focus(None)
+
+    def on_unmount(self) -> None:
+        self.stopping.set()

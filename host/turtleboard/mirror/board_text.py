@@ -1,0 +1,105 @@
+"""The board as coloured terminal text, laid out as it is on the table.
+
+board_text(game, leds=None, player=None) -> rich.text.Text
+
+The cells sit where the SVG picture puts them (turtleboard.svg layouts: the
+Mahé island loop, the Race track, the Tortuga hexagon), scaled to a character
+grid. A cell shows its name and what stands on it: Mahé turtles by owner and
+letter (1a, 2b; a stack bottom first: 1a/3b), Race turtles by colour initial,
+stacked upwards, Tortuga S/N for the two sides and x for a flipped (neutral)
+turtle, with a tattoo's initial after it. `leds` maps a cell to the colour its
+LED shows ("rrggbb"), drawn as the cell's background.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+
+from turtleboard import svg
+
+# (columns, rows, svg x range, svg y range, stack upwards)
+FRAMES = {
+    "mahe": (66, 20, (60, 600), (60, 540), False),
+    "race": (66, 8, (40, 650), (250, 330), True),
+    "tortuga": (50, 14, (140, 520), (70, 460), False),
+}
+
+
+def _colour(piece) -> str:
+    return piece.fill
+
+
+def cell_tokens(game, snap):
+    """cell -> list of (text, colour) bottom first."""
+    out = {}
+    if game.name == "mahe":
+        for cell, stack in (snap.get("cells") or {}).items():
+            out[cell] = [(str(t), svg.player_piece(t).fill) for t in stack]
+    elif game.name == "race":
+        for name, stack in zip(game.cells(), snap.get("track") or []):
+            out[name] = [(c[:1].upper(), svg.NAMED_COLOURS.get(c, "#888888")) for c in stack]
+    elif game.name == "tortuga":
+        for cell, mark in (snap.get("turtles") or {}).items():
+            side = mark[:1]
+            text = ("x" if side == "X" else side) + mark[1:2]
+            colour = "#aaaaaa" if side == "X" else svg.PLAYER_COLOURS[0 if side == "S" else 1]
+            out[cell] = [(text, colour)]
+    else:
+        for cell, stack in (snap.get("cells") or {}).items():
+            toks = stack if isinstance(stack, list) else [stack]
+            out[cell] = [(str(t), "#dddddd") for t in toks if t is not None]
+    return out
+
+
+def board_text(game, leds: dict | None = None, player=None) -> Text:
+    if game is None:
+        return Text("no game on the board: press n to start one", style="italic")
+    layout = {"mahe": svg.mahe_layout, "race": svg.race_layout, "tortuga": svg.hex_layout}.get(
+        game.name, svg.grid_layout
+    )
+    pos = layout(game)
+    cols, rows, (x0, x1), (y0, y1), upwards = FRAMES.get(
+        game.name, (66, 16, (0, 700), (0, 560), False)
+    )
+    snap = game.view(player) if player is not None else game.snapshot()
+    tokens = cell_tokens(game, snap)
+    grid = [[(" ", None) for _ in range(cols + 12)] for _ in range(rows + 1)]
+
+    def put(r, c, text, style):
+        if 0 <= r < len(grid):
+            for i, ch in enumerate(text):
+                if 0 <= c + i < len(grid[r]):
+                    grid[r][c + i] = (ch, style)
+
+    for name in game.cells():
+        x, y = pos.get(name, (x0, y0))
+        c = int(round((x - x0) / max(1, x1 - x0) * cols))
+        r = int(round((y - y0) / max(1, y1 - y0) * rows))
+        led = (leds or {}).get(name)
+        bg = f"#{led}" if led and led != "000000" else None
+        stack = tokens.get(name, [])
+        if upwards:
+            label = name[:4] if name not in ("start", "lettuce") else name[:3]
+            put(r, c - len(label) // 2, label, Style(color="#8a6d3b", bgcolor=bg))
+            for i, (t, colour) in enumerate(stack):
+                put(r - 1 - i, c - 1, f"({t})", Style(color=colour, bold=True))
+            continue
+        put(r, c - len(name) // 2 - 1, name + ":", Style(color="#8a6d3b", bgcolor=bg))
+        at = c - len(name) // 2 + len(name)
+        if not stack:
+            put(r, at, ".", Style(color="#555555", bgcolor=bg))
+        for i, (t, colour) in enumerate(stack):
+            if i:
+                put(r, at, "/", Style(color="#888888"))
+                at += 1
+            put(r, at, t, Style(color=colour, bold=True, bgcolor=bg))
+            at += len(t)
+    out = Text()
+    for line in grid:
+        while line and line[-1][0] == " " and line[-1][1] is None:
+            line = line[:-1]
+        for ch, style in line:
+            out.append(ch, style)
+        out.append("\n")
+    return out

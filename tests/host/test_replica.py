@@ -1,0 +1,112 @@
+"""The replica against frames made by the real engine (as the board makes them)."""
+
+from __future__ import annotations
+
+import random
+
+from turtleboard.link import Frame
+from turtleboard.replica import Replica, hash_text
+from turtles import new_game
+
+
+def board_game(name="mahe", players=3, n=30, seed=4):
+    g = new_game(name, players)
+    r = random.Random(seed)
+    for _ in range(n):
+        if g.is_over():
+            break
+        g.push(r.choice(g.legal_actions()))
+    return g
+
+
+def sync_frames(g):
+    texts = [g.action_text(a) for a in g.history]
+    h = hash_text(g.state_hash())
+    return [
+        Frame(1, "state", {"game": g.name, "players": g.players, "options": g.options,
+                           "n": len(texts), "hash": h, "over": g.is_over(), "result": None}),
+        Frame(2, "log", {"from": 0, "actions": texts[:10]}),
+        Frame(3, "log", {"from": 10, "actions": texts[10:]}),
+        Frame(4, "synced", {"n": len(texts), "hash": h}),
+    ]
+
+
+def feed(rep, frames):
+    notes = []
+    for f in frames:
+        notes += rep.handle(f)
+    return notes
+
+
+def action_frame(g, a):
+    text = g.action_text(a)
+    g.push(a)
+    return Frame(9, "action", {"n": len(g.history), "text": text, "hash": hash_text(g.state_hash()), "by": "sensors"})
+
+
+def test_sync_rebuilds_the_game_and_actions_follow():
+    g = board_game()
+    rep = Replica()
+    rep.sync_sent()
+    notes = feed(rep, sync_frames(g))
+    assert rep.in_sync and not rep.needs_sync and notes == [f"synced: mahe, 30 actions, hash {rep.hash()}"]
+    assert rep.game.state_key() == g.state_key()
+    r = random.Random(9)
+    for _ in range(20):
+        if g.is_over():
+            break
+        assert rep.handle(action_frame(g, r.choice(g.legal_actions()))) == []
+        assert rep.hash() == hash_text(g.state_hash())
+    g.undo()
+    assert rep.handle(Frame(10, "undone", {"n": len(g.history), "hash": hash_text(g.state_hash())})) == []
+    assert rep.in_sync and rep.game.state_key() == g.state_key()
+
+
+def test_a_different_hash_asks_for_a_resync_and_says_so():
+    g = board_game()
+    rep = Replica()
+    rep.sync_sent()
+    feed(rep, sync_frames(g))
+    f = action_frame(g, g.legal_actions()[0])
+    bad = Frame(f.seq, f.kind, dict(f.payload, hash="00000000"))
+    notes = rep.handle(bad)
+    assert not rep.in_sync and rep.needs_sync
+    assert "state hash is 00000000" in notes[0] and "resyncing" in notes[0]
+    rep.sync_sent()
+    notes = feed(rep, sync_frames(g))
+    assert rep.in_sync and notes[0].startswith("resynced: mahe, 31 actions")
+
+
+def test_a_gap_or_an_action_that_does_not_apply_asks_for_a_resync():
+    g = board_game()
+    rep = Replica()
+    rep.sync_sent()
+    feed(rep, sync_frames(g))
+    notes = rep.handle(Frame(5, "action", {"n": 40, "text": "roll", "hash": "12345678"}))
+    assert rep.needs_sync and "action 40 but the mirror is at 30" in notes[0]
+    rep.sync_sent()
+    feed(rep, sync_frames(g))
+    notes = rep.handle(Frame(5, "action", {"n": 31, "text": "fly to the moon", "hash": "12345678"}))
+    assert rep.needs_sync and "does not apply here" in notes[0]
+    assert len(rep.game.history) == 30  # the replica's game is untouched
+
+
+def test_a_reboot_hello_that_matches_keeps_the_game_a_different_one_resyncs():
+    g = board_game()
+    rep = Replica()
+    rep.sync_sent()
+    feed(rep, sync_frames(g))
+    same = Frame(1, "hello", {"game": "mahe", "n": 30, "hash": rep.hash(), "proto": 1})
+    assert rep.handle(same) == [] and rep.in_sync
+    other = Frame(1, "hello", {"game": "mahe", "n": 12, "hash": "abcdef01", "proto": 1})
+    notes = rep.handle(other)
+    assert rep.needs_sync and "action 12" in notes[0]
+
+
+def test_no_game_on_the_board():
+    rep = Replica()
+    rep.sync_sent()
+    notes = feed(rep, [Frame(1, "state", {"game": None, "players": 0, "options": {}, "n": 0, "hash": None}),
+                       Frame(2, "synced", {"n": 0, "hash": None})])
+    assert rep.in_sync and rep.game is None and notes == ["no game on the board yet"]
+    assert rep.handle(Frame(3, "hello", {"game": None, "n": 0, "hash": None})) == []
