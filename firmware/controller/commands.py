@@ -36,9 +36,7 @@ def run_command(ctl, seq, kind, payload):
     except GameError as e:
         ctl.link.error(game_error_code(e), str(e), seq)
         return
-    ctl.link.send("ok", {"re": seq})
-    if kind == "new":
-        send_state(ctl)
+    ctl.link.send("ok", {"re": seq})  # after the command's own answer frames
 
 
 def game_error_code(e):
@@ -129,6 +127,7 @@ def cmd_new(ctl, payload):
         ctl.new(name, players, options, dice)
     except OSError as e:
         raise CommandError("log", "could not start the game log (%s); no new game" % (e,))
+    send_state(ctl)
 
 
 def cmd_answer(ctl, payload):

@@ -14,7 +14,7 @@
 #   - a turtle lifted: light its legal destinations;
 #   - anything else, stable for GRACE_MS: light the cells that differ.
 
-from turtles import GameError, game_class
+from turtles import GameError, IllegalAction, game_class
 from turtles.game import CHANCE, EMPTY, TERMINAL
 from turtles.rng import Rng
 
@@ -163,7 +163,7 @@ class Controller:
     def takeback(self, by):
         game = self.game
         if not game.history:
-            raise GameError("nothing to undo: the game is at its start")
+            raise IllegalAction("nothing to undo: the game is at its start")
         try:
             self.log.pop()
         except Exception as e:

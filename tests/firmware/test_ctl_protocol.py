@@ -1,0 +1,176 @@
+# The device end of the protocol: every bad input is answered with an
+# `error` frame and changes nothing; the device never crashes.
+from ctl_rig import Rig, actions, kinds, only
+
+from controller.frames import MAX_LINE
+
+
+def codes(frames):
+    return [p["code"] for p in only(frames, "error")]
+
+
+def test_hello_on_request_names_firmware_protocol_and_board():
+    rig = Rig("tortuga")
+    got = rig.send("hello", {"host": "test", "proto": 1})
+    hello = only(got, "hello")[0]
+    assert hello["proto"] == 1 and hello["fw"]
+    assert hello["board"] == "test tortuga" and hello["board_version"] == 1
+    assert hello["game"] is None and hello["n"] == 0
+    assert only(got, "ok")
+
+
+def test_garbage_lines_are_answered_and_skipped():
+    rig = Rig("tortuga")
+    got = rig.raw(b"hello there\n\x00\xff\xfe garbage\n\n")
+    assert codes(got) == ["not-a-frame", "not-a-frame"]
+    got = rig.raw(b"~TB 1 ping {} *0000\n")
+    assert codes(got) == ["bad-frame"]
+    got = rig.send("ping")
+    assert kinds(got) == ["ok"]
+
+
+def test_a_megabyte_line_is_dropped_whole_and_the_link_goes_on():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.hal.rx.extend(b"x" * (1 << 20) + b"\n")
+    got = rig.run(100)
+    while rig.hal.rx:  # 64 bytes per read, as from USB
+        got += rig.run(1000)
+    assert codes(got) == ["too-long"]
+    assert str(MAX_LINE) in only(got, "error")[0]["msg"]
+    got = rig.send("ping")
+    assert kinds(got) == ["ok"]
+    assert rig.ctl.game is not None
+
+
+def test_unknown_commands_and_bad_payloads():
+    rig = Rig("tortuga")
+    got = rig.send("fly", {})
+    assert codes(got) == ["unknown-command"] and "ledtest" in only(got, "error")[0]["msg"]
+    assert only(got, "error")[0]["re"] == rig.seq
+    for payload in ({"level": 300}, {"level": True}, {"level": "9"}, {}):
+        assert codes(rig.send("bright", payload)) == ["bad-payload"]
+    assert codes(rig.send("diag", {"on": 1})) == ["bad-payload"]
+    assert codes(rig.send("new", {"game": "chess", "players": 2})) == ["bad-payload"]
+    assert codes(rig.send("new", {"game": "tortuga", "players": 2, "options": [1]})) == ["bad-payload"]
+    assert codes(rig.send("new", {"game": "tortuga", "players": 2, "dice": "loaded"})) == ["bad-payload"]
+    assert codes(rig.send("new", {"game": "tortuga", "players": 3})) == ["bad-setup"]
+    assert codes(rig.send("new", {"game": "tortuga", "players": 2, "options": {"tattoo": 9}})) == ["bad-setup"]
+    got = rig.send("new", {"game": "mahe", "players": 4})
+    assert codes(got) == ["refused"] and "this board is for tortuga" in only(got, "error")[0]["msg"]
+    assert rig.ctl.game is None
+
+
+def test_commands_for_a_game_that_is_not_running():
+    rig = Rig("tortuga")
+    for kind, payload in (("enter", {"text": "c1-c2"}), ("undo", {}), ("answer", {"id": 1, "choice": 0})):
+        assert codes(rig.send(kind, payload)) == ["no-game"]
+    got = rig.send("sync")
+    assert only(got, "state")[0]["game"] is None and only(got, "synced")
+
+
+def test_illegal_and_malformed_actions_are_never_committed():
+    rig = Rig("tortuga")
+    rig.new()
+    for text in ("c1-c3", "zz", "", 5):
+        got = rig.send("enter", {"text": text})
+        assert len(codes(got)) == 1 and actions(got) == []
+    assert codes(rig.send("enter", {"text": "c1-c3"})) == ["illegal"]
+    assert codes(rig.send("enter", {"text": "q9-q8"})) == ["bad-notation"]
+    assert rig.ctl.game.history == [] and rig.log.load()[1] == []
+    got = rig.send("enter", {"text": "c1-c2"})
+    assert actions(got) == ["c1-c2"] and only(got, "action")[0]["by"] == "host"
+
+
+def test_every_tortuga_variant_starts():
+    for options in ({}, {"tattoo": 1}, {"hatching": 1}):
+        rig = Rig("tortuga")
+        got = rig.send("new", {"game": "tortuga", "players": 2, "options": options})
+        state = only(got, "state")[0]
+        for k in options:
+            assert state["options"][k] == options[k]
+        assert state["options"]["hops"] == 1
+
+
+def test_race_plays_with_real_cards():
+    rig = Rig("race")
+    got = rig.send("new", {"game": "race", "players": 4, "options": {"mode": "dealt"}})
+    assert only(got, "state")[0]["options"]["mode"] == "physical"
+
+
+def test_sync_sends_state_log_chunks_and_synced():
+    rig = Rig("mahe")
+    rig.new(players=4, dice="physical")
+    game = rig.ctl.game
+    from turtles.bots import random_action
+    from turtles.rng import Rng
+
+    rng = Rng(3)
+    for _ in range(250):
+        if game.is_over():
+            break
+        rig.send("enter", {"text": game.action_text(random_action(game, rng))}, run=5)
+    got = rig.send("sync")
+    assert kinds(got)[0] == "state" and kinds(got)[-2:] == ["synced", "ok"]
+    texts = []
+    for log in only(got, "log"):
+        assert log["from"] == len(texts)
+        texts += log["actions"]
+    assert len(only(got, "log")) > 1
+    assert texts == [game.action_text(a) for a in game.history]
+    state = only(got, "state")[0]
+    assert state["n"] == len(texts) and state["hash"] == only(got, "synced")[0]["hash"]
+
+
+def test_undo_from_the_host_and_at_the_start():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    assert codes(rig.send("undo")) == ["illegal"]
+    rig.send("enter", {"text": "c1-c2"})
+    got = rig.send("undo")
+    assert only(got, "undone") == [{"n": 0, "hash": "%08x" % rig.ctl.game.state_hash()}]
+    assert rig.log.load()[1] == []
+
+
+def test_diagnostics_stream_sense_frames_rate_limited():
+    rig = Rig("tortuga")
+    rig.send("diag", {"on": True})
+    got = rig.run(1000)
+    sense = only(got, "sense")
+    assert 3 <= len(sense) <= 5
+    assert len(sense[0]["raw"]) == 37 and len(sense[0]["image"]) == 37
+    rig.send("diag", {"on": False})
+    assert only(rig.run(1000), "sense") == []
+
+
+def test_brightness_scales_every_led():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    full = list(rig.hal.leds)
+    rig.send("bright", {"level": 51})
+    dim = list(rig.hal.leds)
+    assert dim == [(r * 51 // 255, g * 51 // 255, b * 51 // 255) for r, g, b in full]
+    assert dim != full
+
+
+def test_led_test_runs_then_the_scene_comes_back():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    scene = list(rig.hal.leds)
+    rig.send("ledtest", run=10)
+    assert set(rig.hal.leds) == {(255, 0, 0)}
+    rig.run(2000)
+    assert rig.hal.leds == scene
+
+
+def test_the_device_never_sends_ctrl_c_or_ctrl_d():
+    rig = Rig("tortuga")
+    rig.raw(b"\x03\x04~TB \x03 x\n")  # the fake HAL raises if 3 or 4 go out
+    got = rig.send("enter", {"text": "\x03\x04"})
+    assert len(codes(got)) == 1
