@@ -160,30 +160,29 @@ class Race(Game):
             plays.append(DISCARD)
         return plays
 
-    def _usable(self, k):
-        # Could the player to move hold a card of kind k?
-        if self.dealt:
-            return self.hands[self.turn][k] > 0
-        return self.played[k] < DECK[k]
-
     def _plays(self):
+        # Every use of a card the player to move holds (dealt) or could hold
+        # (physical: the played pile does not hold all of that kind).
+        if self.dealt:
+            have = self.hands[self.turn]
+        else:
+            have = [DECK[k] - self.played[k] for k in range(KINDS)]
         out = []
         pos = self.pos
         for k in range(15):
-            if self._usable(k):
+            if have[k]:
                 c = k // 3
                 if k % 3 != 2 or pos[c]:
                     out.append(k * 5 + c)
-        if self._usable(RAINBOW_PLUS):
-            for t in range(5):
-                out.append(RAINBOW_PLUS * 5 + t)
-        if self._usable(RAINBOW_MINUS):
+        if have[RAINBOW_PLUS]:
+            out.extend((75, 76, 77, 78, 79))  # RAINBOW_PLUS * 5 + turtle
+        if have[RAINBOW_MINUS]:
             for t in range(5):
                 if pos[t]:
                     out.append(RAINBOW_MINUS * 5 + t)
         rear = min(pos)
         for k in (ARROW, DOUBLE_ARROW):
-            if self._usable(k):
+            if have[k]:
                 for t in range(5):
                     if pos[t] == rear:
                         out.append(k * 5 + t)

@@ -1,0 +1,102 @@
+"""Turtle Race engine speed: random playouts of 5-player dealt races (set-up,
+deal, every play and draw) under CPython and under the MicroPython unix port.
+
+Each side also times a reference workload (our PRNG drawing 20000 numbers
+below 19) in the same process, so the ratio playout/reference can be compared
+across machines. Target: a playout under 2 ms in CPython.
+
+    python bench/engine_race.py        (or: python bench/engine.py race)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from turtleboard.mpy import FIRMWARE, run_micropython
+
+TARGET_MS = 2.0
+PLAYOUTS_CPYTHON = 2000
+PLAYOUTS_MICROPYTHON = 300
+
+# The same code runs on both interpreters; it prints one JSON line.
+CODE = """
+import json, time
+try:
+    ticks = time.ticks_us
+    diff = time.ticks_diff
+except AttributeError:
+    ticks = lambda: int(time.perf_counter() * 1000000)
+    diff = lambda a, b: a - b
+from turtles import new_game
+from turtles.bots import play_random
+from turtles.rng import Rng
+
+def reference():
+    r = Rng(5)
+    t = ticks()
+    for _ in range(20000):
+        r.below(19)
+    return diff(ticks(), t)
+
+def playouts(n):
+    rng = Rng(1)
+    actions = 0
+    t = ticks()
+    for _ in range(n):
+        actions += play_random(new_game("race", 5), rng)
+    return diff(ticks(), t), actions
+
+ref = min(reference() for _ in range(3))
+us, actions = playouts(N)
+print(json.dumps({"us": us, "n": N, "actions": actions, "ref_us": ref}))
+"""
+
+
+def _figures(raw: dict, target: bool) -> dict:
+    ms = raw["us"] / 1000 / raw["n"]
+    return {
+        "playouts": raw["n"],
+        "ms_per_playout": round(ms, 4),
+        "playouts_per_s": round(1000 / ms, 1),
+        "actions_per_playout": round(raw["actions"] / raw["n"], 1),
+        "reference_ms": round(raw["ref_us"] / 1000, 3),
+        "playout_over_reference": round(raw["us"] / raw["n"] / raw["ref_us"], 4),
+    } | ({"target_ms": TARGET_MS, "meets_target": ms < TARGET_MS} if target else {})
+
+
+def cpython() -> dict:
+    import contextlib
+    import io
+
+    sys.path.insert(0, str(FIRMWARE))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec("N = %d\n" % PLAYOUTS_CPYTHON + CODE, {})
+    return _figures(json.loads(out.getvalue()), target=True)
+
+
+def micropython() -> dict:
+    proc = run_micropython(["-c", "N = %d\n" % PLAYOUTS_MICROPYTHON + CODE], [FIRMWARE])
+    if proc.returncode != 0:
+        return {"error": proc.stderr[-2000:]}
+    return _figures(json.loads(proc.stdout.strip().splitlines()[-1]), target=False)
+
+
+def run() -> dict:
+    cp = cpython()
+    mp = micropython()
+    out = {"game": "5-player dealt race, random playouts", "cpython": cp, "micropython": mp}
+    if "ms_per_playout" in mp:
+        out["micropython_over_cpython"] = round(mp["ms_per_playout"] / cp["ms_per_playout"], 2)
+    return out
+
+
+if __name__ == "__main__":
+    import pathlib
+
+    result = run()
+    print(json.dumps(result, indent=1, sort_keys=True))
+    path = pathlib.Path(__file__).parent / "results" / "engine_race.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
