@@ -22,6 +22,7 @@ from turtles.game import DOWN, EMPTY, UP
 MID = 32768  # a DRV5055 with no field outputs half its supply
 SAMPLES = 8  # readings averaged per cell at calibration
 OK, DEAD, STUCK = 0, 1, 2
+STUCK_EVERY_MS = 250  # how often the slow check for stuck readings runs
 
 
 class Sensing:
@@ -54,6 +55,7 @@ class Sensing:
         self._rail_since = [0] * n
         self._on_rail = [False] * n
         self._fault = [OK] * n
+        self._stuck_at = 0
         self._read = hal.read_channel  # bound once: a bound method costs a heap block
         self._diff = hal.ticks_diff
 
@@ -98,6 +100,7 @@ class Sensing:
             self._fault[i] = OK
             self._on_rail[i] = False
         self.faults = []
+        self._stuck_at = now
         if changed:
             self.save()
 
@@ -163,17 +166,17 @@ class Sensing:
         return EMPTY
 
     def scan(self, now):
-        hal = self.hal
-        hal.refresh()
-        diff = self._diff
+        self.hal.refresh()
         read = self._read
         channel = self.channel
         raw = self.raw
         base = self.base
         state = self._state
-        since = self._since
         image = self.image
         fault = self._fault
+        last = self._last
+        moved = self._moved
+        on_rail = self._on_rail
         threshold = self.threshold
         release = self.release
         low = self.rail
@@ -181,26 +184,19 @@ class Sensing:
         for i in self.order:
             r = read(channel[i])
             raw[i] = r
-            # Faults: a reading at a rail, or one that never changes.
             if r <= low or r >= high:
-                if not self._on_rail[i]:
-                    self._on_rail[i] = True
-                    self._rail_since[i] = now
-                elif fault[i] != DEAD and diff(now, self._rail_since[i]) >= self.stable_ms:
-                    self._set_fault(i, DEAD, r)
+                self._at_rail(i, r, now)
                 continue
-            self._on_rail[i] = False
-            if r != self._last[i]:
-                self._last[i] = r
-                self._moved[i] = now
-                if fault[i] != OK:
+            if on_rail[i]:
+                on_rail[i] = False
+            if r != last[i]:
+                last[i] = r
+                moved[i] = now
+                if fault[i]:
                     self._set_fault(i, OK, r)
-            elif self.stuck_ms and fault[i] != STUCK:
-                if diff(now, self._moved[i]) >= self.stuck_ms:
-                    self._set_fault(i, STUCK, r)
-            if fault[i] != OK:
-                continue
-            # The instant state, with hysteresis (inlined _classify).
+            elif fault[i]:
+                continue  # stuck: keep the last stable state
+            # The instant state, with hysteresis (as _classify, inlined).
             d = r - base[i]
             s = state[i]
             if s == UP and d > release:
@@ -215,12 +211,29 @@ class Sensing:
                 new = EMPTY
             if new != s:
                 state[i] = new
-                since[i] = now
-            elif new != image[i] and diff(now, since[i]) >= self.stable_ms:
+                self._since[i] = now
+            elif new != image[i] and self._diff(now, self._since[i]) >= self.stable_ms:
                 image[i] = new
                 self.version += 1
                 if new == EMPTY and not self.trusted[i]:
                     self._learn(i, r)
+        if self.stuck_ms and self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
+            self._stuck_at = now
+            self._find_stuck(now)
+
+    def _at_rail(self, i, r, now):
+        if not self._on_rail[i]:
+            self._on_rail[i] = True
+            self._rail_since[i] = now
+        elif self._fault[i] != DEAD and self._diff(now, self._rail_since[i]) >= self.stable_ms:
+            self._set_fault(i, DEAD, r)
+
+    def _find_stuck(self, now):
+        # A few times a second: readings that have not changed for stuck_ms.
+        for i in range(len(self.channel)):
+            if self._fault[i] == OK and not self._on_rail[i]:
+                if self._diff(now, self._moved[i]) >= self.stuck_ms:
+                    self._set_fault(i, STUCK, self.raw[i])
 
     def _learn(self, i, r):
         # First stable empty reading of a cell calibrated with a turtle on it.
