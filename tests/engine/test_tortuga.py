@@ -509,8 +509,12 @@ def test_record_replays():
 # Perft counts (from tests/data/tortuga_positions.txt, checked there against
 # a naive generator under CPython): (name, options, position, [depth 1, 2]).
 PERFT = [
-    ("start", {}, None, [16, 256]),
+    ("start", {}, None, [16, 256, 4510]),
     ("hatching-start", {"hatching": 1}, None, [28, 2499]),
+    ("neutrals", {}, "...n/..xn./.s.x.n/.sx.n../...x../...n./s... S n=10", [12, 128, 1049]),
+    ("no-move", {}, "ss../sns../.ss.../.s...../..s.../..s../s.n. S n=12", [20, 26, 193]),
+    ("tattoo-pending", {"tattoo": 4},
+     "s..n/...xI./..s.../..xLsxEs./..sxC../....n/...n N r=3,1 n=11 q=b4,d3,d5,e4", [7, 26, 88]),
 ]
 
 
