@@ -323,3 +323,24 @@ def test_micropython_perft_table_matches_data():
         assert block["options"] == options
         assert (text or "start") == block["position"]
         assert block["perft"][: len(counts)] == counts
+
+
+def test_text_picture():
+    # The host's picture (CPython only, so it lives here): cells, marks, status.
+    from turtleboard.pictures import text_picture
+
+    block = {b["name"]: b for b in POSITIONS}["tattoo-pending"]
+    pic = text_picture(start_of(block))
+    assert "Tattoo Turtles (4 tattoos)" in pic
+    assert "d7:." in pic and "b4:xI" in pic and "d6:S" in pic and "a4:N" in pic
+    assert "north resolves tattoo powers" in pic
+    assert "powers waiting: Immortality on b4, Life on d3, Exchange on d5" in pic
+    lines = pic.splitlines()
+    assert lines[1].strip() == "d7:." and lines[13].strip() == "d1:."
+    from turtles import new_game
+
+    g = new_game("tortuga", 2, {"hatching": 1, "hops": 1})
+    g.apply_text("+c1")
+    pic = text_picture(g)
+    assert "Hatching Day, hop by hop" in pic and "south places turtles" in pic
+    assert "0 active on the board, 8 in reserve" in pic
