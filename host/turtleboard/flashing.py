@@ -134,6 +134,18 @@ def mpy_cross_version() -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def check_mpy_version(info: dict, emitted: tuple[int, int]) -> None:
+    """Refuse a device whose .mpy version is not the one mpy-cross emits."""
+    ver, sub = emitted
+    if (ver, sub) != (info["mpy"], info["mpy_sub"]):
+        raise UserError(
+            f"the board runs MicroPython {info['version']} which loads .mpy "
+            f"v{info['mpy']}.{info['mpy_sub']}, but mpy-cross here emits "
+            f"v{ver}.{sub}. Put MicroPython 1.29 on the board (the .uf2 from "
+            f"micropython.org), or install the mpy-cross that matches it."
+        )
+
+
 class Flasher:
     def __init__(self, port: str, board_path: str, firmware: Path = FIRMWARE):
         self.port = port
@@ -204,14 +216,7 @@ class Flasher:
                 f"the MicroPython on {self.port} ({self.info['version']}) cannot load .mpy "
                 f"files; use a standard MicroPython build for the Pico."
             )
-        ver, sub = mpy_cross_version()
-        if (ver, sub) != (self.info["mpy"], self.info["mpy_sub"]):
-            raise UserError(
-                f"the board runs MicroPython {self.info['version']} which loads .mpy "
-                f"v{self.info['mpy']}.{self.info['mpy_sub']}, but mpy-cross here emits "
-                f"v{ver}.{sub}. Put MicroPython 1.29 on the board (the .uf2 from "
-                f"micropython.org), or install the mpy-cross that matches it."
-            )
+        check_mpy_version(self.info, mpy_cross_version())
         return self.info
 
     # ---- 3. what goes on the device -------------------------------------
