@@ -102,7 +102,8 @@ class Race(Game):
         self.colours_first = self.dealt or self.open
         self.hands = [[0] * KINDS for _ in range(p)]  # dealt mode only
         self.draw = list(DECK)                        # dealt mode: composition
-        self.draw_n = 52 - HAND * p if not self.dealt else 52
+        # dealt: the deal is drawn as chances; physical: it happened unseen
+        self.draw_n = 52 if self.dealt else 52 - HAND * p
         self.deal_left = HAND * p if self.dealt else 0
         self.played = [0] * KINDS
         self.played_n = 0
@@ -128,6 +129,8 @@ class Race(Game):
         return self.turn
 
     def chance_outcomes(self):
+        if self.to_move() != CHANCE:
+            return []
         if self.stack_left:
             placed = self.stacks[0]
             return [(STACK + t, 1) for t in range(5) if t not in placed]
