@@ -93,7 +93,7 @@ def engine_cells(game, geometry):
 
 
 def check_board(obj):
-    out = []
+    out = []  # type: list
     if not isinstance(obj, dict):
         return [("$", "a board file is a JSON object {...}, not %s" % _kind(obj))]
     _keys(obj, "$", ROOT_KEYS, ROOT_REQUIRED, out)
@@ -103,7 +103,7 @@ def check_board(obj):
     elif "name" in obj:
         out.append(("$.name", "must be text, not %s" % _kind(obj["name"])))
     _int(obj, "version", "$.version", 1, 1000000, out)
-    pins = []  # (pin, path) for every GPIO used
+    pins = []  # type: list  # (pin, path) for every GPIO used
     adc = _check_mux(obj.get("mux"), pins, out)
     led_count = _check_leds(obj.get("leds"), pins, out)
     _check_buttons(obj.get("buttons"), pins, out)
@@ -252,8 +252,8 @@ def _check_cells(cells, names, muxes, led_count, leds, out):
                 for i, led in enumerate(these):
                     if _is_int(led) and led not in group_leds:
                         group_leds[led] = "$.leds.groups.%s.%d" % (group, i)
-    sensor_at = {}
-    led_at = {}
+    sensor_at = {}  # type: dict
+    led_at = {}  # type: dict
     for name in sorted(cells):
         path = "$.cells.%s" % name
         if names is not None and name not in names:

@@ -106,7 +106,7 @@ class Sensing:
 
     def load(self):
         # Saved baselines per cell (None where unknown).
-        out = [None] * len(self.channel)
+        out = [None] * len(self.channel)  # type: list
         cells = self.board.cells
         try:
             f = open(self.path)
