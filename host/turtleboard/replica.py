@@ -95,7 +95,9 @@ class Replica:
             and p.get("hash") == self.hash()
         )
         if same:
-            return []
+            # a restart that kept the game (power-safe log): check it all anyway
+            self.needs_sync = not self.awaiting
+            return ["the board said hello again (a restart?); checking with a sync"]
         return self._lost(
             f"the board says game {p.get('game')} at action {p.get('n')}, "
             f"the mirror has {self.game.name} at action {self.n}"

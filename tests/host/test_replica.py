@@ -97,7 +97,8 @@ def test_a_reboot_hello_that_matches_keeps_the_game_a_different_one_resyncs():
     rep.sync_sent()
     feed(rep, sync_frames(g))
     same = Frame(1, "hello", {"game": "mahe", "n": 30, "hash": rep.hash(), "proto": 1})
-    assert rep.handle(same) == [] and rep.in_sync
+    assert rep.handle(same) == ["the board said hello again (a restart?); checking with a sync"]
+    assert rep.in_sync and rep.needs_sync
     other = Frame(1, "hello", {"game": "mahe", "n": 12, "hash": "abcdef01", "proto": 1})
     notes = rep.handle(other)
     assert rep.needs_sync and "action 12" in notes[0]
