@@ -61,6 +61,23 @@ def _kind(text):
     )
 
 
+def _is_action(a):
+    # Is `a` one of the action codes above (whether legal now or not)?
+    if not isinstance(a, int) or isinstance(a, bool) or a < 0:
+        return False
+    if a < DRAW:
+        return a < KINDS * 5
+    if a < SHOW:
+        return a < DRAW + KINDS
+    if a < COLOUR:
+        return a < SHOW + KINDS
+    if a < STACK:
+        return a < COLOUR + 25
+    if a < DISCARD:
+        return a < STACK + 5
+    return a == DISCARD
+
+
 def card_name(kind):
     return CARD_NAMES[kind].replace("^", "↑")
 
@@ -413,6 +430,8 @@ class Race(Game):
     # ---- notation ------------------------------------------------------------
 
     def action_text(self, a):
+        if not _is_action(a):
+            raise BadNotation("%r is no Turtle Race action" % (a,))
         if a < DRAW:
             k = a // 5
             if k < 15:
@@ -426,9 +445,7 @@ class Race(Game):
             return "colour %d %s" % ((a - COLOUR) // 5, COLOURS[(a - COLOUR) % 5])
         if a < DISCARD:
             return "stack " + COLOURS[a - STACK]
-        if a == DISCARD:
-            return "discard"
-        raise BadNotation("%r is no Turtle Race action" % (a,))
+        return "discard"
 
     def parse_action(self, text):
         t = text.strip().lower().replace("↑", "^")
@@ -466,7 +483,7 @@ class Race(Game):
         who = self.to_move()
         if who == TERMINAL:
             return "the race is over"
-        if not isinstance(a, int) or a < 0 or a > DISCARD:
+        if not _is_action(a):
             return "it is no Turtle Race action"
         if who == CHANCE:
             if self.stack_left:

@@ -1,6 +1,6 @@
 # The Turtle Race rules (RULES.md section 2), dealt mode: set-up, cards,
 # moves, stacking, the end, the dead-hand ruling, notation and bad input.
-from turtles import CHANCE, EMPTY, TERMINAL, UP, BadNotation, BadSetup, new_game
+from turtles import CHANCE, EMPTY, TERMINAL, UP, BadNotation, BadSetup, IllegalAction, new_game
 from turtles.race import COLOURS, DECK, Race
 
 from battery import check_bad_notation, check_rejects, run_battery
@@ -338,3 +338,13 @@ def test_battery_dealt():
     run_battery("race", 5, {}, 12)
     run_battery("race", 3, {"start": "side_by_side", "open_colours": 1}, 10)
     run_battery("race", 4, {}, 6, seed=5)
+
+
+def test_codes_that_are_no_action_are_refused_cleanly():
+    g = dealt_game(PLAIN)
+    before = g.state_key()
+    for a in (97, 119, 139, 225, 305, 401, -1, "red+", (1, 2), True):
+        e = raises(IllegalAction, g.apply, a)
+        assert "no Turtle Race action" in str(e) or "is illegal" in str(e)
+        raises(BadNotation, g.action_text, a)
+    assert g.state_key() == before
