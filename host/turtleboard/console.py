@@ -183,7 +183,7 @@ class Console:
         if self.redraw:
             sys.stdout.write("\r\x1b[K")
             sys.stdout.flush()
-        self.out.print(text)
+        self.out.print(text, soft_wrap=True)
         if self.redraw:
             self.redraw()
 

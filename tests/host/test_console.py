@@ -1,0 +1,97 @@
+"""`turtleboard console` and `turtleboard devices` against a scripted peer on a real pty."""
+
+from __future__ import annotations
+
+from conftest import turtleboard
+from peer import Peer
+
+from controller import frames
+from turtleboard.console import parse_command
+from turtleboard.errors import UserError
+from turtleboard.link import PROTO
+
+HELLO = {"fw": "0.1.0", "proto": PROTO, "board": "Test board", "board_version": 1, "game": None, "n": 0, "hash": None}
+
+
+def test_console_shows_frames_raw_lines_and_damage_and_logs_the_session(tmp_path):
+    def ping(seq, payload):
+        good = peer.frame("status", {"text": "put the turtles on the raft"})
+        return [peer.frame("ok", {"re": seq}), b"MPY: soft reboot\r\n", good[:-6] + (b"0000" if not good.endswith(b"*0000\r\n") else b"1111") + b"\r\n"]
+
+    peer = Peer(hello=HELLO, handlers={
+        "ping": ping,
+        "new": lambda s, p: [peer.frame("ok", {"re": s})],
+    })
+    log = tmp_path / "session.log"
+    try:
+        r = turtleboard("console", "--port", peer.path, "--log", log, "--linger", "0.8",
+                        input="ping\nnew mahe 4 egg_dice=1\nbright 300\nanswer 1\nfrobnicate\nstats\n")
+    finally:
+        peer.close()
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "Turtleboard console on" in out and "Test board" in out
+    assert "ok" in out and '{"re":2}' in out
+    assert "| MPY: soft reboot" in out
+    assert "damaged line dropped (checksum mismatch" in out
+    assert "use: bright N  with N from 0 to 255" in out
+    assert "there is no open prompt to answer" in out
+    assert "unknown command 'frobnicate'; type help" in out
+    assert "damaged 1" in out
+    sent = [k for k, _ in peer.received]
+    assert sent == ["hello", "ping", "new"]
+    assert peer.received[2][1] == {"game": "mahe", "players": 4, "options": {"egg_dice": 1}, "dice": "electronic"}
+    text = log.read_text()
+    assert "> ping" in text and "< ok" in text and "| MPY: soft reboot" in text
+
+
+def test_console_opens_a_device_that_is_not_ours_with_a_warning():
+    peer = Peer(handlers={"hello": lambda s, p: [b">>> \r\n"]})
+    try:
+        r = turtleboard("console", "--port", peer.path, "--linger", "0.2", input="")
+    finally:
+        peer.close()
+    assert r.returncode == 0
+    assert "not as a Turtleboard" in r.stderr and "opening it anyway" in r.stderr
+
+
+def test_typed_commands_become_protocol_frames():
+    assert parse_command("diag on") == ("diag", {"on": True})
+    assert parse_command("enter d3") == ("enter", {"text": "d3"})
+    assert parse_command("answer 2", prompt_id=7) == ("answer", {"id": 7, "choice": 2})
+    assert parse_command('send bright {"level": 9}') == ("bright", {"level": 9})
+    assert parse_command("new tortuga 2 tattoo=4 physical") == (
+        "new", {"game": "tortuga", "players": 2, "options": {"tattoo": 4}, "dice": "physical"})
+    for bad, why in [("diag maybe", "diag on  or  diag off"), ("send bright [1]", "JSON object"),
+                     ("send bright {x", "not JSON"), ("new mahe", "new GAME PLAYERS"),
+                     ("enter", "use: enter TEXT")]:
+        try:
+            parse_command(bad)
+        except UserError as e:
+            assert why in str(e)
+        else:
+            raise AssertionError(f"{bad!r} was accepted")
+
+
+def test_devices_probe_marks_a_turtleboard_and_refuses_a_missing_path():
+    peer = Peer(hello=HELLO)
+    try:
+        r = turtleboard("devices", "--probe", peer.path)
+    finally:
+        peer.close()
+    assert r.returncode == 0, r.stderr
+    assert f"{peer.path}  pseudo-terminal" in r.stdout
+    assert "* Turtleboard: firmware 0.1.0, protocol 1, board Test board v1" in r.stdout
+    r = turtleboard("devices", "/dev/nope")
+    assert r.returncode == 2 and "no such port: /dev/nope" in r.stderr
+
+
+def test_garbage_from_a_random_serial_device_is_not_a_turtleboard():
+    noise = bytes(range(256)) * 4
+    peer = Peer(handlers={"hello": lambda s, p: [noise, b"\r\n", frames.MARKER.encode() + b"junk\r\n"]})
+    try:
+        r = turtleboard("devices", "--probe", peer.path)
+    finally:
+        peer.close()
+    assert r.returncode == 0
+    assert "- " in r.stdout and "not as a Turtleboard" in r.stdout
