@@ -344,3 +344,40 @@ def test_text_picture():
     pic = text_picture(g)
     assert "Hatching Day, hop by hop" in pic and "south places turtles" in pic
     assert "0 active on the board, 8 in reserve" in pic
+
+
+PAGE = DATA.with_suffix(".md")
+
+
+def positions_page() -> str:
+    # tests/data/tortuga_positions.md: a picture of every perft position.
+    from turtleboard.pictures import text_picture
+
+    out = [
+        "# Tortuga perft positions", "",
+        "Pictures of the positions in `tortuga_positions.txt` (text pictures from",
+        "`turtleboard.pictures.tortuga`; `S`/`N` active turtles, `x` neutral, a",
+        "second letter a tattoo). The perft counts are the numbers of leaf nodes at",
+        "depth 1, 2 and 3, checked against a naive generator by",
+        "`tests/test_tortuga_perft.py`, which also checks this page is current",
+        "(`python tests/test_tortuga_perft.py` rewrites it).", "",
+    ]
+    for b in POSITIONS:
+        opts = ",".join("%s=%d" % kv for kv in sorted(b["options"].items())) or "none"
+        out += [
+            "## " + b["name"], "", b["about"], "",
+            "options: `%s`, position: `%s`, perft: %s"
+            % (opts, b["position"], " ".join(map(str, b["perft"]))),
+            "", "```",
+        ]
+        out += text_picture(start_of(b)).splitlines()
+        out += ["```", ""]
+    return "\n".join(out)
+
+
+def test_positions_page_is_current():
+    assert PAGE.read_text() == positions_page(), "run: python tests/test_tortuga_perft.py"
+
+
+if __name__ == "__main__":
+    PAGE.write_text(positions_page())
