@@ -69,6 +69,7 @@ def led_of_cells(board: dict | None) -> dict:
 class MirrorApp(App):
     CSS = """
     #top { height: 1; background: $boost; }
+    Horizontal { height: auto; }
     #board { width: 72; height: auto; min-height: 10; border: round $primary; padding: 0 1; }
     #side { width: 1fr; height: auto; min-height: 10; border: round $secondary; padding: 0 1; }
     #log { height: 1fr; border: round $surface-lighten-2; }
@@ -108,7 +109,7 @@ class MirrorApp(App):
         self.board_def = board_file_for((self.mirror.hello or {}).get("board"), self.board_path)
         self.query_one("#log", RichLog).write(
             f"[green]connected[/green] to {escape(self.mirror.link.port)}: "
-            f"{escape(json.dumps(self.mirror.hello, sort_keys=True))}"
+            f"{escape(json.dumps(self.mirror.hello, sort_keys=True, ensure_ascii=False))}"
         )
         self.refresh_view()
         self.set_focus(None)

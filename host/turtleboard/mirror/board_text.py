@@ -95,6 +95,8 @@ def board_text(game, leds: dict | None = None, player=None) -> Text:
                 at += 1
             put(r, at, t, Style(color=colour, bold=True, bgcolor=bg))
             at += len(t)
+    while grid and all(ch == " " and st is None for ch, st in grid[-1]):
+        grid.pop()
     out = Text()
     for line in grid:
         while line and line[-1][0] == " " and line[-1][1] is None:
