@@ -1,6 +1,6 @@
 """The serial link to a board: frames in and out over pyserial.
 
-    link = Link("/dev/ttyACM0")      # or the pty path printed by `turtleboard sim`
+    link = Link("/dev/ttyACM0")      # or the pty printed by `turtleboard sim` (or its <dir>/pty file)
     hello = link.open()              # opens exclusively, says hello, checks versions
     seq = link.send("sync")          # -> the seq number the frame went out with
     for ev in link.read(0.1):        # Frame, Raw, Damaged or Overlong events
@@ -154,10 +154,25 @@ class Link:
     def is_open(self) -> bool:
         return self.ser is not None
 
+    def device_path(self) -> str:
+        """The port to open. `port` may also name a small file holding the
+        path (the virtual board's <dir>/pty), read again at every (re)open, so
+        a virtual board restarted on a new pty is found again."""
+        if os.path.isfile(self.port):
+            try:
+                with open(self.port, encoding="utf-8") as f:
+                    path = f.read().strip()
+            except OSError as e:
+                raise PortError(f"cannot read the port file {self.port}: {e}") from None
+            if not path:
+                raise PortError(f"the port file {self.port} is empty (is the virtual board starting?)")
+            return path
+        return self.port
+
     def connect(self) -> None:
         """Open the port only (no hello)."""
         self.close()
-        self.ser = open_port(self.port, self.baud, self.exclusive)
+        self.ser = open_port(self.device_path(), self.baud, self.exclusive)
         self.reader = frames.LineReader()
         self.rx_seq = None
 

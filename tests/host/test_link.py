@@ -150,3 +150,24 @@ def test_unplug_is_a_disconnect_and_reopen_finds_it_again():
     assert not link.is_open
     with pytest.raises(Disconnected, match="did not come back"):
         link.reopen(give_up_after=0.3)
+
+
+def test_a_port_file_is_read_again_at_every_reopen(tmp_path):
+    # the virtual board writes its pty path to <dir>/pty; after a restart on
+    # another pty, the link finds it again through the same file
+    first = Peer(hello=HELLO)
+    port_file = tmp_path / "pty"
+    port_file.write_text(first.path + "\n")
+    link = Link(str(port_file))
+    link.open(timeout=2)
+    first.unplug()
+    second = Peer(hello=dict(HELLO, board="second"))
+    try:
+        port_file.write_text(second.path + "\n")
+        with pytest.raises(Disconnected):
+            for _ in range(20):
+                link.read(0.05)
+        assert link.reopen(give_up_after=5)["board"] == "second"
+        link.close()
+    finally:
+        second.close()
