@@ -3,7 +3,7 @@
 #
 # Cells: the raft (index 0), fields 1..F (the beach is one of them, 21 on the
 # real board), the nest (index F + 1). Each cell holds a stack of turtles,
-# bottom first; the raft never stacks (its list is kept sorted).
+# bottom first; the raft never stacks (its order means nothing: shown sorted).
 # Turtles are numbered 0..T-1; with 2 or 3 players each player owns two
 # (turtle 2p and 2p+1, named "1a", "1b", ...), otherwise one (named "1", "2"...).
 #
@@ -42,6 +42,14 @@ PILE = const(20)  # cards in play; the other 4 are removed unseen
 NEST_EGGS = const(7)
 LIMIT = const(7)  # a dice total above this is a bust
 DIE_FACES = (1, 2, 3, 4, 5, 6)
+# Undo tokens of the light actions, and how a move ended
+U_DIE = const(-1)
+U_ROLL = const(-2)
+U_CARD = const(-3)
+U_CHOOSE = const(-4)
+MOVED = const(0)
+BUSTED = const(1)
+NESTED = const(2)
 DIE_OUTCOMES = ((1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1))
 HOW = "d1..d6 (a die), e1..e6 (the egg card turned up), roll, stop, card1..card6 (egg card as a die), first-<turtle>"
 
@@ -76,7 +84,6 @@ class Mahe(Game):
         self.faceup = 0  # value of the face-up egg card, 0: none
         self.revealed = 0  # egg cards turned up so far (at most PILE)
         self.nest_owner = -1  # who won the nest
-        self._saved = None
 
     # ---- whose decision, what is legal ------------------------------------
 
@@ -124,33 +131,35 @@ class Mahe(Game):
         return []
 
     # ---- doing and undoing ----------------------------------------------
+    # Undo tokens are kept for the whole game, so they are small: a negative
+    # int for a die, roll, egg card or turtle choice (undone from the state
+    # itself), a packed int for a turned-up card, and for a move (the only
+    # action that shifts turtles) a tuple: the scalars before, the dice
+    # before, and where the turtles went.
 
     def _do(self, a):
-        self._saved = saved = []  # (list, its contents before) for each list changed
-        token = (
-            self.phase, self.player, self.mover, self.pending, self.decider, self.dice,
-            self.card_die, self.faceup, self.revealed, self.nest_owner, saved,
-        )
         ph = self.phase
         if ph == DIE:
             dice = self.dice + (a,)
-            self.dice = dice
             total = sum(dice)
-            if len(dice) == 1:
+            if len(dice) == 1 or (len(dice) == 2 and total <= LIMIT):
+                self.dice = dice
                 self.phase = DECIDE
-            elif total > LIMIT:
-                self._bust()
-            elif len(dice) == 3:
-                self._move(total * 3)
-            else:
-                self.phase = DECIDE
-        elif a == ROLL:
+                return U_DIE
+            token = self._before(0)
+            self.dice = dice
+            if total > LIMIT:
+                return (token[0], token[1], self._bust())
+            return (token[0], token[1], self._move(total * 3))
+        if a == ROLL:
             self.phase = DIE
-        elif a == STOP:
-            self._move(sum(self.dice) * len(self.dice))
-        elif ph == REVEAL:
+            return U_ROLL
+        if a == STOP:
+            token = self._before(0)
+            return (token[0], token[1], self._move(sum(self.dice) * len(self.dice)))
+        if ph == REVEAL:
+            token = self.player | (self.mover + 1) << 3 | (self.pending + 1) << 8
             v = a - EGG0
-            self._keep(self.seen)
             self.seen[v] += 1
             self.faceup = v
             self.revealed += 1
@@ -158,39 +167,109 @@ class Mahe(Game):
                 self._start_turn()  # the first card, at setup
             else:
                 self._next_move()
-        elif ph == CHOOSE:
+            return token
+        if ph == CHOOSE:
             t = a - FIRST0
             self.pending = t ^ 1  # the player's other turtle
             self._begin_move(t)
-        else:  # an egg card played as a die
-            v = a - CARD0
-            hand = self.won[self.decider]
-            self._keep(hand)
-            hand.remove(v)
-            self._keep(self.discarded)
-            self.discarded.append(v)
-            self.dice = self.dice + (v,)
-            self.card_die = len(self.dice)
-            if len(self.dice) == 3:
-                self._move(sum(self.dice) * 3)
-            else:
-                self.phase = DECIDE
-        return token
+            return U_CHOOSE
+        # an egg card played as a die
+        v = a - CARD0
+        hand = self.won[self.decider]
+        if len(self.dice) == 2:
+            token = self._before(v)
+        hand.remove(v)
+        self.discarded.append(v)
+        self.dice = self.dice + (v,)
+        self.card_die = len(self.dice)
+        if len(self.dice) == 3:
+            return (token[0], token[1], self._move(sum(self.dice) * 3))
+        self.phase = DECIDE
+        return U_CARD
+
+    def _before(self, card):
+        # The scalars a move changes, packed, and the dice so far.
+        packed = (
+            self.phase | self.player << 3 | (self.mover + 1) << 6 | (self.pending + 1) << 10
+            | (self.decider + 1) << 14 | self.card_die << 17 | self.faceup << 19 | card << 22
+        )
+        return packed, self.dice
 
     def _undo(self, token):
-        (
-            self.phase, self.player, self.mover, self.pending, self.decider, self.dice,
-            self.card_die, self.faceup, self.revealed, self.nest_owner, saved,
-        ) = token
-        i = len(saved) - 1
-        while i >= 0:
-            lst, before = saved[i]
-            lst.clear()
-            lst.extend(before)
-            i -= 1
+        if token == U_DIE:
+            self.dice = self.dice[:-1]
+            self.phase = DIE
+        elif token == U_ROLL:
+            self.phase = DECIDE
+        elif token == U_CARD:
+            v = self.dice[-1]
+            self.dice = self.dice[:-1]
+            self.card_die = 0
+            self._give_back(v)
+            self.phase = DECIDE
+        elif token == U_CHOOSE:
+            self.phase = CHOOSE
+            self.mover = self.pending = self.decider = -1
+            self.dice = ()
+        elif isinstance(token, int):  # an egg card turned up
+            v = self.faceup
+            self.seen[v] -= 1
+            self.revealed -= 1
+            self.faceup = 0
+            self.phase = REVEAL
+            self.player = token & 7
+            self.mover = (token >> 3 & 31) - 1
+            self.pending = (token >> 8) - 1
+            self.decider = -1
+            self.dice = ()
+            self.card_die = 0
+        else:
+            self._unmove(token)
 
-    def _keep(self, lst):
-        self._saved.append((lst, list(lst)))
+    def _unmove(self, token):
+        packed, dice, where = token
+        self.phase = packed & 7
+        self.player = packed >> 3 & 7
+        self.mover = (packed >> 6 & 15) - 1
+        self.pending = (packed >> 10 & 15) - 1
+        self.decider = (packed >> 14 & 7) - 1
+        self.card_die = packed >> 17 & 3
+        self.faceup = packed >> 19 & 7
+        card = packed >> 22
+        self.dice = dice
+        self.nest_owner = -1
+        c = where & 127
+        dest = where >> 7 & 127
+        i = where >> 14 & 15
+        n = where >> 18 & 15
+        how = where >> 22 & 3
+        taker = (where >> 24) - 1
+        if taker >= 0:
+            self.won[taker].remove(self.faceup)
+        if card:
+            self._give_back(card)
+        if how == NESTED:
+            self.stacks[dest].append(self.stacks[-1].pop())
+        if not n:
+            return  # a bust on the raft: nothing moved
+        there = self.stacks[dest]
+        group = there[len(there) - n:]
+        while n:
+            there.pop()
+            n -= 1
+        if c == 0 and how != BUSTED:
+            self.stacks[0].insert(i, group[0])
+        else:
+            self.stacks[c].extend(group)
+        for t in group:
+            self.pos[t] = c
+
+    def _give_back(self, v):
+        # An egg card played as a die goes back to the decider's hand.
+        self.discarded.pop()
+        hand = self.won[self.decider]
+        hand.append(v)
+        hand.sort()
 
     def _start_turn(self):
         if self.per == 2:
@@ -206,6 +285,16 @@ class Mahe(Game):
         self.decider = self.stacks[self.pos[t]][-1] // self.per if self.pos[t] else t // self.per
         self.phase = DIE
 
+    def _end_move(self):
+        # The move is done: forget its dice, then turn up a card or go on.
+        self.dice = ()
+        self.card_die = 0
+        self.decider = -1
+        if self.faceup == 0 and self.revealed < PILE and self.phase != OVER:
+            self.phase = REVEAL
+        elif self.phase != OVER:
+            self._next_move()
+
     def _next_move(self):
         # After a move: the player's other turtle, or the next player.
         if self.pending >= 0:
@@ -217,35 +306,35 @@ class Mahe(Game):
             self._start_turn()
 
     def _lift(self):
-        # Takes the mover and everything on it off its cell: (cell, group).
+        # Takes the mover and everything on it off its cell: (cell, index, group).
         m = self.mover
         c = self.pos[m]
         here = self.stacks[c]
-        self._keep(here)
-        self._keep(self.pos)
-        if c == 0:
-            here.remove(m)  # the raft never stacks
-            return c, [m]
         i = here.index(m)
+        if c == 0:
+            here.pop(i)  # the raft never stacks
+            return c, i, [m]
         group = here[i:]
         while len(here) > i:
             here.pop()
-        return c, group
+        return c, i, group
 
     def _bust(self):
-        # The mover and everything on it go back to the raft, separately.
+        # The mover and everything on it go back to the raft, separately
+        # (appended in order, so undo takes them back off its end).
+        where = 0
         if self.pos[self.mover]:
-            c, group = self._lift()
+            c, i, group = self._lift()
             raft = self.stacks[0]
-            self._keep(raft)
             for t in group:
                 raft.append(t)
                 self.pos[t] = 0
-            raft.sort()
-        self._next_move()
+            where = c | i << 14 | len(group) << 18 | BUSTED << 22
+        self._end_move()
+        return where
 
     def _move(self, d):
-        c, group = self._lift()
+        c, i, group = self._lift()
         f = self.fields
         if c == 0:
             dest = (d - 1) % f + 1
@@ -254,33 +343,30 @@ class Mahe(Game):
             dest = (c - 1 + d) % f + 1
             passes = d >= (self.beach - c - 1) % f + 1  # a full lap from the beach passes it
         there = self.stacks[dest]
-        self._keep(there)
         for t in group:
             there.append(t)
             self.pos[t] = dest
+        how = MOVED
+        taker = -1
         if passes:
             top = group[-1]
             owner = top // self.per
             if self.faceup:
+                taker = owner
                 hand = self.won[owner]
-                self._keep(hand)
                 hand.append(self.faceup)
                 hand.sort()
                 self.faceup = 0
-                if self.revealed < PILE:
-                    self.phase = REVEAL
-                    return
             else:
                 # No card left: the nest. Its winner's turtle sits on it; the end.
-                nest = self.stacks[f + 1]
-                self._keep(nest)
+                how = NESTED
                 there.pop()
-                nest.append(top)
+                self.stacks[f + 1].append(top)
                 self.pos[top] = f + 1
                 self.nest_owner = owner
                 self.phase = OVER
-                return
-        self._next_move()
+        self._end_move()
+        return c | dest << 7 | i << 14 | len(group) << 18 | how << 22 | (taker + 1) << 24
 
     # ---- the end ----------------------------------------------------------
 
@@ -402,7 +488,8 @@ class Mahe(Game):
             "won " + "/".join(",".join(str(v) for v in hand) for hand in self.won),
             "discarded " + ",".join(str(v) for v in self.discarded),
             "nest %d" % self.nest_owner,
-            "cells " + "/".join(",".join(str(t) for t in s) for s in self.stacks),
+            "raft " + ",".join(str(t) for t in sorted(self.stacks[0])),
+            "cells " + "/".join(",".join(str(t) for t in s) for s in self.stacks[1:]),
         ]
         return "|".join(parts)
 
@@ -417,7 +504,8 @@ class Mahe(Game):
         cells = {}
         for c in range(len(self.stacks)):
             if self.stacks[c]:
-                cells[names[c]] = [self.turtle_name(t) for t in self.stacks[c]]
+                on = sorted(self.stacks[c]) if c == 0 else self.stacks[c]
+                cells[names[c]] = [self.turtle_name(t) for t in on]
         # Won egg cards lie face down before their owner: others see the count.
         values = []
         for p in range(self.players):

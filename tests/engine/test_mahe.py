@@ -20,7 +20,8 @@ BUST = "d6 roll d6"  # 12 > 7: back to the raft
 def stack(game, cell):
     # The turtles on a cell, bottom first, by name.
     i = game.cells().index(cell)
-    return [game.turtle_name(t) for t in game.stacks[i]]
+    on = sorted(game.stacks[0]) if i == 0 else game.stacks[i]  # the raft has no order
+    return [game.turtle_name(t) for t in on]
 
 
 def where(game, name):

@@ -50,7 +50,7 @@ def text_picture(game) -> str:
         text = inside.ljust(width * (cols - 2))
         for c in range(1, cols - 1):
             row[c] = text[(c - 1) * width : c * width]
-    raft = ", ".join(game.turtle_name(t) for t in game.stacks[0]) or "nobody"
+    raft = ", ".join(game.turtle_name(t) for t in sorted(game.stacks[0])) or "nobody"
     lines = [f"On the raft: {raft}"]
     lines += ["".join(row).rstrip() for row in grid]
     if not fits:
@@ -98,7 +98,7 @@ def _status(game) -> list[str]:
         nest = " + nest 7" if p == game.nest_owner else ""
         cards = "+".join(map(str, hand)) or "no cards"
         turtles = ", ".join(game.turtle_name(t) for t in game.turtles_of(p))
-        out.append(f"  {_player(p)} (turtle {turtles}): {cards}{nest} = {eggs} eggs, {len(hand)} cards")
+        out.append(f"  {_player(p)} (turtle {turtles}): {cards}{nest} = {eggs} eggs, {len(hand)} card{'' if len(hand) == 1 else 's'}")
     if res is not None:
         winners = " and ".join(_player(p) for p in res["winners"])
         out.append(f"Game over: {winners} {'win' if len(res['winners']) > 1 else 'wins'}")
