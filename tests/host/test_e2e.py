@@ -1,0 +1,203 @@
+"""End to end through the virtual board: the real firmware under the MicroPython
+unix port on a pty (`turtleboard sim`), the real link, the mirror, the TUI."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+from conftest import ROOT, turtleboard
+
+from turtleboard.replica import Mirror
+
+pytestmark = [pytest.mark.e2e, pytest.mark.micropython]
+
+if not (ROOT / "firmware" / "main.py").exists():
+    pytest.skip("the firmware has no main.py yet", allow_module_level=True)
+
+BOARD = ROOT / "boards" / "tortuga.json"
+
+
+@pytest.fixture
+def tortuga(tmp_path):
+    """A virtual Tortuga board with the turtles on their start cells."""
+    from controller.board import load_board
+    from turtleboard.sim.device import Background
+    from turtleboard.sim.world import World
+    from turtles import new_game
+
+    board = load_board(BOARD.read_text())
+    sim = tmp_path / "sim"
+    world = World(board, str(sim / "world"))
+    start = new_game("tortuga", 2, None, board.geometry)
+    for cell, state in zip(start.cells(), start.image()):
+        if state:
+            world.take(up=True)
+            world.place(cell)
+    bg = Background(str(sim), str(BOARD))
+    bg.world = world
+    bg.sim = sim
+    yield bg
+    bg.stop()
+    world.close()
+
+
+def until(mirror, cond, timeout=10.0):
+    end = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < end:
+        seen += mirror.poll(0.02)
+        if cond():
+            return seen
+    raise AssertionError(f"timed out; events: {seen[-12:]}")
+
+
+def n_actions(mirror):
+    g = mirror.replica.game
+    return len(g.history) if g is not None else -1
+
+
+def new_tortuga(mirror):
+    mirror.link.command("new", {"game": "tortuga", "players": 2, "options": {}, "dice": "electronic"}, 5)
+    until(mirror, lambda: mirror.replica.in_sync and n_actions(mirror) == 0)
+
+
+def step(world, src, dst):
+    world.lift(src)
+    world.place(dst)
+
+
+def test_mirror_follows_sensed_moves_takebacks_and_a_reset(tortuga):
+    mirror = Mirror(tortuga.path)
+    mirror.start(10)
+    try:
+        new_tortuga(mirror)
+        step(tortuga.world, "a1", "a2")
+        until(mirror, lambda: n_actions(mirror) == 1)
+        assert mirror.replica.game.action_text(mirror.replica.game.history[0]) == "a1-a2"
+        step(tortuga.world, "a2", "a1")  # back: a takeback
+        until(mirror, lambda: n_actions(mirror) == 0)
+        step(tortuga.world, "b1", "b2")
+        until(mirror, lambda: n_actions(mirror) == 1)
+        key = mirror.replica.game.state_key()
+        # a reset mid-game: the firmware restarts, says hello, the mirror resyncs
+        tortuga.kill_firmware()
+        seen = until(mirror, lambda: mirror.replica.resyncs >= 2 and mirror.replica.in_sync, 20)
+        notes = [d for k, d in seen if k == "note"]
+        assert any("resynced: tortuga, 1 actions" in n for n in notes), notes
+        assert mirror.replica.game.state_key() == key
+    finally:
+        mirror.close()
+
+
+def test_unplug_and_replug_on_a_new_pty_reconnects_and_resyncs(tortuga, tmp_path):
+    from turtleboard.sim.device import Background
+
+    port_file = tortuga.sim / "pty"
+    mirror = Mirror(str(port_file), give_up_after=30)
+    mirror.start(10)
+    try:
+        new_tortuga(mirror)
+        step(tortuga.world, "c1", "c2")
+        until(mirror, lambda: n_actions(mirror) == 1)
+        tortuga.kill()  # the whole device gone: the pty closes
+        events = until(mirror, lambda: not mirror.link.is_open or not mirror.connected, 5)
+        replug = Background(str(tortuga.sim), str(BOARD))
+        try:
+            events += until(mirror, lambda: mirror.connected and mirror.replica.in_sync
+                            and mirror.reconnects >= 1, 30)
+            assert ("link", "lost") in events and ("link", "connected") in events
+            assert n_actions(mirror) == 1  # the game survived on both sides
+            step(tortuga.world, "d6", "d5")  # north moves next
+            until(mirror, lambda: n_actions(mirror) == 2)
+        finally:
+            mirror.close()
+            replug.stop()
+    finally:
+        mirror.close()
+
+
+def test_record_export_gives_a_record_replay_accepts(tortuga, tmp_path):
+    mirror = Mirror(tortuga.path)
+    mirror.start(10)
+    try:
+        new_tortuga(mirror)
+        step(tortuga.world, "e1", "e2")
+        until(mirror, lambda: n_actions(mirror) == 1)
+    finally:
+        mirror.close()
+    out = tmp_path / "game.rec"
+    r = turtleboard("record", "export", "--port", tortuga.path, "-o", out)
+    assert r.returncode == 0, r.stderr
+    assert '[Game "tortuga"]' in out.read_text() and "e1-e2" in out.read_text()
+    r = turtleboard("replay", out, "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["actions"] == 1
+
+
+def test_busy_port_while_the_mirror_holds_it(tortuga):
+    mirror = Mirror(tortuga.path)
+    mirror.start(10)
+    try:
+        r = turtleboard("console", "--port", tortuga.path, input="")
+        assert r.returncode == 2 and "busy" in r.stderr
+    finally:
+        mirror.close()
+
+
+def test_play_tui_headless(tortuga):
+    from textual.widgets import RichLog, Static
+
+    from turtleboard.mirror.app import MirrorApp
+
+    mirror = Mirror(tortuga.path)
+    mirror.start(10)
+    mirror.wait_synced(10)
+
+    def log_text(app):
+        return "\n".join(s.text for s in app.query_one("#log", RichLog).lines)
+
+    async def scenario():
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("n")  # the command line, with a new game to edit
+            cmd = app.query_one("#cmd")
+            cmd.value = "new tortuga 2"
+            await pilot.press("enter")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if mirror.replica.game is not None and n_actions(mirror) == 0 and mirror.replica.in_sync:
+                    break
+            step(tortuga.world, "f1", "f2")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if "1. f1-f2" in log_text(app):
+                    break
+            board = str(app.query_one("#board", Static).content)
+            top = str(app.query_one("#top", Static).content)
+            side = str(app.query_one("#side", Static).content)
+            assert "f2:S" in board and "f1:." in board
+            assert "in step" in top and "connected" in top
+            assert "to move: player 2" in side
+            assert "1. f1-f2" in log_text(app)
+            await pilot.press("u")  # undo from the keyboard: the board takes it back
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if n_actions(mirror) == 0:
+                    break
+            assert n_actions(mirror) == 0
+            await pilot.press("q")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        mirror.close()
+
+
+def test_flash_onto_the_virtual_board_restarts_it_and_checks_the_hello(tortuga):
+    r = turtleboard("flash", "--port", tortuga.path, "--board", BOARD, timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "ok: firmware" in r.stdout and "board Tortuga reference board" in r.stdout
+    flash = tortuga.sim / "flash"
+    assert (flash / "turtles" / "tortuga.mpy").exists() and not (flash / "turtles" / "tortuga.py").exists()
