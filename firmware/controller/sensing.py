@@ -10,7 +10,8 @@
 #   leaves when the reading falls back inside threshold - hysteresis.
 # - Stability window: a new state counts after holding stable_ms.
 # - Faults: a reading within `rail` of 0 or 65535 for the window is a dead
-#   sensor; a reading that never changes at all for stuck_ms is a stuck one.
+#   sensor; a reading that never changes at all for stuck_ms, while most
+#   other sensors show their usual noise, is a stuck one.
 #   A faulty cell keeps its last stable state until it reads sanely again.
 #
 # scan() allocates nothing: every per-cell list is made once, here.
@@ -23,6 +24,7 @@ MID = 32768  # a DRV5055 with no field outputs half its supply
 SAMPLES = 8  # readings averaged per cell at calibration
 OK, DEAD, STUCK = 0, 1, 2
 STUCK_EVERY_MS = 250  # how often the slow check for stuck readings runs
+LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
 
 
 class Sensing:
@@ -229,8 +231,17 @@ class Sensing:
             self._set_fault(i, DEAD, r)
 
     def _find_stuck(self, now):
-        # A few times a second: readings that have not changed for stuck_ms.
-        for i in range(len(self.channel)):
+        # A few times a second: readings that have not changed for stuck_ms,
+        # judged only while most sensors show the noise every live ADC input
+        # has (a board where nothing moves at all gives nothing to compare).
+        n = len(self.channel)
+        lively = 0
+        for i in range(n):
+            if self._diff(now, self._moved[i]) < LIVELY_MS:
+                lively += 1
+        if lively * 2 <= n:
+            return
+        for i in range(n):
             if self._fault[i] == OK and not self._on_rail[i]:
                 if self._diff(now, self._moved[i]) >= self.stuck_ms:
                     self._set_fault(i, STUCK, self.raw[i])

@@ -243,6 +243,8 @@ def test_stuck_sensor():
                 hal.values[ch] = s.base[k] + noise(rng, 48)
         hal.values[b.sensor_of[j]] = s.base[j] + noise(rng, 48)
         s.scan(t)
+        if t < s.stuck_ms - 250:
+            assert s.faults == [], t
         t += 50
     assert [c for c, _ in s.faults] == ["a2"]
     assert s.faults[0][1].startswith("stuck: reads %d" % hal.values[b.sensor_of[i]])
@@ -294,3 +296,14 @@ def test_no_calibration_file_written_when_nothing_changed():
     s2 = Sensing(hal, b, s.path)
     s2.calibrate(0)
     assert read(s.path) == first and not exists(s.path + ".tmp")
+
+
+def test_a_board_without_any_noise_reports_nothing_stuck():
+    # Nothing to compare with: no sensor moves (the virtual board without
+    # noise). A turtle put down and lifted changes one cell only.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    t = _run(s, 0, s.stuck_ms + 1000, step=50)
+    _put(b, hal, s, "d4", FIELD)
+    t = _run(s, t, t + s.stuck_ms + 1000, step=50)
+    assert s.faults == [] and s.image[b.cells.index("d4")] == UP
