@@ -74,6 +74,8 @@ class HexBoard:
             self.index[name] = len(self.names)
             self.names.append(name)
             at[(cell[1], cell[2])] = self.index[name]
+        if not 7 <= len(self.names) <= 254:
+            _bad("a board has 7 to 254 cells, not %d" % len(self.names))
         coords = [(c[1], c[2]) for c in desc["cells"]]
         dirs = {}
         for d in desc["directions"]:

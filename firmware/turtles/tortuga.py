@@ -154,6 +154,8 @@ class Tortuga(Game):
             if f.startswith("r="):
                 parts = f[2:].split(",")
                 self.reserve = [int(parts[0]), int(parts[1])]
+                if not (0 <= self.reserve[0] <= 16 and 0 <= self.reserve[1] <= 16):
+                    raise BadSetup("position: reserves are 0..16 turtles, not %r" % f)
             elif f.startswith("n="):
                 self.turns = int(f[2:])
             elif f.startswith("q="):
@@ -378,19 +380,26 @@ class Tortuga(Game):
 
     # ---- doing and undoing -----------------------------------------------
 
+    # An undo token is a few small ints (they fit the Pico's heap for a whole
+    # game): the packed scalars, the two cell lists (shared, never modified in
+    # place) and one int per changed cell: cell << 5 | old board << 3 | old tattoo.
+
     def _set(self, i, v, t):
-        self._changes.append((i, self.board[i], self.tat[i]))
+        self._changes.append((i << 5) | (self.board[i] << 3) | self.tat[i])
         self.board[i] = v
         self.tat[i] = t
 
     def _do(self, a):
         token = (
-            (self.side, self.phase, self.winner, self.turns, self.reserve[0], self.reserve[1],
-             self.pending, self.trig, self.at, self.kind, self.team_cell, self.placed,
-             self.step_no),
+            self.side | (self.phase << 1) | ((self.winner + 1) << 4) | (self.kind << 6)
+            | (self.placed << 8) | (self.step_no << 12) | (self.reserve[0] << 16)
+            | (self.reserve[1] << 21),
+            (self.at + 1) | ((self.team_cell + 1) << 8) | (self.turns << 16),
+            self.pending,
+            self.trig,
             [],
         )
-        self._changes = token[1]
+        self._changes = token[4]
         self._legal = None
         p = self.side
         k = a[0]
@@ -449,15 +458,22 @@ class Tortuga(Game):
         return token
 
     def _undo(self, token):
-        (self.side, self.phase, self.winner, self.turns, r0, r1, self.pending, self.trig,
-         self.at, self.kind, self.team_cell, self.placed, self.step_no) = token[0]
-        self.reserve = [r0, r1]
-        changes = token[1]
+        a, b, self.pending, self.trig, changes = token
+        self.side = a & 1
+        self.phase = (a >> 1) & 7
+        self.winner = ((a >> 4) & 3) - 1
+        self.kind = (a >> 6) & 3
+        self.placed = (a >> 8) & 15
+        self.step_no = (a >> 12) & 15
+        self.reserve = [(a >> 16) & 31, (a >> 21) & 31]
+        self.at = (b & 255) - 1
+        self.team_cell = ((b >> 8) & 255) - 1
+        self.turns = b >> 16
         i = len(changes) - 1
         while i >= 0:
-            c, v, t = changes[i]
-            self.board[c] = v
-            self.tat[c] = t
+            c = changes[i]
+            self.board[c >> 5] = (c >> 3) & 3
+            self.tat[c >> 5] = c & 7
             i -= 1
         self._legal = None
 
