@@ -385,6 +385,7 @@ def test_exchange():
     g.apply_text("Ed3")
     assert at(g, "d3") == "" and g.to_move() == 0 and legal(g) == ["give:a1", "give:d4"]
     check_rejects(g, "give:a4")
+    assert "give" in check_rejects(g, "Ed3")  # the power is spent; south must give
     g.apply_text("give:a1")
     assert at(g, "a1") == "N" and g.to_move() == 1 and g.snapshot()["phase"] == "play"
 
@@ -410,6 +411,7 @@ def test_contamination():
 
 def test_powers_in_the_owners_order():
     g = game_at("s:d2 nL:d3 nC:d5 n:a4", "S", "r=2,2", tattoo=4)
+    assert "power" in check_rejects(g, "Cd5")  # nothing has triggered yet
     g.apply_text("d2xd4xd6")
     assert g.snapshot()["pending"] == ["d3", "d5"]
     assert "Cd5" in legal(g) and "Ld3+d7" in legal(g)
@@ -523,3 +525,11 @@ def test_perft_small():
         g = Tortuga.from_position(text, options) if text else new_game("tortuga", 2, options)
         for depth in range(1, len(counts) + 1):
             assert perft(g, depth) == counts[depth - 1], (name, depth)
+
+
+def test_view_is_plain_data():
+    g = game_at("s:d2 nL:d3 x:e4 n:a4", "S", "r=1,2", tattoo=4)
+    assert dumps(g.view(0)) == dumps(g.view(None)) == (
+        '{"game":"tortuga","jumper":null,"pending":[],"phase":"play","reserve":[1,2],'
+        '"to_move":0,"turns":1,"turtles":{"a4":"N","d2":"S","d3":"NL","e4":"X"},"winners":null}'
+    )
