@@ -39,7 +39,8 @@ class Timing:
 
 
 REAL = Timing()
-FAST = Timing(touch=(5, 20), hop=10, press=60, wait_s=15.0)
+BRISK = Timing(touch=(40, 120), hop=50, press=70)  # the demo: quick, still watchable
+FAST = Timing(touch=(5, 20), hop=10, press=45, wait_s=15.0)  # tests
 
 TRACK_GAMES = ("mahe", "race")  # a carried turtle passes the cells between
 
@@ -63,6 +64,7 @@ class Hands:
         self.made: list[str] = []        # what the hands did or chose (moves, prompt answers)
         self.wanted: str | None = None   # a decision waiting for its prompt
         self.on_event = None             # called with every mirror event (for the demo's view)
+        self._released = 0.0
 
     # -- the device, as a player sees it -----------------------------------------
 
@@ -207,10 +209,14 @@ class Hands:
         self.wanted = None
 
     def press(self, name: str) -> None:
+        # A button needs as long up between presses as down (the device debounces).
+        gap = self.timing.press - (time.monotonic() - self._released) * 1000
+        if gap > 0:
+            self.sleep(gap)
         self.world.press(name)
         self.sleep(self.timing.press)
         self.world.release(name)
-        self.sleep(self.timing.press)
+        self._released = time.monotonic()
 
     # -- moving pieces ----------------------------------------------------------
 
