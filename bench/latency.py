@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import shutil
 import statistics
 import sys
 import tempfile
@@ -56,7 +58,7 @@ def main(argv=None) -> int:
 
     from controller.board import load_board
     from turtleboard.replica import Mirror
-    from turtleboard.sim.device import Background
+    from turtleboard.sim.device import Background, prepare
     from turtleboard.sim.world import World
     from turtles import new_game
 
@@ -77,6 +79,14 @@ def main(argv=None) -> int:
             world.take(up=True)
             world.place(cell)
 
+    main_py = ROOT / "firmware" / "main.py"
+    if not main_py.exists():  # a firmware still being written: a stand-in entry point
+        main_py = Path(os.environ.get("TURTLEBOARD_TEST_MAIN", str(main_py)))
+    if not main_py.exists():
+        print("the firmware has no main.py yet", file=sys.stderr)
+        return 2
+    prepare(str(tmp / "sim"), str(board_path))
+    shutil.copy(main_py, tmp / "sim" / "flash" / "main.py")
     with Background(str(tmp / "sim"), str(board_path)) as dev:
         mirror = Mirror(dev.path, obj["geometry"])
         mirror.start(timeout=10)

@@ -6,7 +6,7 @@
     plan.build()              # mpy-cross every package file for that .mpy version
     plan.changed()            # compare with hashes computed on the device
     plan.copy(progress)       # only what changed; stale files removed
-    plan.reset_and_wait()     # reset, wait for the hello, check the versions
+    plan.reset_and_wait()     # soft reboot (runs main.py), wait for the hello, check it
 
 mpremote (pinned in pyproject) runs as a program: `python -m mpremote connect
 PORT resume ...`. `resume` keeps it from soft-resetting first: on the virtual
@@ -22,6 +22,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from turtleboard.errors import UserError
@@ -314,15 +315,25 @@ class Flasher:
 
     def reset_and_wait(self, timeout: float = 20.0) -> dict:
         """Restart the firmware and wait for its hello."""
-        if self.info.get("platform") == "linux":
-            # the virtual board: leaving the raw REPL ends the process and the
-            # supervisor starts the firmware again, as a reboot would
-            proc = mpremote(self.port, "soft-reset", timeout=20)
-        else:
-            proc = mpremote(self.port, "reset", timeout=20)
-        if proc.returncode != 0 and "reset" not in (proc.stderr or "").lower():
-            # a hard reset drops the USB port under mpremote's feet: that is fine
-            pass
+        # Ctrl-C (stop whatever runs), Ctrl-B (the friendly REPL), then Ctrl-D:
+        # a soft reboot that runs main.py, on a Pico as on the virtual board
+        # (there the firmware process starts again, like a reboot).
+        try:
+            ser = open_port(self.port)
+        except PortError as e:
+            raise UserError(f"the firmware is on the board but it could not be restarted: {e}") from None
+        try:
+            ser.write(b"\r\x03\x03")
+            ser.flush()
+            time.sleep(0.2)
+            ser.write(b"\x02")
+            ser.flush()
+            time.sleep(0.2)
+            ser.reset_input_buffer()
+            ser.write(b"\x04")
+            ser.flush()
+        finally:
+            ser.close()
         link = Link(self.port)
         try:
             hello = link.reopen(give_up_after=timeout)

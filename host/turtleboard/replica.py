@@ -26,7 +26,8 @@ and the record export:
     m.wait_synced(timeout)          # poll until the replica is in sync
     m.close()
 
-After a disconnect poll() reconnects with backoff (link.reopen) and resyncs;
+After a disconnect poll() reconnects with backoff, one try per poll (so a
+display stays live), then resyncs;
 neither side loses the game: the board keeps its power-safe log, the replica
 is rebuilt from it. Mirror also keeps the last `leds`, `status`, `prompt`
 payloads, the LED colours (`leds`: "rrggbb" per LED index) and the hello
@@ -37,7 +38,16 @@ from __future__ import annotations
 
 import time
 
-from turtleboard.link import Disconnected, Frame, Link, LinkError, Raw
+from turtleboard.link import (
+    Disconnected,
+    Frame,
+    Link,
+    LinkError,
+    LinkTimeout,
+    NotOurDevice,
+    PortError,
+    Raw,
+)
 from turtles import new_game
 from turtles.errors import GameError
 
@@ -196,6 +206,8 @@ class Mirror:
         self.prompt: dict | None = None
         self.connected = False
         self.reconnects = 0
+        self.lost_at = self.next_try = 0.0
+        self.delay = 0.05
 
     def start(self, timeout: float = 3.0) -> dict:
         self.hello = self.link.open(timeout)
@@ -215,17 +227,18 @@ class Mirror:
         return self.link.send(kind, payload)
 
     def poll(self, timeout: float = 0.1) -> list:
+        """Events since the last poll (waits up to `timeout` for the first).
+        While the board is away each poll makes at most one reconnect try
+        (50 ms doubling to 1 s between tries) and reports ("link",
+        "reconnecting"); after `give_up_after` seconds it raises Disconnected."""
         out: list = []
         if not self.link.is_open:
-            self._reconnect(out)
+            self._try_reconnect(out, timeout)
             return out
         try:
             events = self.link.read(timeout)
         except Disconnected as e:
-            self.connected = False
-            out.append(("link", "lost"))
-            out.append(("note", f"lost the board: {e}"))
-            self._reconnect(out)
+            self._lost(out, str(e))
             return out
         for ev in events:
             if isinstance(ev, Frame):
@@ -240,9 +253,21 @@ class Mirror:
         if self.replica.needs_sync and self.link.is_open:
             try:
                 self._sync()
-            except Disconnected:
-                pass
+            except Disconnected as e:
+                self._lost(out, str(e))
         return out
+
+    def _lost(self, out: list, why: str) -> None:
+        self.connected = False
+        self.link.close()
+        self.lost_at = time.monotonic()
+        self.next_try = self.lost_at
+        self.delay = 0.05
+        self.replica.in_sync = False
+        self.replica.syncing = None
+        self.replica.awaiting = False
+        out.append(("link", "lost"))
+        out.append(("note", f"lost the board: {why}; reconnecting"))
 
     def _keep(self, f: Frame) -> None:
         if f.kind == "hello":
@@ -264,18 +289,25 @@ class Mirror:
         elif f.kind == "state":
             self.prompt = None
 
-    def _reconnect(self, out: list) -> None:
+    def _try_reconnect(self, out: list, timeout: float) -> None:
+        now = time.monotonic()
+        if now < self.next_try:
+            time.sleep(min(timeout, self.next_try - now))
+            return
         out.append(("link", "reconnecting"))
         try:
-            self.hello = self.link.reopen(self.give_up_after)
-        except LinkError as e:
-            out.append(("note", str(e)))
-            raise
+            self.hello = self.link.open(timeout=1.0)
+        except (PortError, NotOurDevice, Disconnected, LinkTimeout) as e:
+            if time.monotonic() - self.lost_at > self.give_up_after:
+                raise Disconnected(
+                    f"the board on {self.link.port} did not come back within "
+                    f"{self.give_up_after:.0f} s ({e}). Check the cable, then start again."
+                ) from None
+            self.delay = min(1.0, self.delay * 2)
+            self.next_try = time.monotonic() + self.delay
+            return
         self.connected = True
         self.reconnects += 1
-        self.replica.in_sync = False
-        self.replica.syncing = None
-        self.replica.awaiting = False
         self._sync()
         out.append(("link", "connected"))
         out.append(("note", f"reconnected to {self.link.port}; resyncing"))

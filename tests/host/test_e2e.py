@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT, turtleboard
@@ -14,7 +17,10 @@ from turtleboard.replica import Mirror
 
 pytestmark = [pytest.mark.e2e, pytest.mark.micropython]
 
-if not (ROOT / "firmware" / "main.py").exists():
+MAIN = ROOT / "firmware" / "main.py"
+if not MAIN.exists():
+    MAIN = Path(os.environ.get("TURTLEBOARD_TEST_MAIN", str(MAIN)))
+if not MAIN.exists():
     pytest.skip("the firmware has no main.py yet", allow_module_level=True)
 
 BOARD = ROOT / "boards" / "tortuga.json"
@@ -24,12 +30,14 @@ BOARD = ROOT / "boards" / "tortuga.json"
 def tortuga(tmp_path):
     """A virtual Tortuga board with the turtles on their start cells."""
     from controller.board import load_board
-    from turtleboard.sim.device import Background
+    from turtleboard.sim.device import Background, prepare
     from turtleboard.sim.world import World
     from turtles import new_game
 
     board = load_board(BOARD.read_text())
     sim = tmp_path / "sim"
+    prepare(str(sim), str(BOARD))
+    shutil.copy(MAIN, sim / "flash" / "main.py")
     world = World(board, str(sim / "world"))
     start = new_game("tortuga", 2, None, board.geometry)
     for cell, state in zip(start.cells(), start.image()):
