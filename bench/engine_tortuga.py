@@ -11,7 +11,8 @@
   per action kept in the history (the undo log).
 
 Generation is timed through Tortuga._generate(), the uncached generator
-behind legal_actions().
+behind legal_actions(), with the kept Hatching Day placement list cleared
+before every call (the cold path).
 
     python bench/engine_tortuga.py        (or: python bench/engine.py tortuga)
 """
@@ -57,6 +58,7 @@ def time_lists(games, rounds):
         t = ticks()
         for _ in range(rounds):
             for g in games:
+                g._kept_placements = [None, None]  # time the cold path
                 g._generate()
         us = diff(ticks(), t)
         best = us if best is None or us < best else best

@@ -94,6 +94,7 @@ class Tortuga(Game):
         self.step_no = 0    # tattoo set-up: tattoos placed so far
         self.position = None
         self._legal = None
+        self._kept_placements = [None, None]
         if o["hatching"]:
             self.reserve = [8, 8]
         else:
@@ -346,18 +347,27 @@ class Tortuga(Game):
             for c in cells:
                 out.append((PLACE, c))
             return
-        # every non-empty subset of at most k cells, in a fixed order
+        # every non-empty subset of at most k cells, in a fixed order; the
+        # last list made for each player is kept (the free cells rarely change)
+        key = (tuple(cells), k)
+        kept = self._kept_placements[p]
+        if kept is not None and kept[0] == key:
+            out.extend(kept[1])
+            return
+        made = []
         chosen = []
 
         def grow(first):
             for j in range(first, len(cells)):
                 chosen.append(cells[j])
-                out.append((PLACE,) + tuple(chosen))
+                made.append((PLACE,) + tuple(chosen))
                 if len(chosen) < k:
                     grow(j + 1)
                 chosen.pop()
 
         grow(0)
+        self._kept_placements[p] = (key, made)
+        out.extend(made)
 
     # ---- Tattoo Turtles ----------------------------------------------------
 
@@ -661,7 +671,7 @@ class Tortuga(Game):
                 raise BadNotation("a step is from-to, e.g. d2-d3, not %r" % t)
             return (STEP, self._cell(parts[0]), self._cell(parts[1]))
         if "x" in low:
-            parts = t.split("x") if "x" in t else low.split("x")
+            parts = low.split("x")
             a = [JUMP, self._cell(parts[0])]
             for part in parts[1:]:
                 if "=" in part:
