@@ -274,7 +274,9 @@ class Link:
             # but returned no data"; TypeError comes from a port closed by
             # another thread mid-read.
             self.close()
-            raise Disconnected(f"lost {self.port}: {e}") from None
+            raise Disconnected(
+                f"{self.port} closed (unplugged, or the board restarted): {e}"
+            ) from None
 
     def _decode_lines(self, lines) -> list:
         out = []

@@ -165,6 +165,8 @@ class MirrorApp(App):
 
     def sync_state(self) -> str:
         rep = self.mirror.replica
+        if not self.mirror.connected:
+            return "[yellow]will resync when it is back[/yellow]"
         if rep.in_sync and not rep.awaiting:
             return "[green]in step[/green]"
         if rep.awaiting or rep.needs_sync:
@@ -253,8 +255,9 @@ class MirrorApp(App):
         cmd.value = "new mahe 4"
         cmd.focus()
         self.query_one("#log", RichLog).write(
-            "[dim]new GAME PLAYERS [opt=v,...] [physical]: games mahe, race, tortuga "
-            "(e.g. new race 5 mode=physical, new tortuga 2 tattoo=4); Enter sends[/dim]"
+            "[dim]" + escape("new GAME PLAYERS [opt=v,...] [physical]: games mahe, race, tortuga "
+                             "(e.g. new race 5 mode=physical, new tortuga 2 tattoo=4); Enter sends")
+            + "[/dim]"
         )
 
     def action_undo(self) -> None:
