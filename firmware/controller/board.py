@@ -34,6 +34,9 @@ SENSING = (
 )
 
 
+MISSING = object()  # a key that is not there (reported by _keys)
+
+
 class BoardError(ValueError):
     def __init__(self, problems):
         self.problems = problems
@@ -104,12 +107,12 @@ def check_board(obj):
         out.append(("$.name", "must be text, not %s" % _kind(obj["name"])))
     _int(obj, "version", "$.version", 1, 1000000, out)
     pins = []  # type: list  # (pin, path) for every GPIO used
-    adc = _check_mux(obj.get("mux"), pins, out)
-    led_count = _check_leds(obj.get("leds"), pins, out)
-    _check_buttons(obj.get("buttons"), pins, out)
-    _check_sensing(obj.get("sensing"), out)
+    adc = _check_mux(obj.get("mux", MISSING), pins, out)
+    led_count = _check_leds(obj.get("leds", MISSING), pins, out)
+    _check_buttons(obj.get("buttons", MISSING), pins, out)
+    _check_sensing(obj.get("sensing", MISSING), out)
     cells = _check_games(obj, out)
-    _check_cells(obj.get("cells"), cells, adc, led_count, obj.get("leds"), out)
+    _check_cells(obj.get("cells", MISSING), cells, adc, led_count, obj.get("leds"), out)
     return out
 
 
@@ -147,6 +150,10 @@ def _check_games(obj, out):
         except Exception as e:  # the engine's own words on a bad geometry
             out.append(("$.geometry", "the %s rules reject this geometry: %s" % (game, e)))
             continue
+        bad = [c for c in these if not isinstance(c, str) or not c or " " in c]
+        if bad:
+            out.append(("$.geometry", "cell names must be text without spaces, not %r" % (bad[0],)))
+            return None
         if cells is None:
             cells = these
         elif sorted(these) != sorted(cells):
@@ -294,7 +301,7 @@ def _check_cells(cells, names, muxes, led_count, leds, out):
 
 
 def _obj(value, path, out):
-    if value is None:
+    if value is MISSING:
         return False  # reported as a missing key
     if not isinstance(value, dict):
         out.append((path, "must be an object {...}, not %s" % _kind(value)))
