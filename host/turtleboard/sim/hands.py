@@ -40,7 +40,7 @@ class Timing:
 
 REAL = Timing()
 BRISK = Timing(touch=(40, 120), hop=50, press=70)  # the demo: quick, still watchable
-FAST = Timing(touch=(5, 20), hop=10, press=45, wait_s=15.0)  # tests
+FAST = Timing(touch=(60, 90), hop=10, press=45, wait_s=15.0)  # tests
 
 TRACK_GAMES = ("mahe", "race")  # a carried turtle passes the cells between
 
