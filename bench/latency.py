@@ -147,6 +147,8 @@ def main(argv=None) -> int:
         "reference_ping_p99_ms": round(pct(pings, 99), 3),
         "median_over_stable_window_ms": round(statistics.median(both) - stable_ms, 2) if both else None,
         "target_p99_ms": 30,
+        "main_py": "firmware/main.py" if main_py == ROOT / "firmware" / "main.py"
+        else "stand-in entry point (the firmware had no main.py yet)",
         "machine": {"python": platform.python_version(), "cpu": platform.machine()},
     }
     out = Path(args.out)
