@@ -261,6 +261,7 @@ class Console:
         import tty
 
         self.say("[bold]MicroPython REPL[/bold]: the firmware is stopped. Ctrl-] restarts it and comes back.")
+        redraw, self.redraw = self.redraw, None  # no tb> prompt while the REPL has the keys
         self.repl_mode = True
         self.link.write_raw(CTRL_C)
         fd = sys.stdin.fileno()
@@ -282,6 +283,7 @@ class Console:
             termios.tcsetattr(fd, termios.TCSADRAIN, old)
             self.link.write_raw(CTRL_D)
             self.repl_mode = False
+            self.redraw = redraw
             self.say("\n[bold]back[/bold]: the firmware restarts (Ctrl-D sent)")
 
 
