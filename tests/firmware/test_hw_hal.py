@@ -190,3 +190,13 @@ def test_circuitpython_hal_on_blinka_with_the_adafruit_neopixel_driver(tmp_path)
     assert 15 <= out["slept"] < 1000
     assert out["wrap"] == 5  # differences survive the 2**29 wrap of ticks_ms
     assert out["serial"] == ""  # no usb_cdc or supervisor on a PC
+
+
+@pytest.mark.micropython
+def test_platform_hal_is_the_sim_one_on_the_unix_port(tmp_path):
+    out = _sim(tmp_path, """
+import sys
+from hal import platform_hal
+print(json.dumps([sys.platform, isinstance(platform_hal(b), Hal)]))
+""")
+    assert out == [["linux", True]]
