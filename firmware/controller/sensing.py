@@ -96,13 +96,18 @@ class Sensing:
             self.raw[i] = r
             self._last[i] = r
             self._moved[i] = now
-            self._state[i] = self._classify(EMPTY, r - base)
+            dead = r <= self.rail or r >= 65535 - self.rail
+            self._state[i] = EMPTY if dead else self._classify(EMPTY, r - base)
             self._since[i] = now
             self.image[i] = self._state[i]
             self._fault[i] = OK
-            self._on_rail[i] = False
+            self._on_rail[i] = dead
+            self._rail_since[i] = now
         self.faults = []
         self._stuck_at = now
+        for i in range(n):
+            if self._on_rail[i]:  # dead already: 8 readings at a rail
+                self._set_fault(i, DEAD, self.raw[i])
         if changed:
             self.save()
 
@@ -151,7 +156,9 @@ class Sensing:
             os.rename(tmp, self.path)
 
     def _header(self):
-        return "turtleboard calibration 1 %s" % self.board.name.replace("\n", " ")
+        # A new board file version (new wiring) starts a new calibration.
+        return "turtleboard calibration 1 %s %s" % (self.board.version,
+                                                   self.board.name.replace("\n", " "))
 
     # ---- the control cycle ---------------------------------------------
 

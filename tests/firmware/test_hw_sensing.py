@@ -43,7 +43,7 @@ def test_calibration_of_an_empty_board():
     assert s.image == [EMPTY] * len(b.cells)
     assert s.faults == [] and s.version == 0
     saved = read(s.path).split("\n")
-    assert saved[0] == "turtleboard calibration 1 Tortuga reference board"
+    assert saved[0] == "turtleboard calibration 1 1 Tortuga reference board"
     assert saved[1] == "a1 %d" % s.base[0]
 
 
@@ -81,18 +81,32 @@ def test_saved_calibration_is_kept_for_cells_with_a_turtle():
     assert "a1 %d" % (saved[a1] + 200) in read(s.path)
 
 
-def test_calibration_of_another_board_is_ignored():
+def test_calibration_of_another_board_or_wiring_is_ignored():
     b, hal, s = _setup()
-    write(s.path, "turtleboard calibration 1 some other board\na1 40000\n")
     c = b.cells.index("a1")
     hal.values[b.sensor_of[c]] = MID + 100
+    for header in ("turtleboard calibration 1 1 some other board",
+                   "turtleboard calibration 1 2 Tortuga reference board"):  # new version
+        write(s.path, header + "\na1 40000\n")
+        s.calibrate(0)
+        assert s.base[c] == MID + 100
+
+
+def test_dead_sensor_at_boot_is_reported_at_once_and_reads_empty():
+    b, hal, s = _setup()
+    i = b.cells.index("c2")
+    hal.values[b.sensor_of[i]] = 65535
     s.calibrate(0)
-    assert s.base[c] == MID + 100
+    assert s.image[i] == EMPTY
+    assert [c for c, _ in s.faults] == ["c2"]
+    assert s.faults[0][1].startswith("dead: reads 65535, at the supply rail")
+    _run(s, 0, 500)
+    assert s.image[i] == EMPTY and s.version == 0
 
 
 def test_damaged_calibration_file_is_survived():
     b, hal, s = _setup()
-    write(s.path, "turtleboard calibration 1 Tortuga reference board\na1 x\nzz 5\nb2 99999\n\x00")
+    write(s.path, "turtleboard calibration 1 1 Tortuga reference board\na1 x\nzz 5\nb2 99999\n\x00")
     s.calibrate(0)
     assert all(s.trusted) and s.image == [EMPTY] * len(b.cells)
 
