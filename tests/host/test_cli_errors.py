@@ -1,0 +1,46 @@
+"""Every host command meets a bad port or a foreign device with a message, never a traceback."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import turtleboard
+from peer import Peer
+
+from turtleboard.link import PROTO
+
+COMMANDS = [
+    ["play"],
+    ["console"],
+    ["record", "export"],
+]
+
+
+@pytest.mark.parametrize("cmd", COMMANDS, ids=lambda c: " ".join(c))
+def test_a_port_that_does_not_exist(cmd):
+    r = turtleboard(*cmd, "--port", "/dev/ttyNOPE9", input="")
+    assert r.returncode == 2
+    assert "no such port: /dev/ttyNOPE9" in r.stderr and "turtleboard devices" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("cmd", [["play"], ["record", "export"]], ids=lambda c: " ".join(c))
+def test_a_board_with_another_protocol_version(cmd):
+    peer = Peer(hello={"fw": "9.0", "proto": PROTO + 1, "board": "x", "board_version": 1,
+                       "game": None, "n": 0, "hash": None})
+    try:
+        r = turtleboard(*cmd, "--port", peer.path)
+    finally:
+        peer.close()
+    assert r.returncode == 2
+    assert f"speaks protocol {PROTO + 1}" in r.stderr and "turtleboard flash" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_a_board_that_answers_hello_but_never_syncs():
+    peer = Peer(hello={"fw": "0.1.0", "proto": PROTO, "board": "x", "board_version": 1,
+                       "game": None, "n": 0, "hash": None})
+    try:
+        r = turtleboard("record", "export", "--port", peer.path)
+    finally:
+        peer.close()
+    assert r.returncode == 2 and "did not finish a sync" in r.stderr and "Traceback" not in r.stderr
