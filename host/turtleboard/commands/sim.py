@@ -27,6 +27,8 @@ def add_arguments(p) -> None:
                    help="show the board and play it by hand (keys and mouse)")
     p.add_argument("--fresh-firmware", action="store_true",
                    help="copy the firmware from this checkout onto the flash again")
+    p.add_argument("--blank", action="store_true",
+                   help="a Pico with MicroPython only: an empty flash, for `turtleboard flash`")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the pty path")
 
 
@@ -38,7 +40,8 @@ def run(args) -> int:
     sim_dir = os.path.abspath(args.dir)
     if args.noise < 0:
         raise UserError("--noise is a standard deviation in ADC counts; it cannot be negative")
-    board = device.prepare(sim_dir, args.board, fresh_firmware=args.fresh_firmware)
+    board = device.prepare(sim_dir, args.board, fresh_firmware=args.fresh_firmware,
+                           blank=args.blank)
     world_dir = os.path.join(sim_dir, "world")
     quiet = args.quiet or args.interactive
 
@@ -54,6 +57,7 @@ def run(args) -> int:
         raise UserError(str(e))
     sup = Supervisor(os.path.join(sim_dir, "flash"), log=log,
                      pid_file=os.path.join(sim_dir, "firmware.pid"))
+    sup.start()  # power on before telling anyone the port
     for name, text in (("pty", sup.path), ("pid", str(os.getpid()))):
         with open(os.path.join(sim_dir, name), "w") as f:
             f.write(text + "\n")

@@ -53,16 +53,21 @@ def copy_firmware(flash: str) -> None:
             shutil.copy2(src, dst)
 
 
-def prepare(sim_dir: str, board_path: str, fresh_firmware: bool = False):
+def prepare(sim_dir: str, board_path: str, fresh_firmware: bool = False, blank: bool = False):
     """Make the folder of a virtual device; returns the Board.
 
-    The firmware is copied when the flash holds none yet (or `fresh_firmware`);
-    the board file is always put on the flash."""
+    The firmware and the board file are copied when the flash holds no
+    firmware yet (or `fresh_firmware`); `blank` leaves a new flash empty, a
+    Pico with MicroPython only, for `turtleboard flash`."""
     board = load_board_file(board_path)
     flash = os.path.join(sim_dir, "flash")
     os.makedirs(os.path.join(sim_dir, "world"), exist_ok=True)
-    if fresh_firmware or not os.path.exists(os.path.join(flash, "main.py")):
-        copy_firmware(flash)
+    os.makedirs(flash, exist_ok=True)
+    if blank:
+        return board
+    if not fresh_firmware and os.path.exists(os.path.join(flash, "main.py")):
+        return board  # flashed already: keep its firmware and board file
+    copy_firmware(flash)
     with open(board_path) as f:
         obj = json.load(f)
     with open(os.path.join(flash, "board.json"), "w") as f:

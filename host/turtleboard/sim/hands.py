@@ -65,6 +65,7 @@ class Hands:
         self.wanted: str | None = None   # a decision waiting for its prompt
         self.on_event = None             # called with every mirror event (for the demo's view)
         self._released = 0.0
+        self.boots = 0                   # hello frames seen (a device reboot sends one)
 
     # -- the device, as a player sees it -----------------------------------------
 
@@ -74,6 +75,8 @@ class Hands:
 
     def pump(self, timeout: float = 0.02) -> None:
         for ev in self.mirror.poll(timeout):
+            if ev[0] == "frame" and ev[1].kind == "hello":
+                self.boots += 1
             if ev[0] == "frame" and ev[1].kind == "action":
                 self.done.append(ev[1].payload.get("text"))
             elif ev[0] == "frame" and ev[1].kind == "undone":
@@ -136,9 +139,10 @@ class Hands:
             self.move(game)
 
     def wait_change(self, n: int, what: str) -> None:
-        """Until the game has moved on from `n` actions, or a prompt is open."""
-        self.wait(lambda: self.ready() and (len(self.game.history) != n or self.mirror.prompt),
-                  what)
+        """Until the game has moved on from `n` actions, a prompt is open or the device rebooted."""
+        boots = self.boots
+        self.wait(lambda: self.boots != boots or (
+            self.ready() and (len(self.game.history) != n or self.mirror.prompt)), what)
 
     def choose(self, game) -> str:
         if self.script:
@@ -158,16 +162,19 @@ class Hands:
             self.log("decides %s" % text)
             if _visible_moves(game):
                 self.press("ok")
-            self.wait(lambda: self.mirror.prompt or len(self.game.history) != n,
-                      "ask which decision was made")
+            self.wait_change(n, "ask which decision was made")
             return
         self.log("moves %s" % text)
         self.made.append(text)
         self.wanted = text
         self.arrange(after, game)
+        boots = self.boots
         self.wait_change(n, "recognise %s" % text)
-        if len(self.game.history) > n and not self.mirror.prompt:
-            got = self.done[-1] if self.done else None
+        if self.boots != boots:
+            self.log("the board restarted; it goes on from its log")
+            return
+        if self.ready() and len(self.game.history) > n:
+            got = self.game.action_text(self.game.history[n])
             if got != text:
                 raise HandsError("the hands made %s but the board recorded %s" % (text, got))
 

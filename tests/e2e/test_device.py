@@ -1,0 +1,129 @@
+"""The virtual device as a serial port: REPL, mpremote, Ctrl-C, reboots, shutdown."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+import serial
+
+from boards import write_board
+
+pytestmark = pytest.mark.e2e
+
+MPREMOTE = [sys.executable, "-m", "mpremote"]
+
+
+def mpremote(port: str, *args: str, timeout: float = 30) -> subprocess.CompletedProcess:
+    return subprocess.run(MPREMOTE + ["connect", port] + list(args), capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def read_until(port: serial.Serial, marker: bytes, timeout: float = 10) -> bytes:
+    data = b""
+    end = time.monotonic() + timeout
+    while marker not in data:
+        if time.monotonic() > end:
+            raise AssertionError("no %r from the device; got %r" % (marker, data[-300:]))
+        data += port.read(4096)
+    return data
+
+
+def test_mpremote_reaches_the_repl_and_files(vdev, tmp_path):
+    v = vdev("mahe", fields=5)
+    r = mpremote(v.path, "resume", "exec", "print(6 * 7)")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "42"
+    r = mpremote(v.path, "resume", "ls")
+    assert r.returncode == 0, r.stderr
+    assert "main.py" in r.stdout and "board.json" in r.stdout
+    src = tmp_path / "note.txt"
+    src.write_text("the flash keeps this\n")
+    r = mpremote(v.path, "resume", "fs", "cp", str(src), ":note.txt")
+    assert r.returncode == 0, r.stderr
+    with open(os.path.join(v.dir, "flash", "note.txt")) as f:
+        assert f.read() == "the flash keeps this\n"
+    r = mpremote(v.path, "resume", "cat", "note.txt")
+    assert r.stdout == "the flash keeps this\n"
+    # Without `resume` mpremote soft-resets in the raw REPL first: the device
+    # stays in the raw REPL, as a Pico does.
+    r = mpremote(v.path, "exec", "print('after a soft reset')")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "after a soft reset"
+
+
+def test_ctrl_c_interrupts_the_firmware_and_ctrl_d_reboots_it(vdev):
+    v = vdev("mahe", fields=5)
+    with serial.Serial(v.path, timeout=0.1) as port:
+        port.reset_input_buffer()
+        port.write(b"~TB 0 hello {} *0000\n")  # a damaged frame: the firmware answers
+        read_until(port, b"~TB ")
+        first = v.bg.firmware_pid()
+        port.write(b"\x03")
+        data = read_until(port, b">>> ")
+        assert b"KeyboardInterrupt" in data
+        port.write(b"print(40 + 2)\r")
+        assert b"42" in read_until(port, b"42")
+        port.write(b"\x04")  # Ctrl-D in the friendly REPL: a soft reboot
+        data = read_until(port, b"~TB ")
+        assert b"soft reboot" in data
+    assert v.bg.firmware_pid() != first
+
+
+def test_the_port_survives_a_firmware_crash(vdev):
+    v = vdev("mahe", fields=5)
+    m = v.mirror()
+    pid = v.bg.firmware_pid()
+    v.bg.kill_firmware()
+    deadline = time.monotonic() + 10
+    while v.bg.firmware_pid() in (pid, None):
+        assert time.monotonic() < deadline, "the firmware was not restarted"
+        time.sleep(0.05)
+    m.link.send("hello", {"host": "test", "proto": 1})
+    hello = m.link.wait_for(["hello"], timeout=10)
+    assert hello.payload["board"] == v.board.name
+
+
+def test_stop_leaves_nothing_running(vdev):
+    v = vdev("mahe", fields=5)
+    sup = v.bg.proc.pid
+    fw = v.bg.firmware_pid()
+    v.bg.stop()
+    assert v.bg.proc.returncode == 0
+    for pid in (sup, fw):
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert not os.path.exists(os.path.join(v.dir, "pty"))
+
+
+def test_kill_9_of_the_supervisor_takes_the_firmware_along(vdev):
+    v = vdev("mahe", fields=5)
+    fw = v.bg.firmware_pid()
+    os.kill(v.bg.proc.pid, 9)
+    v.bg.proc.wait()
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            os.kill(fw, 0)
+        except ProcessLookupError:
+            break
+        assert time.monotonic() < deadline, "the firmware outlived its supervisor"
+        time.sleep(0.05)
+
+
+def test_a_bad_board_file_is_refused_with_its_mistakes(tmp_path):
+    path = write_board(tmp_path / "b.json", game="mahe", fields=5)
+    text = open(path).read().replace('"ok": 15', '"ok": 99')
+    with open(path, "w") as f:
+        f.write(text)
+    r = subprocess.run([sys.executable, "-m", "turtleboard", "sim", "--board", path,
+                        "--dir", str(tmp_path / "d")], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2
+    assert "$.buttons.ok" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "turtleboard", "sim", "--board",
+                        str(tmp_path / "none.json")], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2
+    assert "cannot read the board file" in r.stderr

@@ -1,0 +1,66 @@
+"""Whole games through the sensors: the hands move pieces and press buttons,
+the device recognises every move, the host replica agrees after every action."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def actions_of(game) -> list[str]:
+    return [game.action_text(a) for a in game.history]
+
+
+def play_and_check(v, game: str, players: int, seed: int, **world_kw):
+    v.open_world(**world_kw)
+    m = v.mirror()
+    v.new_game(m, game, players)
+    reported: dict[int, str] = {}
+
+    def watch(ev):
+        kind, data = ev
+        if kind == "frame" and data.kind == "action":
+            reported[data.payload["n"]] = data.payload["text"]
+            # The replica applied it and checked the device's hash.
+            assert m.replica.in_sync, "the mirror fell out of step at action %d" % data.payload["n"]
+
+    hands = v.hands(m, seed=seed)
+    hands.on_event = watch
+    hands.play()
+    game_now = m.replica.game
+    assert game_now.is_over()
+    assert m.replica.mismatches == 0
+    log = v.device_log()
+    assert log == actions_of(game_now)
+    assert hands.done == log  # every action reported once, in order
+    for n, text in reported.items():
+        assert log[n - 1] == text
+    # Every move the hands made or chose is one the device recorded.
+    made = [t for t in hands.made if t != "cancel"]
+    it = iter(log)
+    assert all(t in it for t in made), "the device recorded another action than the hands made: %s vs %s" % (made, log)
+    return hands, log
+
+
+def test_mahe_through_the_buttons_and_sensors(vdev):
+    v = vdev("mahe", fields=5)
+    play_and_check(v, "mahe", 2, seed=5)
+
+
+def test_race_through_the_sensors(vdev):
+    v = vdev("race")
+    hands, log = play_and_check(v, "race", 3, seed=2)
+    assert any(t for t in hands.made if "+" in t), "no turtle was moved on the board"
+
+
+def test_tortuga_through_the_sensors(vdev):
+    v = vdev("tortuga")
+    hands, log = play_and_check(v, "tortuga", 2, seed=3)
+    assert any("x" in t for t in hands.made), "no turtle was jumped (and flipped) on the board"
+
+
+def test_noise_and_bounce_never_commit_a_wrong_move(vdev):
+    v = vdev("race")
+    # The hands check each commit against the move they made (HandsError otherwise).
+    play_and_check(v, "race", 2, seed=7, noise=400, bounce=True)
