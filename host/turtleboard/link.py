@@ -146,6 +146,9 @@ class Link:
         self.gaps = 0
         self.frames_in = 0
         self.frames_out = 0
+        # seqs of `new` commands whose game has not come back yet (the Mirror
+        # clears this when the board's `synced` has been applied)
+        self.pending_new: set[int] = set()
         self._wlock = threading.Lock()
 
     # ---- opening and closing ------------------------------------------
@@ -239,6 +242,8 @@ class Link:
                 self.close()
                 raise Disconnected(f"lost {self.port} while sending: {e}") from None
             self.frames_out += 1
+            if kind == "new":
+                self.pending_new.add(seq)
         return seq
 
     def write_raw(self, data: bytes) -> None:
@@ -295,6 +300,8 @@ class Link:
                     self.gaps += 1
                 self.rx_seq = seq
                 self.frames_in += 1
+                if kind == "error":  # a refused `new` brings no game
+                    self.pending_new.discard(payload.get("re"))
                 out.append(Frame(seq, kind, payload))
             elif line:
                 out.append(Raw(line))

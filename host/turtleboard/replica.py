@@ -141,7 +141,9 @@ class Replica:
         return []
 
     def _on_state(self, p) -> list[str]:
+        # the answer to a sync, or a new game: the log and `synced` follow
         self.syncing = (p, [])
+        self.awaiting = True
         return []
 
     def _on_log(self, p) -> list[str]:
@@ -246,6 +248,8 @@ class Mirror:
                 self._keep(ev)
                 for note in self.replica.handle(ev):
                     out.append(("note", note))
+                if ev.kind == "synced":
+                    self.link.pending_new.clear()
             elif isinstance(ev, Raw):
                 out.append(("raw", ev.text))
             else:
@@ -313,10 +317,11 @@ class Mirror:
         out.append(("note", f"reconnected to {self.link.port}; resyncing"))
 
     def wait_synced(self, timeout: float = 5.0) -> list:
-        """Poll until the replica is in sync; returns the events seen."""
+        """Poll until the replica is in sync (and the game of any `new` sent
+        has arrived); returns the events seen."""
         seen: list = []
         deadline = time.monotonic() + timeout
-        while not self.replica.in_sync or self.replica.awaiting:
+        while not self.replica.in_sync or self.replica.awaiting or self.link.pending_new:
             if time.monotonic() > deadline:
                 raise LinkError(f"the board on {self.link.port} did not finish a sync in {timeout:.0f} s")
             seen.extend(self.poll(0.05))

@@ -26,30 +26,44 @@ if not MAIN.exists():
 BOARD = ROOT / "boards" / "tortuga.json"
 
 
-@pytest.fixture
-def tortuga(tmp_path):
-    """A virtual Tortuga board with the turtles on their start cells."""
+def virtual_board(tmp_path, game, players):
+    """A virtual board with the turtles where `game` starts."""
     from controller.board import load_board
     from turtleboard.sim.device import Background, prepare
     from turtleboard.sim.world import World
     from turtles import new_game
 
-    board = load_board(BOARD.read_text())
+    path = ROOT / "boards" / f"{game}.json"
+    board = load_board(path.read_text())
     sim = tmp_path / "sim"
-    prepare(str(sim), str(BOARD))
+    prepare(str(sim), str(path))
     shutil.copy(MAIN, sim / "flash" / "main.py")
     world = World(board, str(sim / "world"))
-    start = new_game("tortuga", 2, None, board.geometry)
+    start = new_game(game, players, None, board.geometry)
     for cell, state in zip(start.cells(), start.image()):
         if state:
             world.take(up=True)
             world.place(cell)
-    bg = Background(str(sim), str(BOARD))
+    bg = Background(str(sim), str(path))
     bg.world = world
     bg.sim = sim
+    return bg
+
+
+@pytest.fixture
+def tortuga(tmp_path):
+    bg = virtual_board(tmp_path, "tortuga", 2)
     yield bg
     bg.stop()
-    world.close()
+    bg.world.close()
+
+
+@pytest.fixture
+def mahe(tmp_path):
+    bg = virtual_board(tmp_path, "mahe", 2)
+    yield bg
+    bg.stop()
+    bg.world.close()
 
 
 def until(mirror, cond, timeout=10.0):
@@ -69,7 +83,8 @@ def n_actions(mirror):
 
 def new_tortuga(mirror):
     mirror.link.command("new", {"game": "tortuga", "players": 2, "options": {}, "dice": "electronic"}, 5)
-    until(mirror, lambda: mirror.replica.in_sync and n_actions(mirror) == 0)
+    mirror.wait_synced(10)  # returns only once the new game is in the replica
+    assert mirror.replica.game.name == "tortuga" and n_actions(mirror) == 0
 
 
 def step(world, src, dst):
@@ -195,6 +210,47 @@ def test_play_tui_headless(tortuga):
                 if n_actions(mirror) == 0:
                     break
             assert n_actions(mirror) == 0
+            await pilot.press("q")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        mirror.close()
+
+
+def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
+    # Mahé with physical dice: the board asks which egg card is face up (a
+    # prompt); the person at the PC answers it with a number key.
+    from textual.widgets import Static
+
+    from turtleboard.mirror.app import MirrorApp
+
+    mirror = Mirror(mahe.path)
+    mirror.start(10)
+    mirror.wait_synced(10)
+
+    async def scenario():
+        app = MirrorApp(mirror, player=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("colon")
+            app.query_one("#cmd").value = "new mahe 2 physical"
+            await pilot.press("enter")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if mirror.prompt and mirror.replica.in_sync:
+                    break
+            assert mirror.prompt, "no prompt came"
+            choices = mirror.prompt["choices"]
+            side = str(app.query_one("#side", Static).content)
+            assert mirror.prompt["text"] in side and f" 1 {choices[1]}" in side
+            await pilot.press("1")
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if n_actions(mirror) == 1:
+                    break
+            game = mirror.replica.game
+            assert game.action_text(game.history[0]) == choices[1]
+            assert "view: player 1" in str(app.query_one("#top", Static).content)
             await pilot.press("q")
 
     try:
