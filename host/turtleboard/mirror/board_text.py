@@ -80,7 +80,7 @@ def board_text(game, leds: dict | None = None, player=None) -> Text:
         bg = f"#{led}" if led and led != "000000" else None
         stack = tokens.get(name, [])
         if upwards:
-            label = name[:4] if name not in ("start", "lettuce") else name[:3]
+            label = name
             put(r, c - len(label) // 2, label, Style(color="#8a6d3b", bgcolor=bg))
             for i, (t, colour) in enumerate(stack):
                 put(r - 1 - i, c - 1, f"({t})", Style(color=colour, bold=True))
