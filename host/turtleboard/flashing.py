@@ -212,6 +212,12 @@ class Flasher:
             "arch": ARCHS.get(sys_mpy >> 10),
             "platform": m.group(4),
         }
+        if self.info["implementation"] != "micropython":
+            raise UserError(
+                f"{self.port} runs {self.info['implementation']} {self.info['version']}, not "
+                f"MicroPython; `turtleboard flash` puts the firmware on MicroPython boards. "
+                f"Install MicroPython for the Pico (micropython.org) and flash again."
+            )
         if self.info["mpy"] == 0:
             raise UserError(
                 f"the MicroPython on {self.port} ({self.info['version']}) cannot load .mpy "
