@@ -198,7 +198,7 @@ class Replica:
 
 
 class Mirror:
-    def __init__(self, port: str, geometry=None, give_up_after: float = 60.0):
+    def __init__(self, port: str, geometry=None, give_up_after: float | None = 60.0):
         self.link = Link(port)
         self.replica = Replica(geometry)
         self.give_up_after = give_up_after
@@ -232,7 +232,8 @@ class Mirror:
         """Events since the last poll (waits up to `timeout` for the first).
         While the board is away each poll makes at most one reconnect try
         (50 ms doubling to 1 s between tries) and reports ("link",
-        "reconnecting"); after `give_up_after` seconds it raises Disconnected."""
+        "reconnecting"); after `give_up_after` seconds (None: never) it raises
+        Disconnected."""
         out: list = []
         if not self.link.is_open:
             self._try_reconnect(out, timeout)
@@ -302,7 +303,7 @@ class Mirror:
         try:
             self.hello = self.link.open(timeout=1.0)
         except (PortError, NotOurDevice, Disconnected, LinkTimeout) as e:
-            if time.monotonic() - self.lost_at > self.give_up_after:
+            if self.give_up_after is not None and time.monotonic() - self.lost_at > self.give_up_after:
                 raise Disconnected(
                     f"the board on {self.link.port} did not come back within "
                     f"{self.give_up_after:.0f} s ({e}). Check the cable, then start again."

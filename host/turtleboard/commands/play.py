@@ -22,7 +22,7 @@ def run(args) -> int:
         geometry = (board_file_for(None, args.board) or {}).get("geometry")
     if args.player is not None and args.player < 1:
         raise UserError("--player counts from 1")
-    mirror = Mirror(pick_port(args.port), geometry)
+    mirror = Mirror(pick_port(args.port), geometry, give_up_after=None)  # wait for a replug
     mirror.start()
     try:
         try:
