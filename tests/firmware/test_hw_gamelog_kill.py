@@ -45,12 +45,14 @@ def _run_and_kill(path, mode, rng):
     env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:.frozen")
     proc = subprocess.Popen(micropython_command() + ["-c", WRITER, str(path), mode],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    first = proc.stdout.readline()  # running: now kill it at a random moment
-    time.sleep(rng.uniform(0.005, 0.06))
+    seen = [proc.stdout.readline()]  # "loaded ..."
+    for _ in range(rng.randint(0, 25)):  # let it get going, then kill it mid-stride
+        seen.append(proc.stdout.readline())
+    time.sleep(rng.uniform(0, 0.01))
     proc.send_signal(signal.SIGKILL)
-    out, err = proc.communicate(timeout=10)
+    out, err = proc.communicate(timeout=30)
     assert proc.returncode == -signal.SIGKILL, err
-    return (first + out).decode().splitlines()
+    return (b"".join(seen) + out).decode().splitlines()
 
 
 @pytest.mark.micropython
@@ -72,7 +74,7 @@ def test_kill_during_appends_loses_no_committed_action(tmp_path):
         assert actions == ["a%d" % i for i in range(1, len(actions) + 1)]
         assert last <= len(actions) <= last + 1
         total = len(actions)
-    assert total > 50  # the kills really hit a busy writer
+    assert total > 30  # the kills really hit a busy writer
 
 
 @pytest.mark.micropython
@@ -93,4 +95,4 @@ def test_kill_during_new_games_never_leaves_no_game(tmp_path):
         if done:
             # the last game it announced, or the one after it
             assert header["players"] in (done[-1], 2 + done[-1] % 5)
-    assert begun > 20
+    assert begun > 30
