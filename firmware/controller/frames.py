@@ -88,7 +88,7 @@ class LineReader:
                 if self.dropping:
                     self.dropping = False
                 else:
-                    out.append(bytes(self.buf).decode("utf-8", "replace").rstrip("\r"))
+                    out.append(_text(self.buf).rstrip("\r"))
                 self.buf = bytearray()
             elif self.dropping:
                 pass
@@ -99,3 +99,11 @@ class LineReader:
             else:
                 self.buf.append(b)
         return out
+
+
+def _text(buf):
+    # MicroPython ignores decode's "replace" and raises: keep ASCII instead.
+    try:
+        return bytes(buf).decode()
+    except UnicodeError:
+        return "".join([chr(b) if b < 128 else "?" for b in buf])

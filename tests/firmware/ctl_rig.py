@@ -95,8 +95,8 @@ class FakeHal:
         self.clock += ms
 
     def serial_read(self):
-        data = bytes(self.rx[:64])  # a USB packet at a time
-        self.rx = self.rx[64:]
+        data = bytes(self.rx[:512])  # what arrived since the last cycle
+        self.rx = self.rx[512:]
         return data
 
     def serial_write(self, data):

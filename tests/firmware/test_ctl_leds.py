@@ -1,0 +1,83 @@
+# LED scenes: rendered only on change; the same input gives the same frame;
+# nothing flickers while nothing changes.
+from ctl_rig import Rig, only
+
+from controller import scenes
+
+
+def test_frames_are_written_only_when_something_changes():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(200)
+    writes = rig.hal.writes
+    frame = list(rig.hal.leds)
+    got = rig.run(5000)  # five seconds, a thousand cycles, nothing touched
+    assert rig.hal.writes == writes
+    assert rig.hal.leds == frame
+    assert only(got, "leds") == [] and only(got, "status") == []
+
+
+def test_a_waiting_board_does_not_flicker_either():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.run(200)  # the set-up is lit: nothing on the board yet
+    writes = rig.hal.writes
+    rig.run(3000)
+    assert rig.hal.writes == writes
+    rig.put("a1")
+    rig.run(3000)
+    assert rig.hal.writes == writes + 1  # one change, one frame
+
+
+def test_same_scene_same_frame():
+    board = Rig("tortuga").board
+    a = scenes.Scene()
+    a.leds = [(3, scenes.PUT), (5, scenes.TAKE)]
+    a.turn = scenes.player_colour(1)
+    a.dice = 4
+    a.status = "wait"
+    b = scenes.Scene()
+    b.leds = [(3, scenes.PUT), (5, scenes.TAKE)]
+    b.turn = scenes.player_colour(1)
+    b.dice = 4
+    b.status = "wait"
+    assert a.key() == b.key()
+    assert scenes.render(board, a, 255) == scenes.render(board, b, 255)
+    frame = scenes.render(board, a, 255)
+    assert len(frame) == board.led_count
+    assert frame[3] == scenes.PUT and frame[5] == scenes.TAKE
+    assert [frame[i] for i in board.groups["dice"]].count(scenes.DICE) == 4
+
+
+def test_whose_turn_is_shown_in_the_players_colour():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(200)
+    turn = rig.board.groups["turn"]
+    assert rig.hal.leds[turn[0]] == scenes.player_colour(0)
+    rig.take("c1")
+    rig.put("c2")
+    rig.run(200)
+    assert rig.hal.leds[turn[0]] == scenes.player_colour(1)
+
+
+def test_game_over_scene():
+    rig = Rig("tortuga")
+    rig.new()
+    game = rig.ctl.game
+    from turtles.bots import random_action
+    from turtles.rng import Rng
+
+    rng = Rng(11)
+    while not game.is_over():
+        rig.send("enter", {"text": game.action_text(random_action(game, rng))}, run=5)
+    rig.show()
+    got = rig.run(200)
+    assert only(got, "status")[-1]["text"] == "the game is over"
+    winner = game.result()["winners"][0]
+    assert rig.hal.leds[rig.board.groups["turn"][0]] == scenes.player_colour(winner)
+    assert rig.hal.leds[rig.board.groups["status"][0]] == scenes.STATUS["over"]
+    got = rig.send("enter", {"text": "c1-c2"})
+    assert only(got, "error")[0]["code"] == "over"

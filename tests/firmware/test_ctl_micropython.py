@@ -1,0 +1,23 @@
+"""The controller tests also run under the real MicroPython unix port, on the
+same scripted board, as the firmware does on the device."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from turtleboard.mpy import FIRMWARE, ROOT, run_micropython
+
+HERE = Path(__file__).parent
+MPRUN = ROOT / "tests" / "engine" / "mprun.py"
+PORTABLE = sorted(p.stem for p in HERE.glob("test_ctl_*.py") if p.stem != "test_ctl_micropython")
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("module", PORTABLE)
+def test_controller_module_under_micropython(module):
+    proc = run_micropython([str(MPRUN), module], [FIRMWARE, HERE], timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert " 0 failed" in proc.stdout
+    assert proc.stdout.count("ok ") >= 3

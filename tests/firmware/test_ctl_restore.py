@@ -1,0 +1,103 @@
+# Power cuts: the game comes back from the log; the board is guided back to
+# the game's position and nothing is committed until it matches.
+from ctl_rig import Rig, actions, only
+
+from turtles import DOWN
+
+
+def test_power_cut_restores_the_game_and_guides_the_board():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    rig.take("c1")
+    rig.put("c2")
+    rig.run(100)
+    rig.take("g4")
+    rig.put("g3")
+    rig.run(100)
+    assert rig.ctl.game.history and len(rig.log.load()[1]) == 2
+    want = rig.ctl.hash()
+    # The power goes; meanwhile someone knocks two turtles off the board.
+    adc = list(rig.hal.adc)
+    again = Rig("tortuga", folder=rig.folder)
+    again.hal.adc = adc
+    again.take("g3")
+    again.take("a1")
+    got = again.run(10)
+    assert again.ctl.game is None
+    assert again.ctl.restore()
+    got = again.run(3000)
+    assert again.ctl.hash() == want
+    assert actions(got) == []
+    status = only(got, "status")[-1]
+    assert sorted(status["expect"]["on"]) == ["a1", "g3"]
+    # Putting one back is not enough, and no move is read into it.
+    again.put("a1")
+    assert actions(again.run(3000)) == []
+    again.put("g3")
+    got = again.run(100)
+    assert only(got, "status")[-1]["text"] == "player 1 to move"
+    assert actions(got) == []
+    again.take("d1")
+    again.put("d3")  # the game goes on from the restored position
+    got = again.run(100)
+    assert len(actions(got)) == 1
+
+
+def test_hello_after_restore_reports_the_game():
+    rig = Rig("mahe")
+    rig.new(players=4, dice="physical")
+    rig.send("enter", {"text": "e4"})
+    again = Rig("mahe", folder=rig.folder)
+    again.ctl.restore()
+    hello = only(again.send("hello", {"host": "t", "proto": 1}), "hello")[0]
+    assert hello["game"] == "mahe" and hello["n"] == 1
+    assert hello["hash"] == rig.ctl.hash()
+    assert again.ctl.dice == "physical"
+
+
+def test_a_torn_last_line_loses_only_that_action():
+    rig = Rig("mahe")
+    rig.new(players=4, dice="physical")
+    rig.send("enter", {"text": "e4"})
+    rig.send("enter", {"text": "d2"})
+    f = open(rig.folder + "/game.log", "a")
+    f.write("A d3 *1234")  # a write cut by the power
+    f.close()
+    again = Rig("mahe", folder=rig.folder)
+    assert again.ctl.restore()
+    assert [again.ctl.game.action_text(a) for a in again.ctl.game.history] == ["e4", "d2"]
+
+
+def test_no_log_means_no_game_and_a_damaged_one_is_reported():
+    rig = Rig("tortuga")
+    assert not rig.ctl.restore()
+    f = open(rig.folder + "/game.log", "w")
+    f.write("nonsense\n")
+    f.close()
+    assert not rig.ctl.restore()
+    assert rig.ctl.game is None
+
+
+def test_a_log_for_another_game_is_refused_with_an_error():
+    rig = Rig("mahe")
+    rig.new(players=4)
+    again = Rig("tortuga", folder=rig.folder)
+    assert not again.ctl.restore()
+    got = again.frames()
+    assert only(got, "error")[0]["code"] == "log"
+    assert again.ctl.game is None
+
+
+def test_restore_with_a_flipped_turtle_guides_a_flip():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    again = Rig("tortuga", folder=rig.folder)
+    again.hal.adc = list(rig.hal.adc)
+    again.put("a1", DOWN)
+    again.ctl.restore()
+    got = again.run(200)
+    assert only(got, "status")[-1]["expect"]["flip"] == ["a1"]
