@@ -20,6 +20,9 @@ class CommandError(Exception):
 
 
 def run_command(ctl, seq, kind, payload):
+    if seq is None:  # a bad line: kind is the error code, payload the message
+        ctl.link.error(kind, payload)
+        return
     handler = COMMANDS.get(kind)
     if handler is None:
         ctl.link.error(

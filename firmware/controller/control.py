@@ -64,6 +64,8 @@ class Controller:
         self.scene_key = None
         self.status_sent = None
         self.faults_sent = []
+        self.trouble_text = None
+        self.trouble_at = 0
         self.cell_map = []       # game cell -> board cell
         self.extra = []          # board cells the game does not use
 
@@ -235,11 +237,22 @@ class Controller:
             try:
                 self.step(start)
             except Exception as e:  # never KeyboardInterrupt: Ctrl-C gets out
-                self.link.error("internal", "the controller hit %r; the game goes on" % (e,))
-                self.dirty = True
+                self.trouble(start, e)
             spent = hal.ticks_diff(hal.ticks_ms(), start)
             if spent < period_ms:
                 hal.sleep_ms(period_ms - spent)
+
+    def trouble(self, now, e):
+        # A bug must not stop the board: report it (once a second at most).
+        text = "the controller hit %r; the game goes on" % (e,)
+        if text != self.trouble_text or self.hal.ticks_diff(now, self.trouble_at) >= 1000:
+            self.trouble_text = text
+            self.trouble_at = now
+            try:
+                self.link.error("internal", text)
+            except Exception:
+                pass
+        self.dirty = True
 
     def board_image(self):
         if self.sensed is None:

@@ -25,34 +25,29 @@ class Link:
         self.send("error", payload)
 
     def poll(self):
-        # -> [(seq, kind, payload)] of the good frames that arrived; every
-        # bad line is answered with an `error` frame here.
+        # -> [(seq, kind, payload)] of the frames that arrived, in order; a
+        # bad line comes as (None, code, message) for an `error` answer.
         data = self.hal.serial_read()
         if not data:
             return []
         out = []
         for line in self.reader.feed(data):
             if line is None:
-                self.error(
-                    "too-long",
-                    "a line longer than %d bytes was dropped; send one frame per line" % MAX_LINE,
-                )
+                out.append((None, "too-long", "a line longer than %d bytes was dropped; send one frame per line"
+                            % MAX_LINE))
                 continue
             line = line.strip()
             if not line:
                 continue
             if not is_frame(line):
-                self.error(
-                    "not-a-frame",
-                    "ignored a line that is not a frame (%s); send frames like ~TB <seq> <kind> {...} *<crc>"
-                    % _show(line),
-                )
+                out.append((None, "not-a-frame", "ignored a line that is not a frame (%s); send frames "
+                            "like ~TB <seq> <kind> {...} *<crc>" % _show(line)))
                 continue
             try:
                 out.append(decode(line))
             except FrameError as e:
                 self.damaged += 1
-                self.error("bad-frame", "dropped a damaged frame: %s; send it again" % e)
+                out.append((None, "bad-frame", "dropped a damaged frame: %s; send it again" % e))
         return out
 
     def send_log(self, texts):

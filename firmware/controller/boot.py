@@ -1,0 +1,149 @@
+# Boot: load the board file, build the HAL, calibrate, restore the game from
+# the log, run the control loop. A bad board file does not stop the device:
+# it reports the problems, shows an LED error pattern and keeps answering on
+# the serial port, so the host can flash a fixed board.json.
+
+from .board import BoardError, load_board
+from .commands import FW_VERSION, PROTO_VERSION
+from .control import Controller
+from .frames import FrameError, LineReader, decode, encode, is_frame
+from .gamelog import GameLog
+from .sensing import Sensing
+
+BOARD_FILE = "board.json"
+LOG_FILE = "game.log"
+ERROR_RED = (40, 0, 0)
+
+
+def main(platform_hal, period_ms=5):
+    try:
+        f = open(BOARD_FILE)
+        try:
+            text = f.read()
+        finally:
+            f.close()
+    except OSError as e:
+        return broken(platform_hal, None, [("$", "no %s on the device (%s); flash a board file" % (BOARD_FILE, e))])
+    try:
+        board = load_board(text)
+    except BoardError as e:
+        return broken(platform_hal, text, e.problems)
+    hal = platform_hal(board)
+    sensing = Sensing(hal, board)
+    sensing.calibrate()
+    seed = hal.ticks_ms()
+    for r in sensing.raw:  # the low bits of the sensors' noise
+        seed = (seed * 31 + r) & 0xFFFFFFFF
+    ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
+    ctl.level = board.brightness
+    from .commands import send_hello
+
+    send_hello(ctl)
+    ctl.restore()
+    ctl.run(period_ms)
+
+
+class NoBoard:
+    # Stands in for the board when its file is bad: no cells, no sensors;
+    # the LEDs only if the file names their pin and count sanely.
+    name = None
+    version = None
+    cells = []
+    sensor_of = []
+    led_of = []
+    groups = {}
+    buttons = []
+    mux = {"select": [], "adc": []}
+    sensing = {}
+
+    def __init__(self, led_pin, led_count):
+        self.led_pin = led_pin
+        self.led_count = led_count
+
+    def channels(self):
+        return 0
+
+
+def led_spec(text, problems):
+    # (pin, count) from a bad board file when its LED section is good.
+    for path, _ in problems:
+        if path.startswith("$.leds") or path == "$":
+            return None
+    try:
+        import json
+
+        leds = json.loads(text)["leds"]
+        return leds["pin"], leds["count"]
+    except Exception:
+        return None
+
+
+def broken(platform_hal, text, problems):
+    # Serve the port with the board's problems until the host fixes it.
+    spec = led_spec(text, problems) if text is not None else None
+    if spec is None:
+        hal = bare_serial()
+    else:
+        hal = platform_hal(NoBoard(spec[0], spec[1]))
+        hal.write_leds([ERROR_RED if i % 2 == 0 else (0, 0, 0) for i in range(spec[1])])
+    reader = LineReader()
+    seq = [0]
+
+    def send(kind, payload):
+        hal.serial_write(encode(seq[0], kind, payload).encode() + b"\n")
+        seq[0] = (seq[0] + 1) & 0xFFFF
+
+    def report():
+        for path, msg in problems[:8]:
+            send("error", {"code": "board", "msg": "board.json %s: %s; flash a fixed board file" % (path, msg)})
+
+    hello = {"fw": FW_VERSION, "proto": PROTO_VERSION, "board": None, "board_version": None,
+             "game": None, "n": 0, "hash": None}
+    send("hello", hello)
+    report()
+    while True:
+        for line in reader.feed(hal.serial_read()):
+            if line is None or not is_frame(line):
+                continue
+            try:
+                kind = decode(line)[1]
+            except FrameError:
+                continue
+            if kind == "hello":
+                send("hello", hello)
+            report()
+        hal.sleep_ms(20)
+
+
+def bare_serial():
+    # The serial port alone, straight from stdin/stdout, for a device with
+    # no usable board file.
+    import select
+    import sys
+    import time
+
+    class Bare:
+        def __init__(self):
+            self.inp = getattr(sys.stdin, "buffer", sys.stdin)
+            self.out = getattr(sys.stdout, "buffer", sys.stdout)
+            self.poll = select.poll()
+            self.poll.register(sys.stdin, select.POLLIN)
+
+        def serial_read(self):
+            data = b""
+            while len(data) < 256 and self.poll.poll(0):
+                b = self.inp.read(1)
+                if not b:
+                    break
+                data += b if isinstance(b, bytes) else b.encode()
+            return data
+
+        def serial_write(self, data):
+            self.out.write(data)
+            if hasattr(self.out, "flush"):
+                self.out.flush()
+
+        def sleep_ms(self, ms):
+            time.sleep_ms(ms)
+
+    return Bare()

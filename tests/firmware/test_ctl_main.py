@@ -1,0 +1,179 @@
+"""main.py under the real MicroPython unix port with the sim HAL: boots,
+says hello, plays from the sim world's sensor readings, survives a bad board
+file, and lets Ctrl-C through to the REPL."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from controller.frames import decode, encode
+from turtleboard.mpy import FIRMWARE, ROOT, micropython_command
+
+BOARD = ROOT / "boards" / "tortuga.json"
+pytestmark = pytest.mark.micropython
+
+
+class Device:
+    def __init__(self, folder: Path, board_text: str | None):
+        self.flash = folder / "flash"
+        self.world = folder / "world"
+        self.flash.mkdir()
+        self.world.mkdir()
+        for part in ("main.py", "turtles", "controller", "hal"):
+            src = FIRMWARE / part
+            if src.is_dir():
+                shutil.copytree(src, self.flash / part, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy(src, self.flash / part)
+        if board_text is not None:
+            (self.flash / "board.json").write_text(board_text)
+        self.proc = None
+        self.buf = b""
+        self.seq = 0
+
+    def start(self):
+        env = dict(os.environ, MICROPYPATH=".:.frozen")
+        self.proc = subprocess.Popen(micropython_command() + ["main.py"], cwd=self.flash, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT)
+
+    def send(self, kind, payload=None):
+        self.seq += 1
+        self.proc.stdin.write((encode(self.seq, kind, payload) + "\n").encode())
+        self.proc.stdin.flush()
+
+    def lines(self, until, timeout=20.0):
+        # Lines until one satisfies `until` (a predicate on the line).
+        out = []
+        end = time.monotonic() + timeout
+        fd = self.proc.stdout.fileno()
+        while time.monotonic() < end:
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                text = line.decode(errors="replace")
+                out.append(text)
+                if until(text):
+                    return out
+            ready, _, _ = select.select([fd], [], [], 0.2)
+            if ready:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    break
+                self.buf += chunk
+        raise AssertionError("timed out; got:\n" + "\n".join(out[-30:]))
+
+    def frame(self, kind, timeout=20.0):
+        lines = self.lines(lambda t: t.startswith("~TB ") and decode(t)[1] == kind, timeout)
+        return decode(lines[-1])[2], lines
+
+    def world_adc(self, board, image):
+        adc = [32768] * 48
+        for cell, state in image.items():
+            ch = board["cells"][cell]["sensor"]
+            adc[ch] = 32768 + (9000 if state == 1 else -9000 if state == 2 else 0)
+        tmp = self.world / "adc.tmp"
+        tmp.write_text(" ".join(str(v) for v in adc) + "\n")
+        os.replace(tmp, self.world / "adc")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def device(tmp_path):
+    made = []
+
+    def make(board_text):
+        d = Device(tmp_path, board_text)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.stop()
+
+
+def test_boots_plays_from_the_sensors_and_stops_on_ctrl_c(device):
+    text = BOARD.read_text()
+    board = json.loads(text)
+    dev = device(text)
+    dev.start()
+    hello, _ = dev.frame("hello")
+    assert hello["board"] == board["name"] and hello["game"] is None
+    dev.send("new", {"game": "tortuga", "players": 2, "options": {}})
+    status, _ = dev.frame("synced")
+    from turtles import new_game
+
+    game = new_game("tortuga", 2, {"hops": 1}, board["geometry"])
+    image = dict(zip(game.cells(), game.image()))
+    dev.world_adc(board, image)
+    status, _ = dev.frame("status")
+    while status["text"] != "player 1 to move":
+        status, _ = dev.frame("status")
+    image["c1"] = 0
+    image["c2"] = 1
+    dev.world_adc(board, image)
+    action, _ = dev.frame("action")
+    assert action["text"] == "c1-c2" and action["by"] == "sensors"
+    game.apply_text("c1-c2")
+    assert action["hash"] == "%08x" % game.state_hash()
+    assert (dev.flash / "game.log").exists()
+    dev.proc.send_signal(signal.SIGINT)  # what Ctrl-C becomes on the virtual device
+    lines = dev.lines(lambda t: "KeyboardInterrupt" in t)
+    assert "KeyboardInterrupt" in lines[-1]
+
+
+def test_restores_the_game_after_a_restart(device):
+    text = BOARD.read_text()
+    dev = device(text)
+    dev.start()
+    dev.frame("hello")
+    dev.send("new", {"game": "tortuga", "players": 2, "dice": "electronic"})
+    dev.frame("synced")
+    dev.send("enter", {"text": "c1-c2"})
+    action, _ = dev.frame("action")
+    dev.proc.kill()  # the power goes
+    dev.proc.wait()
+    dev.buf = b""
+    dev.start()
+    hello, _ = dev.frame("hello")
+    dev.send("hello", {"host": "t", "proto": 1})
+    hello, _ = dev.frame("hello")
+    assert hello["game"] == "tortuga" and hello["n"] == 1 and hello["hash"] == action["hash"]
+
+
+def test_a_bad_board_file_is_reported_and_the_port_stays_up(device):
+    board = json.loads(BOARD.read_text())
+    board["cells"]["a1"]["sensor"] = 99
+    dev = device(json.dumps(board))
+    dev.start()
+    hello, _ = dev.frame("hello")
+    assert hello["board"] is None
+    error, _ = dev.frame("error")
+    assert error["code"] == "board" and "cells.a1.sensor" in error["msg"]
+    leds = (dev.world / "leds").read_text().split()
+    assert leds[0] != "000000"  # the error pattern
+    dev.send("hello", {"host": "t", "proto": 1})
+    hello, _ = dev.frame("hello")
+    assert hello["board"] is None
+    dev.proc.send_signal(signal.SIGINT)
+    assert "KeyboardInterrupt" in dev.lines(lambda t: "KeyboardInterrupt" in t)[-1]
+
+
+def test_no_board_file_at_all(device):
+    dev = device(None)
+    dev.start()
+    dev.frame("hello")
+    error, _ = dev.frame("error")
+    assert "no board.json" in error["msg"]
