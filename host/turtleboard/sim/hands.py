@@ -192,6 +192,8 @@ class Hands:
                 wanted = game.action_text(self.rng.choice(legal)) if legal else choices[0]
             elif kind == "hidden":
                 wanted = "cancel"
+            elif self._passing(prompt):
+                return  # asked about a moment of the move the hands were making
             else:
                 raise HandsError("the board asks %r with %s, but the hands made %s"
                                  % (prompt.get("text"), choices, self.wanted))
@@ -214,6 +216,15 @@ class Hands:
             self.wait(lambda: not self.mirror.prompt or self.mirror.prompt.get("id") != pid,
                       "close its prompt")
         self.wanted = None
+
+    def _passing(self, prompt: dict) -> bool:
+        """Does a prompt the hands cannot answer close by itself (the board moved on)?"""
+        end = time.monotonic() + 1.0
+        while time.monotonic() < end:
+            self.pump(0.02)
+            if not self.mirror.prompt or self.mirror.prompt.get("id") != prompt.get("id"):
+                return True
+        return False
 
     def press(self, name: str) -> None:
         # A button needs as long up between presses as down (the device debounces).

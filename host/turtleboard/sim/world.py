@@ -274,12 +274,14 @@ class World:
             while not self._stop.wait(period_ms / 1000):
                 if self.follow:
                     self._follow()
-                if self.noise or self._settling:
-                    self.write()
+                with self.lock:
+                    if not (self.noise or self._settling):
+                        continue
                     now = time.monotonic()
-                    with self.lock:
-                        for cell in [c for c, t in self._settling.items() if t <= now]:
-                            del self._settling[cell]
+                    done = [c for c, t in self._settling.items() if t <= now]
+                    self.write()  # the cells in `done` read at rest now
+                    for cell in done:
+                        del self._settling[cell]
 
         self._ticker = threading.Thread(target=tick, name="world-ticker", daemon=True)
         self._ticker.start()
