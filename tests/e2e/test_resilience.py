@@ -1,0 +1,112 @@
+"""Power cuts and a host that goes away: the game goes on, no action lost."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from turtleboard.link import LinkError
+
+pytestmark = pytest.mark.e2e
+
+KILLS = 20
+
+
+def actions_of(game) -> list[str]:
+    return [game.action_text(a) for a in game.history]
+
+
+def test_power_cuts_at_random_moments_lose_no_action(vdev):
+    v = vdev("mahe", fields=8)
+    v.open_world()
+    m = v.mirror()
+    v.new_game(m, "mahe", 2)
+    hands = v.hands(m, seed=11)
+    reported: dict[int, str] = {}  # n -> text, as the device announced them
+    booted = threading.Event()
+    booted.set()
+
+    def watch(ev):
+        kind, data = ev
+        if kind == "frame" and data.kind == "action":
+            reported[data.payload["n"]] = data.payload["text"]
+        elif kind == "frame" and data.kind == "undone":
+            for n in [n for n in reported if n > data.payload["n"]]:
+                del reported[n]
+        elif kind == "frame" and data.kind == "hello":
+            booted.set()
+
+    hands.on_event = watch
+    kills = []
+    stop = threading.Event()
+    chance = random.Random(20)
+
+    def killer():
+        while len(kills) < KILLS and not stop.is_set():
+            booted.wait(30)  # the device is up again
+            if stop.wait(chance.uniform(0.3, 1.5)):
+                return
+            booted.clear()
+            kills.append(max(reported) if reported else 0)
+            v.bg.kill_firmware()
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    try:
+        games = 0
+        while len(kills) < KILLS:
+            hands.play()
+            if len(kills) >= KILLS:
+                break
+            # The game ended before the last power cut: check it, start another.
+            assert v.device_log() == actions_of(m.replica.game)
+            games += 1
+            assert games < 5, "five games and still not %d power cuts" % KILLS
+            while True:
+                try:
+                    v.new_game(m, "mahe", 2)
+                    break
+                except LinkError:
+                    time.sleep(0.5)
+            reported.clear()
+        stop.set()
+        thread.join(5)
+        hands.play()  # to the end of the game
+    finally:
+        stop.set()
+    assert len(kills) == KILLS
+    game = m.replica.game
+    assert game.is_over()
+    log = v.device_log()
+    assert log == actions_of(game)
+    # No action the device ever announced is missing from its log.
+    for n, text in sorted(reported.items()):
+        assert log[n - 1] == text, "action %d (%s) was lost" % (n, text)
+    assert hands.boots >= KILLS
+
+
+def test_the_host_goes_away_and_comes_back_in_step(vdev):
+    v = vdev("mahe", fields=6)
+    v.open_world()
+    m = v.mirror()
+    v.new_game(m, "mahe", 2)
+    hands = v.hands(m, seed=4)
+    for _ in range(3):
+        hands.play(max_actions=15)
+        if m.replica.game.is_over():
+            break
+        n = m.replica.n
+        m.close()  # the host is gone; the game goes on without it for a while
+        hands.mirror = None
+        time.sleep(0.3)
+        m = v.mirror()  # a new host connects: hello, full sync
+        m.wait_synced(10)
+        assert m.replica.n == n
+        hands.mirror = m
+    hands.play()
+    assert m.replica.game.is_over()
+    assert m.replica.mismatches == 0
+    assert v.device_log() == actions_of(m.replica.game)
