@@ -44,21 +44,13 @@ def main(platform_hal, period_ms=5):
 
 
 class NoBoard:
-    # Stands in for the board when its file is bad: no cells, no sensors;
-    # the LEDs only if the file names their pin and count sanely.
-    name = None
-    version = None
-    cells = []
-    sensor_of = []
-    led_of = []
-    groups = {}
-    buttons = []
-    mux = {"select": [], "adc": []}
-    sensing = {}
-
+    # Stands in for the board when its file is bad, for the HAL: no
+    # sensors, no buttons, the LEDs the file names (their section is good).
     def __init__(self, led_pin, led_count):
         self.led_pin = led_pin
         self.led_count = led_count
+        self.buttons = ()
+        self.mux = {"select": (), "adc": ()}
 
     def channels(self):
         return 0

@@ -13,6 +13,11 @@ RULE_SETS = ("mahe", "race", "tortuga")
 DICE_MODES = ("electronic", "physical")
 
 
+class Answered(Exception):
+    # The command failed and its `error` frame is already sent.
+    pass
+
+
 class CommandError(Exception):
     def __init__(self, code, msg):
         super().__init__(msg)
@@ -35,6 +40,8 @@ def run_command(ctl, seq, kind, payload):
         handler(ctl, payload)
     except CommandError as e:
         ctl.link.error(e.code, str(e), seq)
+        return
+    except Answered:
         return
     except GameError as e:
         ctl.link.error(game_error_code(e), str(e), seq)
@@ -85,6 +92,7 @@ def send_state(ctl):
     })
     link.send_log([game.action_text(a) for a in game.history])
     link.send("synced", {"n": len(game.history), "hash": ctl.hash()})
+    ctl.resend()  # what a host that just (re)connected has missed
 
 
 def need_game(ctl):
@@ -142,7 +150,8 @@ def cmd_answer(ctl, payload):
         raise CommandError(
             "no-prompt", "prompt %r is not open (prompt %d is); answer that one" % (payload.get("id"), p.id)
         )
-    ctl.answer(whole(payload, "choice", 0, len(p.actions) - 1), "host")
+    if not ctl.answer(whole(payload, "choice", 0, len(p.actions) - 1), "host"):
+        raise Answered()
 
 
 def cmd_enter(ctl, payload):
@@ -158,11 +167,14 @@ def cmd_enter(ctl, payload):
         raise IllegalAction("%s is illegal: %s" % (text.strip(), game.explain_illegal(action)))
     p = ctl.prompt
     if p is not None and action in p.actions:
-        ctl.answer(p.actions.index(action), "host")
+        if not ctl.answer(p.actions.index(action), "host"):
+            raise Answered()
         return
     ctl.close_prompt(None)
     chance = game.to_move() == CHANCE
-    if ctl.commit(action, "host") and chance:
+    if not ctl.commit(action, "host"):
+        raise Answered()
+    if chance:
         ctl.shown_dice = flows.dice_value(game, action)
 
 

@@ -199,8 +199,9 @@ class Controller:
         p = self.prompt
         action = p.actions[index]
         self.close_prompt(index)
-        if action is not None:
-            self.commit(action, by, on_board=p.kind == "move")
+        if action is None:
+            return True
+        return self.commit(action, by, on_board=p.kind == "move")
 
     # ---- one cycle ----------------------------------------------------------
 
@@ -445,6 +446,15 @@ class Controller:
             return
         self.scene_key = key
         self.show(scenes.render(self.board, self.scene, self.level))
+
+    def resend(self):
+        # The open prompt, the status and the LEDs again (after a sync).
+        if self.prompt is not None:
+            self.link.send("prompt", self.prompt.payload(self.game))
+        self.status_sent = None
+        self.frame = None
+        self.scene_key = None
+        self.dirty = True
 
     def show(self, frame):
         if frame == self.frame:

@@ -11,7 +11,9 @@ from turtleboard.mpy import FIRMWARE, ROOT, run_micropython
 
 HERE = Path(__file__).parent
 MPRUN = ROOT / "tests" / "engine" / "mprun.py"
-PORTABLE = sorted(p.stem for p in HERE.glob("test_ctl_*.py") if p.stem != "test_ctl_micropython")
+# test_ctl_main starts MicroPython itself; the others are portable.
+PORTABLE = sorted(p.stem for p in HERE.glob("test_ctl_*.py")
+                  if p.stem not in ("test_ctl_micropython", "test_ctl_main"))
 
 
 @pytest.mark.micropython
