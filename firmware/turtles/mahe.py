@@ -134,8 +134,8 @@ class Mahe(Game):
     # Undo tokens are kept for the whole game, so they are small: a negative
     # int for a die, roll, egg card or turtle choice (undone from the state
     # itself), a packed int for a turned-up card, and for a move (the only
-    # action that shifts turtles) a tuple: the scalars before, the dice
-    # before, and where the turtles went.
+    # action that shifts turtles) a pair of packed ints: the scalars and dice
+    # before, and where the turtles came from (plus the field, for the nest).
 
     def _do(self, a):
         ph = self.phase
@@ -146,17 +146,16 @@ class Mahe(Game):
                 self.dice = dice
                 self.phase = DECIDE
                 return U_DIE
-            token = self._before(0)
+            before = self._before(0)
             self.dice = dice
             if total > LIMIT:
-                return (token[0], token[1], self._bust())
-            return (token[0], token[1], self._move(total * 3))
+                return self._bust(before)
+            return self._move(total * 3, before)
         if a == ROLL:
             self.phase = DIE
             return U_ROLL
         if a == STOP:
-            token = self._before(0)
-            return (token[0], token[1], self._move(sum(self.dice) * len(self.dice)))
+            return self._move(sum(self.dice) * len(self.dice), self._before(0))
         if ph == REVEAL:
             token = self.player | (self.mover + 1) << 3 | (self.pending + 1) << 8
             v = a - EGG0
@@ -177,23 +176,27 @@ class Mahe(Game):
         v = a - CARD0
         hand = self.won[self.decider]
         if len(self.dice) == 2:
-            token = self._before(v)
+            before = self._before(v)
         hand.remove(v)
         self.discarded.append(v)
         self.dice = self.dice + (v,)
         self.card_die = len(self.dice)
         if len(self.dice) == 3:
-            return (token[0], token[1], self._move(sum(self.dice) * 3))
+            return self._move(sum(self.dice) * 3, before)
         self.phase = DECIDE
         return U_CARD
 
     def _before(self, card):
-        # The scalars a move changes, packed, and the dice so far.
-        packed = (
-            self.phase | self.player << 3 | (self.mover + 1) << 6 | (self.pending + 1) << 10
-            | (self.decider + 1) << 14 | self.card_die << 17 | self.faceup << 19 | card << 22
+        # The scalars a move changes and the dice so far, packed in 29 bits
+        # (a small int on the Pico too); `card`: an egg card played as die 3.
+        dice = 0
+        for v in reversed(self.dice):
+            dice = dice << 3 | v
+        return (
+            (1 if self.phase == DECIDE else 0) | self.player << 1 | (self.mover + 1) << 4
+            | (self.pending + 1) << 8 | (self.decider + 1) << 12 | self.card_die << 15
+            | self.faceup << 17 | card << 20 | dice << 23
         )
-        return packed, self.dice
 
     def _undo(self, token):
         if token == U_DIE:
@@ -227,29 +230,38 @@ class Mahe(Game):
             self._unmove(token)
 
     def _unmove(self, token):
-        packed, dice, where = token
-        self.phase = packed & 7
-        self.player = packed >> 3 & 7
-        self.mover = (packed >> 6 & 15) - 1
-        self.pending = (packed >> 10 & 15) - 1
-        self.decider = (packed >> 14 & 7) - 1
-        self.card_die = packed >> 17 & 3
-        self.faceup = packed >> 19 & 7
-        card = packed >> 22
+        before, where = token[0], token[1]
+        self.phase = DECIDE if before & 1 else DIE
+        self.player = before >> 1 & 7
+        self.mover = (before >> 4 & 15) - 1
+        self.pending = (before >> 8 & 15) - 1
+        self.decider = (before >> 12 & 7) - 1
+        self.card_die = before >> 15 & 3
+        self.faceup = before >> 17 & 7
+        card = before >> 20 & 7
+        dice = ()
+        code = before >> 23
+        while code:
+            dice += (code & 7,)
+            code >>= 3
         self.dice = dice
         self.nest_owner = -1
         c = where & 127
-        dest = where >> 7 & 127
-        i = where >> 14 & 15
-        n = where >> 18 & 15
-        how = where >> 22 & 3
-        taker = (where >> 24) - 1
+        i = where >> 7 & 15
+        n = where >> 11 & 15
+        how = where >> 15 & 3
+        taker = (where >> 17) - 1
         if taker >= 0:
             self.won[taker].remove(self.faceup)
         if card:
             self._give_back(card)
         if how == NESTED:
+            dest = token[2]
             self.stacks[dest].append(self.stacks[-1].pop())
+        elif how == BUSTED:
+            dest = 0
+        else:
+            dest = self.pos[self.mover]
         if not n:
             return  # a bust on the raft: nothing moved
         there = self.stacks[dest]
@@ -319,21 +331,21 @@ class Mahe(Game):
             here.pop()
         return c, i, group
 
-    def _bust(self):
+    def _bust(self, before):
         # The mover and everything on it go back to the raft, separately
         # (appended in order, so undo takes them back off its end).
-        where = 0
+        where = BUSTED << 15
         if self.pos[self.mover]:
             c, i, group = self._lift()
             raft = self.stacks[0]
             for t in group:
                 raft.append(t)
                 self.pos[t] = 0
-            where = c | i << 14 | len(group) << 18 | BUSTED << 22
+            where |= c | i << 7 | len(group) << 11
         self._end_move()
-        return where
+        return (before, where)
 
-    def _move(self, d):
+    def _move(self, d, before):
         c, i, group = self._lift()
         f = self.fields
         if c == 0:
@@ -366,7 +378,10 @@ class Mahe(Game):
                 self.nest_owner = owner
                 self.phase = OVER
         self._end_move()
-        return c | dest << 7 | i << 14 | len(group) << 18 | how << 22 | (taker + 1) << 24
+        where = c | i << 7 | len(group) << 11 | how << 15 | (taker + 1) << 17
+        if how == NESTED:
+            return (before, where, dest)
+        return (before, where)
 
     # ---- the end ----------------------------------------------------------
 
