@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from boards import write_board  # noqa: E402
 from controller.gamelog import GameLog  # noqa: E402
-from turtleboard.mpy import FIRMWARE, ROOT  # noqa: E402
+from turtleboard.mpy import ROOT  # noqa: E402
 from turtleboard.replica import Mirror  # noqa: E402
 from turtleboard.sim import device  # noqa: E402
 from turtleboard.sim.hands import FAST, Hands  # noqa: E402
@@ -25,11 +25,8 @@ class VDev:
     def __init__(self, sim_dir: str, board_path: str, extra: list[str] | None = None):
         self.dir = sim_dir
         self.board_path = board_path
-        self.board = device.prepare(self.dir, board_path)
-        if os.environ.get("VD_DEV_MAIN"):  # TEMP-DEV
-            import shutil  # TEMP-DEV
-            shutil.copy(os.environ["VD_DEV_MAIN"], os.path.join(self.dir, "flash", "main.py"))  # TEMP-DEV
         self.extra = extra or []
+        self.board = device.prepare(self.dir, board_path, blank="--blank" in self.extra)
         self.bg = device.Background(self.dir, board_path, self.extra)
         self.world: World | None = None
         self.mirrors: list[Mirror] = []
@@ -75,8 +72,6 @@ class VDev:
 @pytest.fixture
 def vdev(tmp_path):
     """A factory of virtual devices; every one is stopped after the test."""
-    if not (FIRMWARE / "main.py").exists() and not os.environ.get("VD_DEV_MAIN"):  # TEMP-DEV
-        pytest.skip("firmware/main.py is not in this checkout yet")
     made: list[VDev] = []
 
     def make(game: str = "mahe", board: str | None = None, extra=None, **board_kw) -> VDev:

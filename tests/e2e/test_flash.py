@@ -1,0 +1,36 @@
+"""`turtleboard flash` into a fresh virtual device (MicroPython only, empty flash)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from turtleboard.replica import Mirror
+
+pytestmark = pytest.mark.e2e
+
+
+def test_flash_a_blank_virtual_pico_then_play(vdev):
+    v = vdev("mahe", fields=5, extra=["--blank"])
+    assert not os.path.exists(os.path.join(v.dir, "flash", "main.py"))
+    r = subprocess.run([sys.executable, "-m", "turtleboard", "flash", "--port", v.path,
+                        "--board", v.board_path], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    flash = os.path.join(v.dir, "flash")
+    assert os.path.exists(os.path.join(flash, "main.py"))
+    assert os.path.exists(os.path.join(flash, "board.json"))
+    assert os.path.exists(os.path.join(flash, "controller", "control.mpy"))
+    # The flashed firmware (precompiled .mpy) runs and plays.
+    m = Mirror(v.path, geometry=v.board.geometry)
+    v.mirrors.append(m)
+    hello = m.start(10)
+    assert hello["board"] == v.board.name
+    v.open_world()
+    v.new_game(m, "mahe", 2)
+    hands = v.hands(m, seed=9)
+    hands.play(max_actions=12)
+    assert len(m.replica.game.history) >= 12
+    assert v.device_log() == [m.replica.game.action_text(a) for a in m.replica.game.history]
