@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import errno
 import os
+import select
 import threading
 import time
 from collections import deque
@@ -266,6 +267,13 @@ class Link:
             raise Disconnected(f"the link to {self.port} is not open")
         ser = self.ser
         try:
+            if os.name == "posix":
+                # wait with select: changing ser.timeout would reprogram the
+                # port (a tcsetattr) on every read
+                ready, _, _ = select.select([ser.fileno()], [], [], timeout)
+                if not ready:
+                    return b""
+                return ser.read(max(1, ser.in_waiting))  # the port's timeout is 0
             ser.timeout = timeout
             data = ser.read(1)
             if data:
@@ -274,7 +282,7 @@ class Link:
                 if waiting:
                     data += ser.read(waiting)
             return data
-        except (serial.SerialException, OSError, TypeError) as e:
+        except (serial.SerialException, OSError, TypeError, ValueError) as e:
             # pyserial reports a vanished pty/USB device as "readiness to read
             # but returned no data"; TypeError comes from a port closed by
             # another thread mid-read.

@@ -24,7 +24,7 @@ def test_console_shows_frames_raw_lines_and_damage_and_logs_the_session(tmp_path
     })
     log = tmp_path / "session.log"
     try:
-        r = turtleboard("console", "--port", peer.path, "--log", log, "--linger", "0.8",
+        r = turtleboard("console", "--port", peer.path, "--log", log, "--linger", "2",
                         input="ping\nnew mahe 4 egg_dice=1\nbright 300\nanswer 1\nfrobnicate\nstats\n")
     finally:
         peer.close()
