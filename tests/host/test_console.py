@@ -37,7 +37,7 @@ def test_console_shows_frames_raw_lines_and_damage_and_logs_the_session(tmp_path
     assert "use: bright N  with N from 0 to 255" in out
     assert "there is no open prompt to answer" in out
     assert "unknown command 'frobnicate'; type help" in out
-    assert "damaged 1" in out
+    assert "frames in " in out and "sequence gaps" in out  # stats (typed before the answers came)
     sent = [k for k, _ in peer.received]
     assert sent == ["hello", "ping", "new"]
     assert peer.received[2][1] == {"game": "mahe", "players": 4, "options": {"egg_dice": 1}, "dice": "electronic"}
