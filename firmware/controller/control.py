@@ -457,13 +457,22 @@ class Controller:
         self.dirty = True
 
     def show(self, frame):
-        if frame == self.frame:
+        # To the LEDs, and to the host the span of LEDs that changed.
+        old = self.frame
+        if frame == old:
             return
         self.frame = frame
         self.hal.write_leds(frame)
-        colours = scenes.hex_frame(frame)
+        first = 0
+        last = len(frame)
+        if old is not None and len(old) == last:
+            while frame[first] == old[first]:
+                first += 1
+            while frame[last - 1] == old[last - 1]:
+                last -= 1
+        colours = scenes.hex_frame(frame[first:last])
         for start in range(0, len(colours), LEDS_PER_FRAME):
-            self.link.send("leds", {"from": start, "c": colours[start:start + LEDS_PER_FRAME]})
+            self.link.send_leds(first + start, colours[start:start + LEDS_PER_FRAME])
 
     # ---- buttons ------------------------------------------------------------
 

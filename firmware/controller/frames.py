@@ -18,20 +18,37 @@ class FrameError(ValueError):
     pass
 
 
-def crc16(data):
-    crc = 0xFFFF
-    for b in data:
-        crc ^= b << 8
+def _crc_table():
+    table = []
+    for n in range(256):
+        crc = n << 8
         for _ in range(8):
             if crc & 0x8000:
                 crc = ((crc << 1) ^ 0x1021) & 0xFFFF
             else:
                 crc = (crc << 1) & 0xFFFF
+        table.append(crc)
+    return table
+
+
+_TABLE = _crc_table()  # a byte at a time: 8x fewer steps than bit by bit
+
+
+def crc16(data):
+    crc = 0xFFFF
+    table = _TABLE
+    for b in data:
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ b]
     return crc
 
 
 def encode(seq, kind, payload=None):
-    body = "%s%d %s %s" % (MARKER, seq & 0xFFFF, kind, dumps(payload or {}))
+    return encode_text(seq, kind, dumps(payload or {}))
+
+
+def encode_text(seq, kind, payload_text):
+    # The same with the payload already written as JSON text (sorted keys).
+    body = "%s%d %s %s" % (MARKER, seq & 0xFFFF, kind, payload_text)
     line = "%s *%04x" % (body, crc16(body.encode()))
     if len(line) > MAX_LINE:
         raise FrameError("frame %s is %d bytes, over the %d-byte limit" % (kind, len(line), MAX_LINE))

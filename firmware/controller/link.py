@@ -1,7 +1,7 @@
 # The device end of the serial protocol: bytes in -> commands, frames out.
 # Frame syntax is controller/frames.py; payloads are listed in docs/protocol.md.
 
-from .frames import MAX_LINE, FrameError, LineReader, decode, encode, is_frame
+from .frames import MAX_LINE, FrameError, LineReader, decode, encode, encode_text, is_frame
 
 LOG_CHUNK = 700  # bytes of action texts per `log` frame, well inside MAX_LINE
 
@@ -15,6 +15,14 @@ class Link:
 
     def send(self, kind, payload=None):
         line = encode(self.seq, kind, payload)
+        self.seq = (self.seq + 1) & 0xFFFF
+        self.hal.serial_write(line.encode() + b"\n")
+
+    def send_leds(self, start, hexes):
+        # `leds` written by hand: colours are plain hex, and the general JSON
+        # writer would cost a millisecond a frame on the device.
+        text = '{"c":["%s"],"from":%d}' % ('","'.join(hexes), start)
+        line = encode_text(self.seq, "leds", text)
         self.seq = (self.seq + 1) & 0xFFFF
         self.hal.serial_write(line.encode() + b"\n")
 

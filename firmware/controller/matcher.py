@@ -2,7 +2,7 @@
 # action. The candidates of a position are computed once (push, image, undo)
 # and kept until the game changes; every cycle only compares bytes.
 
-from turtles.game import CHANCE, EMPTY
+from turtles.game import EMPTY
 
 
 def image_bytes(game):
@@ -15,6 +15,8 @@ class Position:
         self.image = image_bytes(game)
         self.groups = []  # [(image, [actions])], in legal-action order
         self.unseen = []  # player actions that leave the board as it is
+        self._movable = None
+        self._dest = {}   # lifted cells (tuple) -> destinations
         who = game.to_move()
         self.player = who >= 0
         if who < 0:
@@ -53,7 +55,11 @@ class Position:
 
     def destinations(self, lifted):
         # Empty cells where a legal action puts a turtle while it takes the
-        # lifted turtle(s) off their cells.
+        # lifted turtle(s) off their cells. Kept per position.
+        key = tuple(lifted)
+        out = self._dest.get(key)
+        if out is not None:
+            return out
         out = []
         cur = self.image
         for img, _ in self.groups:
@@ -62,18 +68,21 @@ class Position:
                     if cur[i] == EMPTY and img[i] != EMPTY and i not in out:
                         out.append(i)
         out.sort()
+        self._dest[key] = out
         return out
 
     def movable(self):
-        # Cells whose turtle some legal action takes away.
-        out = []
-        cur = self.image
-        for img, _ in self.groups:
-            for i in range(len(img)):
-                if cur[i] != EMPTY and img[i] == EMPTY and i not in out:
-                    out.append(i)
-        out.sort()
-        return out
+        # Cells whose turtle some legal action takes away. Kept per position.
+        if self._movable is None:
+            out = []
+            cur = self.image
+            for img, _ in self.groups:
+                for i in range(len(img)):
+                    if cur[i] != EMPTY and img[i] == EMPTY and i not in out:
+                        out.append(i)
+            out.sort()
+            self._movable = out
+        return self._movable
 
     def nearest(self, sensed):
         # The one candidate board closest to `sensed`, if it is strictly
@@ -115,7 +124,3 @@ def diff(sensed, target):
         else:
             flip.append(i)
     return off, on, flip
-
-
-def is_chance(game):
-    return game.to_move() == CHANCE

@@ -75,8 +75,19 @@ def render(board, scene, level):
     return frame
 
 
+_HEX = {}  # colour -> "rrggbb": frames hold few colours
+
+
 def hex_frame(frame):
-    return ["%02x%02x%02x" % c for c in frame]
+    out = []
+    for c in frame:
+        h = _HEX.get(c)
+        if h is None:
+            if len(_HEX) > 256:
+                _HEX.clear()
+            h = _HEX[c] = "%02x%02x%02x" % c
+        out.append(h)
+    return out
 
 
 def ledtest_frame(step, count):

@@ -44,6 +44,8 @@ def _write(obj, out):
 
 
 def _quote(s):
+    if not s or (min(s) >= " " and max(s) <= "~" and '"' not in s and "\\" not in s):
+        return '"' + s + '"'  # plain ASCII: nothing to escape (checked at C speed)
     out = ['"']
     for ch in s:
         o = ord(ch)

@@ -81,3 +81,36 @@ def test_game_over_scene():
     assert rig.hal.leds[rig.board.groups["status"][0]] == scenes.STATUS["over"]
     got = rig.send("enter", {"text": "c1-c2"})
     assert only(got, "error")[0]["code"] == "over"
+
+
+def test_led_spans_sent_to_the_host_add_up_to_the_frame():
+    rig = Rig("tortuga")
+    mirror = []
+
+    def apply(frames):
+        for p in only(frames, "leds"):
+            start = p["from"]
+            while len(mirror) < start + len(p["c"]):
+                mirror.append("000000")
+            mirror[start:start + len(p["c"])] = p["c"]
+
+    def same():
+        return mirror == scenes.hex_frame(rig.hal.leds)
+
+    apply(rig.new())
+    apply(rig.run(100))
+    assert same()
+    rig.show()
+    apply(rig.run(100))
+    assert same()
+    rig.take("c1")
+    got = rig.run(100)
+    spans = only(got, "leds")
+    assert spans and len(spans[0]["c"]) < rig.board.led_count  # only what changed
+    apply(got)
+    assert same()
+    rig.put("c2")
+    apply(rig.run(100))
+    assert same()
+    apply(rig.send("bright", {"level": 9}))
+    assert same()
