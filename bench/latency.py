@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
@@ -79,14 +77,7 @@ def main(argv=None) -> int:
             world.take(up=True)
             world.place(cell)
 
-    main_py = ROOT / "firmware" / "main.py"
-    if not main_py.exists():  # a firmware still being written: a stand-in entry point
-        main_py = Path(os.environ.get("TURTLEBOARD_TEST_MAIN", str(main_py)))
-    if not main_py.exists():
-        print("the firmware has no main.py yet", file=sys.stderr)
-        return 2
     prepare(str(tmp / "sim"), str(board_path))
-    shutil.copy(main_py, tmp / "sim" / "flash" / "main.py")
     with Background(str(tmp / "sim"), str(board_path)) as dev:
         mirror = Mirror(dev.path, obj["geometry"])
         mirror.start(timeout=10)
@@ -147,8 +138,6 @@ def main(argv=None) -> int:
         "reference_ping_p99_ms": round(pct(pings, 99), 3),
         "median_over_stable_window_ms": round(statistics.median(both) - stable_ms, 2) if both else None,
         "target_p99_ms": 30,
-        "main_py": "firmware/main.py" if main_py == ROOT / "firmware" / "main.py"
-        else "stand-in entry point (the firmware had no main.py yet)",
         "machine": {"python": platform.python_version(), "cpu": platform.machine()},
     }
     out = Path(args.out)

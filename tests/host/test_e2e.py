@@ -5,10 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 from conftest import ROOT, turtleboard
@@ -17,11 +14,6 @@ from turtleboard.replica import Mirror
 
 pytestmark = [pytest.mark.e2e, pytest.mark.micropython]
 
-MAIN = ROOT / "firmware" / "main.py"
-if not MAIN.exists():
-    MAIN = Path(os.environ.get("TURTLEBOARD_TEST_MAIN", str(MAIN)))
-if not MAIN.exists():
-    pytest.skip("the firmware has no main.py yet", allow_module_level=True)
 
 BOARD = ROOT / "boards" / "tortuga.json"
 
@@ -37,7 +29,6 @@ def virtual_board(tmp_path, game, players):
     board = load_board(path.read_text())
     sim = tmp_path / "sim"
     prepare(str(sim), str(path))
-    shutil.copy(MAIN, sim / "flash" / "main.py")
     world = World(board, str(sim / "world"))
     start = new_game(game, players, None, board.geometry)
     for cell, state in zip(start.cells(), start.image()):
