@@ -47,6 +47,13 @@ def probe(path: str, timeout: float = 1.5) -> tuple[str, dict | None]:
         return str(e), None
     finally:
         link.close()
+    if hello.get("board") is None:
+        return (
+            "Turtleboard firmware %s, protocol %s, but no usable board file: put one on it with "
+            "turtleboard flash --port %s --board boards/<board>.json"
+            % (hello.get("fw"), hello.get("proto"), path),
+            hello,
+        )
     game = hello.get("game") or "no game"
     return (
         "Turtleboard: firmware %s, protocol %s, board %s v%s, %s, %s actions"
