@@ -293,15 +293,16 @@ def _turn_ends_whole(game):
     return sorted(out)
 
 
-def _turn_ends_hops(game, who, out):
-    # State hashes where the turn of `who` ends, over every hop sequence.
-    if game.to_move() != who or game.phase == 2:  # 2: the opponent's powers
+def _turn_ends_hops(game, who, out, first=True):
+    # State hashes where a whole action of `who` is complete, over every hop
+    # sequence: the move passed on, or back in phase play (1) or powers (2).
+    if not first and (game.to_move() != who or game.phase in (1, 2)):
         if game.state_hash() not in out:
             out.append(game.state_hash())
         return out
     for a in list(game.legal_actions()):
         game.push(a)
-        _turn_ends_hops(game, who, out)
+        _turn_ends_hops(game, who, out, False)
         game.undo()
     return out
 
@@ -331,15 +332,18 @@ def test_hops_and_whole_chains_agree_along_random_games():
     from turtles.rng import Rng
 
     rng = Rng(11)
-    for _ in range(3):
-        g = new_game("tortuga", 2)
+    for options in [{}, {}, {"tattoo": 4}, {"tattoo": 4}, {"hatching": 1}]:
+        g = new_game("tortuga", 2, options)
         while g.to_move() != TERMINAL:
-            text = g.position_text()
-            whole = Tortuga.from_position(text)
-            hop = Tortuga.from_position(text, {"hops": 1})
-            assert sorted(set(_turn_ends_whole(whole))) == sorted(
-                _turn_ends_hops(hop, hop.to_move(), [])
-            ), text
+            if g.phase != 0:  # 0: tattoo set-up, which has no position text
+                text = g.position_text()
+                whole = Tortuga.from_position(text, options)
+                opts = dict(options)
+                opts["hops"] = 1
+                hop = Tortuga.from_position(text, opts)
+                assert sorted(set(_turn_ends_whole(whole))) == sorted(
+                    _turn_ends_hops(hop, hop.to_move(), [])
+                ), text
             g.push(random_action(g, rng))
 
 
