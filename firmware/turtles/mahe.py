@@ -42,6 +42,7 @@ PILE = const(20)  # cards in play; the other 4 are removed unseen
 NEST_EGGS = const(7)
 LIMIT = const(7)  # a dice total above this is a bust
 DIE_FACES = (1, 2, 3, 4, 5, 6)
+DIE_OUTCOMES = ((1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1))
 # Undo tokens of the light actions, and how a move ended
 U_DIE = const(-1)
 U_ROLL = const(-2)
@@ -50,7 +51,6 @@ U_CHOOSE = const(-4)
 MOVED = const(0)
 BUSTED = const(1)
 NESTED = const(2)
-DIE_OUTCOMES = ((1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1))
 HOW = "d1..d6 (a die), e1..e6 (the egg card turned up), roll, stop, card1..card6 (egg card as a die), first-<turtle>"
 
 

@@ -93,6 +93,18 @@ def test_players_options_and_geometry_are_checked():
     assert small.cells()[-2:] == ["10", "nest"] and len(small.image()) == 12
 
 
+def test_a_board_with_another_track_and_beach():
+    g = new_game("mahe", 4, None, {"fields": 10, "beach": 5})
+    play(g, "e3 d4 stop")  # 4: short of the beach
+    assert where(g, "1") == "4" and g.won[0] == []
+    play(g, "d5 stop e2")  # onto the beach from the raft
+    assert where(g, "2") == "5" and g.won[1] == [3]
+    play(g, "d2 roll d4 stop")  # 12 from the raft: round to field 2, passing 5
+    assert where(g, "3") == "2" and g.won[2] == [2]
+    play(g, "e6 d1 stop d1 stop")  # 4 to 1; 1 from 4 onto the beach
+    assert where(g, "1") == "5" and g.won[0] == [6]
+
+
 # ---- turns and dice ---------------------------------------------------------
 
 
