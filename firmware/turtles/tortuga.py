@@ -22,8 +22,8 @@ DRAW = const(2)  # winner value of a game stopped by the turn limit
 # tattoo powers
 LIFE = const(1)
 EXCHANGE = const(2)
-IMMORTAL = const(3)
-CONTAGION = const(4)
+IMMORTALITY = const(3)
+CONTAMINATION = const(4)
 POWER_LETTERS = "LEIC"
 POWER_NAMES = ("Life", "Exchange", "Immortality", "Contamination")
 
@@ -162,6 +162,9 @@ class Tortuga(Game):
             elif f.startswith("q="):
                 self.pending = sorted(self._cell(c) for c in f[2:].split(","))
                 self.phase = POWERS
+                for c in self.pending:
+                    if board[c] != NEUTRAL or not tat[c]:
+                        raise BadSetup("position: q= names %s, not a neutral tattoo" % geo.names[c])
             else:
                 raise BadSetup("position: unknown field %r (r=, n=, q=)" % f)
         self.position = text
@@ -565,12 +568,12 @@ class Tortuga(Game):
             if (2 - p) in self.board:
                 self.side = 1 - p
                 after = GIVING
-        elif power == IMMORTAL:
+        elif power == IMMORTALITY:
             if self.reserve[p] > 0:
                 self._set(c, p + 1, 0)
                 self.reserve[p] -= 1
             else:
-                self._set(c, p + 1, IMMORTAL)
+                self._set(c, p + 1, IMMORTALITY)
         else:
             for n in self.geo.neighbours[c]:
                 if self.board[n] == 2 - p:

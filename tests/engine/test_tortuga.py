@@ -254,6 +254,8 @@ def test_position_round_trip_and_copy():
     assert g.copy().state_key() == g.state_key()
     raises(BadSetup, Tortuga.from_position, "s.. S")
     raises(BadSetup, Tortuga.from_position, pos("s:d2", "Q"))
+    raises(BadSetup, Tortuga.from_position, pos("s:d2 nL:d3", "N", "q=d3"))  # d3 not neutral
+    raises(BadSetup, Tortuga.from_position, pos("s:d2", "S", "r=99,0"))
 
 
 # ---- hop by hop ------------------------------------------------------------
