@@ -39,8 +39,8 @@ class Timing:
 
 
 REAL = Timing()
-BRISK = Timing(touch=(40, 120), hop=50, press=70)  # the demo: quick, still watchable
-FAST = Timing(touch=(60, 90), hop=10, press=45, wait_s=15.0)  # tests
+BRISK = Timing(touch=(60, 120), hop=25, press=60)  # the demo: quick, still watchable
+FAST = Timing(touch=(60, 90), hop=0, press=45, wait_s=15.0)  # tests
 
 TRACK_GAMES = ("mahe", "race")  # a carried turtle passes the cells between
 
@@ -314,9 +314,11 @@ class Hands:
             if self.world.stacks[cell]:
                 continue
             self.world.place(cell)
-            self.sleep(self.timing.hop)
+            if self.timing.hop:
+                self.sleep(self.timing.hop)
             self.world.lift(cell)
-            self.sleep(self.timing.hop)
+            if self.timing.hop:
+                self.sleep(self.timing.hop)
 
 
 def _look(stack: list) -> int:

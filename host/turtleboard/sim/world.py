@@ -80,7 +80,7 @@ class World:
         self._seen_mtime = None
         if load:
             self._load()
-        self.write()
+        self.write(buttons=True)
         self.start_ticker()
 
     # -- what the pieces look like ------------------------------------------
@@ -213,13 +213,13 @@ class World:
                                  % (name, " ".join(self.button_names)))
             if name not in self.held:
                 self.held.append(name)
-                self._changed()
+                self._write_buttons()
 
     def release(self, name: str) -> None:
         with self.lock:
             if name in self.held:
                 self.held.remove(name)
-                self._changed()
+                self._write_buttons()
 
     # -- files --------------------------------------------------------------
 
@@ -230,18 +230,22 @@ class World:
         self.write()
         self._save()
 
-    def write(self) -> None:
-        """Write adc and buttons (each atomically)."""
+    def write(self, buttons: bool = False) -> None:
+        """Write adc (and buttons), each atomically."""
         with self.lock:
             values = self.readings()
             _atomic_write(os.path.join(self.dir, "adc"), " ".join(str(v) for v in values) + "\n")
-            _atomic_write(os.path.join(self.dir, "buttons"), " ".join(self.held) + "\n")
+            if buttons:
+                self._write_buttons()
+
+    def _write_buttons(self) -> None:
+        self.changes += 1
+        _atomic_write(os.path.join(self.dir, "buttons"), " ".join(self.held) + "\n")
 
     def _save(self) -> None:
         state = {
             "cells": {cell: self.stacks[cell] for cell in self.board.cells if self.stacks[cell]},
             "hand": self.hand,
-            "buttons": self.held,
         }
         _atomic_write(os.path.join(self.dir, "pieces.json"),
                       json.dumps(state, sort_keys=True) + "\n")
@@ -261,7 +265,6 @@ class World:
             if cell in self.stacks:
                 self.stacks[cell] = [[str(n), bool(u)] for n, u in stack]
         self.hand = [[str(n), bool(u)] for n, u in state.get("hand", [])]
-        self.held = [b for b in state.get("buttons", []) if b in self.button_names]
 
     # -- noise and bounce need fresh readings all the time ---------------------
 
