@@ -22,7 +22,7 @@ from . import flows, scenes
 from .buttons import Buttons
 from .commands import run_command
 from .link import Link
-from .matcher import Position, diff
+from .matcher import Position, chains, diff
 from .prompts import Prompt, choice_text
 
 GRACE_MS = 1500        # an unmatched stable board is guided after this
@@ -48,6 +48,7 @@ class Controller:
         self.name = None
         self.dice = "electronic"
         self.pos = None          # candidates of the current position
+        self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
         self.must_match = False  # the game moved without the board
@@ -142,6 +143,7 @@ class Controller:
     def changed(self):
         # The game changed: its candidates are computed again, once.
         self.pos = Position(self.game)
+        self.chain_checked = None
         self.dirty = True
 
     def commit(self, action, by, on_board=False):
@@ -220,6 +222,7 @@ class Controller:
             self.press(name)
         if sensing.faults != self.faults_sent:
             self.report_faults()
+            self.dirty = True
         if self.grace_wait and hal.ticks_diff(now, self.stable_since) >= GRACE_MS:
             self.dirty = True
         rounds = 0
@@ -266,6 +269,11 @@ class Controller:
         self.grace_wait = False
         scene = scenes.Scene()
         self.scene = scene
+        self.decide(now, scene)
+        if self.faults_sent:
+            scene.status = "error"  # a dead or stuck sensor: see the error frames
+
+    def decide(self, now, scene):
         game = self.game
         if game is None:
             self.set_status("no game: start one from the host", {})
@@ -309,7 +317,16 @@ class Controller:
                 self.show_prompt(scene)
                 return
             lifted = pos.lifted(sensed)
-            if lifted is not None:
+            if lifted is None:
+                if self.chain_checked != sensed:
+                    self.chain_checked = sensed  # searched once per board
+                    found = chains(game, sensed)
+                    if len(found) == 1:  # a whole jump chain made in one go
+                        for action in found[0]:
+                            if not self.commit(action, "sensors", on_board=True):
+                                break
+                        return
+            else:
                 dest = pos.destinations(lifted)
                 if dest:
                     self.idle_scene(scene)

@@ -99,6 +99,37 @@ class Position:
         return self.image if tie else best
 
 
+def chains(game, sensed, depth=4, budget=200):
+    # Sequences of 2..depth actions of the player to move, each changing the
+    # board, whose end shows `sensed`: a Tortuga jump chain made in one go
+    # (hop by hop the engine needs one action per hop). Explores at most
+    # `budget` positions. -> [[action, ...], ...]
+    who = game.to_move()
+    out = []
+    if who < 0:
+        return out
+    left = [budget]
+
+    def walk(path, before):
+        for action in game.legal_actions():
+            if left[0] <= 0:
+                return
+            left[0] -= 1
+            game.push(action)
+            img = image_bytes(game)
+            if img != before:
+                path.append(action)
+                if len(path) > 1 and img == sensed:
+                    out.append(list(path))
+                elif len(path) < depth and game.to_move() == who:
+                    walk(path, img)
+                path.pop()
+            game.undo()
+
+    walk([], image_bytes(game))
+    return out
+
+
 def distance(a, b):
     n = 0
     for i in range(len(a)):

@@ -114,3 +114,20 @@ def test_led_spans_sent_to_the_host_add_up_to_the_frame():
     assert same()
     apply(rig.send("bright", {"level": 9}))
     assert same()
+
+
+def test_a_dead_sensor_is_reported_once_and_shown_on_the_status_leds():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    ch = rig.board.sensor_of[rig.board.cells.index("d4")]
+    rig.hal.adc[ch] = 65535  # the sensor's output shorted to the supply
+    got = rig.run(500)
+    errors = only(got, "error")
+    assert len(errors) == 1 and errors[0]["code"] == "sensor" and "d4" in errors[0]["msg"]
+    assert rig.hal.leds[rig.board.groups["status"][0]] == scenes.STATUS["error"]
+    assert only(rig.run(1000), "error") == []
+    rig.hal.adc[ch] = 32790  # sane again (a live sensor's reading moves)
+    rig.run(500)
+    assert rig.hal.leds[rig.board.groups["status"][0]] == scenes.STATUS["idle"]

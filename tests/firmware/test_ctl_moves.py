@@ -139,3 +139,59 @@ def test_a_flipped_turtle_reads_down_and_must_match():
     rig.put("c1", UP)
     got = rig.run(100)
     assert only(got, "status")[-1]["text"] == "player 1 to move"
+
+
+def two_hop_chain():
+    # A seeded position where the player to move has a jump chain of two
+    # hops, both changing the board: (history texts, [hop1, hop2]).
+    from turtles import new_game
+    from turtles.bots import random_action
+    from turtles.rng import Rng
+
+    for seed in range(1, 300):
+        game = new_game("tortuga", 2, {"hops": 1})
+        rng = Rng(seed)
+        texts = []
+        while not game.is_over() and len(texts) < 200:
+            who = game.to_move()
+            for a in game.legal_actions():
+                if "x" not in game.action_text(a):
+                    continue
+                before = game.image()
+                game.push(a)
+                mid = game.image()
+                seconds = [b for b in game.legal_actions() if "x" in game.action_text(b)] \
+                    if game.to_move() == who and mid != before else []
+                for b in seconds:
+                    game.push(b)
+                    ok = game.image() != mid
+                    game.undo()
+                    if ok:
+                        game.undo()
+                        return texts, [game.action_text(a), None, a, b]
+                game.undo()
+            a = random_action(game, rng)
+            texts.append(game.action_text(a))
+            game.push(a)
+    raise AssertionError("no two-hop chain found")
+
+
+def test_a_whole_jump_chain_made_in_one_go_is_recognised():
+    texts, (first, _, a, b) = two_hop_chain()
+    rig = Rig("tortuga")
+    rig.new()
+    for text in texts:
+        rig.send("enter", {"text": text}, run=5)
+    rig.show()
+    rig.run(100)
+    game = rig.ctl.game
+    game.push(a)
+    hop2 = game.action_text(b)
+    game.push(b)
+    final = game.image()
+    game.undo()
+    game.undo()
+    rig.show(final)  # the turtle lands at the end of its chain at once
+    got = rig.run(100)
+    done = actions(got)
+    assert done[:2] == [first, hop2], done
