@@ -229,7 +229,7 @@ class MirrorApp(App):
                     continue
                 text = f"{key}: {value}"
                 out.append((text if len(text) < 70 else text[:67] + "...") + "\n")
-        if m.status:
+        if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
             out.append("\nboard: ", style="bold")
             out.append(str(m.status.get("text", "")) + "\n")
         if m.prompt:

@@ -90,8 +90,8 @@ def board_text(game, leds: dict | None = None, player=None) -> Text:
         if not stack:
             put(r, at, ".", Style(color="#555555", bgcolor=bg))
         for i, (t, colour) in enumerate(stack):
-            if i:
-                put(r, at, "/", Style(color="#888888"))
+            if i:  # a stack, bottom first; the raft never stacks
+                put(r, at, "," if name == "raft" else "/", Style(color="#888888"))
                 at += 1
             put(r, at, t, Style(color=colour, bold=True, bgcolor=bg))
             at += len(t)
