@@ -81,6 +81,8 @@ class WorldApp(App):
         self.redraw()
 
     def redraw(self) -> None:
+        if not self.query(CellView):
+            return  # not shown (yet, or any more)
         board = self.world.board
         leds = self.world.leds()
         for i, cell in enumerate(board.cells):
