@@ -44,9 +44,9 @@ class CellView(Static):
 class WorldApp(App):
     CSS = """
     Grid { grid-size: %d; grid-gutter: 0 1; height: auto; padding: 1; }
-    .cell { height: 3; border: round $panel; content-align: center middle; }
+    .cell { height: 4; border: round $panel; content-align: center middle; }
     .cell.selected { border: double $accent; }
-    #hand, #info { padding: 0 1; }
+    #hand, #info, #port { padding: 0 1; }
     """ % COLUMNS
     BINDINGS = [
         ("left", "move(-1)", "left"), ("right", "move(1)", "right"),
@@ -65,6 +65,8 @@ class WorldApp(App):
         self.title = "Turtleboard (virtual) %s" % port
 
     def compose(self) -> ComposeResult:
+        yield Static("virtual board on %s: connect the host with `turtleboard play --port %s`"
+                     % (self.port, self.port) if self.port else "virtual board", id="port")
         with Grid():
             for i, cell in enumerate(self.world.board.cells):
                 yield CellView(cell, i)
