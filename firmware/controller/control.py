@@ -23,12 +23,14 @@ from .buttons import Buttons
 from .commands import run_command
 from .link import Link
 from .matcher import Position, chains, diff
-from .prompts import Prompt, choice_text
+from .prompts import TAKEBACK, Prompt, choice_text
 
 GRACE_MS = 1500        # an unmatched stable board is guided after this
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 LEDTEST_STEP_MS = 400  # each colour of the LED test
 LEDS_PER_FRAME = 80    # `leds` frames carry at most this many colours
+GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
+RESTORE = "restore"    # must_match: the game came back from the log
 
 
 class Controller:
@@ -51,7 +53,10 @@ class Controller:
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
-        self.must_match = False  # the game moved without the board
+        # The game moved without the board: None, GAME (a board showing one
+        # legal move from there may still commit it) or RESTORE (after a power
+        # cut: nothing commits until the board matches).
+        self.must_match = None
         self.prompt = None
         self.prompt_seq = 0
         self.shown_dice = 0
@@ -98,7 +103,7 @@ class Controller:
         self.extra = [j for j in range(len(self.board.cells)) if j not in cell_map]
         self.prev_image = None
         self.last_on_board = False
-        self.must_match = True
+        self.must_match = GAME
         self.shown_dice = 0
         self.sensed = None
         self.close_prompt(None)
@@ -138,6 +143,7 @@ class Controller:
                 break
             done += 1
         self.install(header["game"], game, cell_map, dice)
+        self.must_match = RESTORE
         return True
 
     def changed(self):
@@ -159,7 +165,7 @@ class Controller:
         game.push(action)
         self.last_on_board = on_board
         if not on_board:
-            self.must_match = True
+            self.must_match = GAME
         self.changed()
         self.link.send("action", {"n": len(game.history), "text": text, "hash": self.hash(), "by": by})
         return True
@@ -175,7 +181,7 @@ class Controller:
         game.undo()
         self.prev_image = None
         self.last_on_board = False
-        self.must_match = by != "sensors"
+        self.must_match = None if by == "sensors" else GAME
         self.shown_dice = 0
         self.close_prompt(None)
         self.changed()
@@ -202,6 +208,9 @@ class Controller:
         action = p.actions[index]
         self.close_prompt(index)
         if action is None:
+            return True
+        if action == TAKEBACK:
+            self.takeback(by)
             return True
         return self.commit(action, by, on_board=p.kind == "move")
 
@@ -291,11 +300,16 @@ class Controller:
                             {"off": [self.board.cells[j] for j in strays]})
             return
         if sensed == pos.image:
-            self.must_match = False
+            self.must_match = None
             self.in_sync(scene)
             return
-        if self.must_match:
+        if self.must_match is not None:
             self.close_prompt(None)
+            actions = pos.match(sensed) if self.must_match == GAME and pos.player else []
+            if len(actions) == 1 and pos.lifted(sensed) is None:
+                # set right and moved on before the board was read in between
+                self.commit(actions[0], "sensors", on_board=True)
+                return
             self.guide(scene, sensed, pos.image, "put the pieces where the lights show")
             return
         p = self.prompt
@@ -303,20 +317,27 @@ class Controller:
             self.show_prompt(scene)
             return
         self.close_prompt(None)
-        if self.last_on_board and sensed == self.prev_image:
+        lifted = pos.lifted(sensed)
+        back = self.last_on_board and sensed == self.prev_image
+        if back and lifted is None:
             self.takeback("sensors")
             return
-        if pos.player:
-            actions = pos.match(sensed)
-            if len(actions) == 1:
+        if pos.player or back:
+            actions = pos.match(sensed) if pos.player else []
+            if back:  # a turtle lifted, or really put back: the player says
+                actions = actions + [TAKEBACK]
+            if len(actions) == 1 and lifted is None:
                 self.commit(actions[0], "sensors", on_board=True)
                 return
             if actions:
-                self.open_prompt("move", "which move was it? NEXT shows the next, OK confirms",
-                                 actions, sensed)
+                # Several moves fit; or the board only lost a turtle, which is
+                # how a turtle held in the air looks too: the player confirms.
+                text = "which move was it? NEXT shows the next, OK confirms"
+                if lifted is not None:
+                    text = "moved onto a stack? OK confirms (NEXT: the next choice); else put the turtle down"
+                self.open_prompt("move", text, actions, sensed)
                 self.show_prompt(scene)
                 return
-            lifted = pos.lifted(sensed)
             if lifted is None:
                 if self.chain_checked != sensed:
                     self.chain_checked = sensed  # searched once per board
@@ -392,16 +413,19 @@ class Controller:
         self.idle_scene(scene)
         scene.status = "prompt"
         action = p.chosen()
-        if action is not None:
-            game = self.game
+        game = self.game
+        if action == TAKEBACK:
+            img = self.prev_image
+        elif action is not None:
             game.push(action)
             img = bytes(game.image())
             game.undo()
+        if action is not None:
             off, on, flip = diff(self.pos.image, img)
             scene.leds = (
                 self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
             )
-            colour = flows.colour_of(self.name, game, action)
+            colour = None if action == TAKEBACK else flows.colour_of(self.name, game, action)
             if colour is not None:
                 scene.turn2 = colour
             if p.kind == "chance":

@@ -6,6 +6,10 @@
 #   chance  a physical die or card: which value came up
 #   hidden  OK pressed on a quiet board: a move the sensors cannot see
 #           (the last choice, None, cancels)
+# A `move` prompt may also offer TAKEBACK: the board only lost a turtle and
+# that is also the position before the last move.
+
+TAKEBACK = "takeback"  # never an engine action (those are ints or tuples)
 
 
 class Prompt:
@@ -34,4 +38,8 @@ class Prompt:
 
 
 def choice_text(game, action):
-    return "cancel" if action is None else game.action_text(action)
+    if action is None:
+        return "cancel"
+    if action == TAKEBACK:
+        return TAKEBACK
+    return game.action_text(action)

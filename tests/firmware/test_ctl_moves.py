@@ -195,3 +195,30 @@ def test_a_whole_jump_chain_made_in_one_go_is_recognised():
     got = rig.run(100)
     done = actions(got)
     assert done[:2] == [first, hop2], done
+
+
+def test_a_move_made_before_the_set_up_was_read_still_counts():
+    # The last turtle of the set-up and the first move reach the sensors
+    # together: the board shows the set-up plus one legal move.
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.take("c1")
+    rig.put("c2")
+    got = rig.run(200)
+    assert actions(got) == ["c1-c2"]
+
+
+def test_nothing_commits_after_a_power_cut_until_the_board_matches():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    again = Rig("tortuga", folder=rig.folder)
+    again.ctl.restore()
+    again.show()
+    again.take("c1")
+    again.put("c2")  # a legal move, but the board never matched the restored game
+    got = again.run(3000)
+    assert actions(got) == []
+    assert only(got, "status")[-1]["expect"]["on"] == ["c1"]

@@ -180,3 +180,40 @@ def test_tortuga_team_of_a_reactivated_turtle_is_a_prompt():
     assert seen[0] != seen[1]
     got = rig.press("ok")
     assert actions(got) == [prompt["choices"][0]]
+
+
+def test_a_turtle_held_in_the_air_is_never_taken_for_a_move():
+    # Purple alone on field 1: lifting it shows the board that "purple back
+    # to the start stack" would give. That is only ever confirmed, never read.
+    rig = race_ready()
+    rig.put("1")
+    prompt = only(rig.run(200), "prompt")[0]
+    rig.send("answer", {"id": prompt["id"], "choice": prompt["choices"].index("purple+")})
+    rig.take("1")  # player 2 lifts purple
+    got = rig.run(3000)
+    assert actions(got) == [] and only(got, "undone") == []
+    prompt = only(got, "prompt")[-1]
+    assert prompt["kind"] == "move" and "purple-" in prompt["choices"]
+    assert prompt["choices"][-1] == "takeback"  # it is also the board before purple+
+    rig.put("1")  # only lifted: put back, nothing happened
+    got = rig.run(200)
+    assert actions(got) == [] and only(got, "closed")[-1]["choice"] is None
+    rig.take("1")  # now really onto the start stack
+    prompt = only(rig.run(200), "prompt")[-1]
+    while rig.ctl.prompt.chosen() is None or rig.ctl.game.action_text(rig.ctl.prompt.chosen()) != "purple-":
+        rig.press("next")
+    got = rig.press("ok")
+    assert actions(got) == ["purple-"]
+
+
+def test_a_lift_that_looks_like_the_last_position_may_be_confirmed_as_a_takeback():
+    rig = race_ready()
+    rig.put("1")
+    prompt = only(rig.run(200), "prompt")[0]
+    rig.send("answer", {"id": prompt["id"], "choice": prompt["choices"].index("purple+")})
+    rig.take("1")
+    prompt = only(rig.run(200), "prompt")[-1]
+    for _ in range(len(prompt["choices"]) - 1):
+        rig.press("next")
+    got = rig.press("ok")
+    assert only(got, "undone")[0]["n"] == 5 and actions(got) == []
