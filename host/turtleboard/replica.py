@@ -36,6 +36,7 @@ for the display.
 
 from __future__ import annotations
 
+import threading
 import time
 
 from turtleboard.link import (
@@ -209,6 +210,7 @@ class Mirror:
         self.connected = False
         self.reconnects = 0
         self.lost_at = self.next_try = 0.0
+        self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
         self.delay = 0.05
 
     def start(self, timeout: float = 3.0) -> dict:
@@ -243,6 +245,16 @@ class Mirror:
         except Disconnected as e:
             self._lost(out, str(e))
             return out
+        with self.lock:
+            self._apply(events, out)
+        if self.replica.needs_sync and self.link.is_open:
+            try:
+                self._sync()
+            except Disconnected as e:
+                self._lost(out, str(e))
+        return out
+
+    def _apply(self, events: list, out: list) -> None:
         for ev in events:
             if isinstance(ev, Frame):
                 out.append(("frame", ev))
@@ -255,12 +267,6 @@ class Mirror:
                 out.append(("raw", ev.text))
             else:
                 out.append(("bad", ev))
-        if self.replica.needs_sync and self.link.is_open:
-            try:
-                self._sync()
-            except Disconnected as e:
-                self._lost(out, str(e))
-        return out
 
     def _lost(self, out: list, why: str) -> None:
         self.connected = False

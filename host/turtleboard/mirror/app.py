@@ -174,6 +174,10 @@ class MirrorApp(App):
         return "[bold red]OUT OF STEP (s: sync)[/bold red]"
 
     def refresh_view(self) -> None:
+        with self.mirror.lock:  # the link thread changes the replica under this lock
+            self._refresh_view()
+
+    def _refresh_view(self) -> None:
         m = self.mirror
         link = {
             "connected": "[green]connected[/green]",
