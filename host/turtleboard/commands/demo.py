@@ -13,6 +13,8 @@ from turtleboard.errors import UserError
 from turtleboard.mpy import ROOT
 
 GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
+# Tattoo Turtles and Hatching Day are Tortuga's variants, on Tortuga's board.
+RULES = {"tattoo": ("tortuga", {"tattoo": 2}), "hatching": ("tortuga", {"hatching": 1})}
 PLAYERS = {"mahe": 2, "race": 3, "tortuga": 2}
 
 
@@ -105,18 +107,19 @@ def run(args) -> int:
 
     if args.game not in GAMES:
         raise UserError("there is no game %r; the games are: %s" % (args.game, ", ".join(GAMES)))
-    board_path = args.board or str(ROOT / "boards" / ("%s.json" % args.game))
+    rules, options = RULES.get(args.game, (args.game, {}))
+    board_path = args.board or str(ROOT / "boards" / ("%s.json" % rules))
     if not os.path.exists(board_path):
         raise UserError("no board file for %s (%s); the virtual board plays the games that have "
                         "a board file in boards/, or give one with --board FILE"
                         % (args.game, board_path))
     board = device.load_board_file(board_path)
-    if args.game not in board.games:
+    if rules not in board.games:
         raise UserError("the board %s plays %s, not %s; pick a board file for %s with --board"
-                        % (board_path, ", ".join(board.games), args.game, args.game))
+                        % (board_path, ", ".join(board.games), rules, rules))
     players = args.players or PLAYERS.get(args.game, 2)
     try:
-        new_game(args.game, players, None, board.geometry)
+        new_game(rules, players, options, board.geometry)
     except GameError as e:
         raise UserError(str(e))
     record_path = args.record or "demo-%s-%d.txt" % (args.game, args.seed)
@@ -141,7 +144,7 @@ def run(args) -> int:
         mirror = Mirror(bg.path, geometry=board.geometry)
         hello = mirror.start(10)
         view.say("connected: %s, firmware %s" % (hello.get("board"), hello.get("fw")))
-        mirror.link.command("new", {"game": args.game, "players": players, "options": {},
+        mirror.link.command("new", {"game": rules, "players": players, "options": options,
                                     "dice": "electronic"}, timeout=5)
         mirror.wait_synced(10)
         view.say("new game: %s, %d players, seed %d" % (args.game, players, args.seed))

@@ -51,7 +51,7 @@ class HandsError(RuntimeError):
 
 class Hands:
     def __init__(self, world: World, mirror, seed: int = 1, script: list[str] | None = None,
-                 timing: Timing = FAST, hops: bool = True, log=None):
+                 timing: Timing = FAST, hops: bool = True, slides: bool = True, log=None):
         self.world = world
         self.mirror = mirror
         self.rng = Rng(seed or 1)
@@ -59,6 +59,7 @@ class Hands:
         self.script = list(script or [])
         self.timing = timing
         self.hops = hops
+        self.slides = slides  # push turtles along a track (else lift, carry, put down)
         self.log = log or (lambda text: None)
         self.done: list[str] = []        # the game's actions as the device reported them
         self.made: list[str] = []        # what the hands did or chose (moves, prompt answers)
@@ -270,7 +271,20 @@ class Hands:
         deficit = [c for c in order if have[c] < want[c]]
         up_of = {cell: image[i] == UP for i, cell in enumerate(cells)}
         for src in surplus:
-            world.lift(src, have[src] - want[src])
+            extra = have[src] - want[src]
+            if self.slides and target.name in TRACK_GAMES:
+                # Along a track turtles are pushed from cell to cell, never held up.
+                while extra and deficit:
+                    dst = deficit[0]
+                    k = min(extra, want[dst] - len(world.stacks[dst]))
+                    self.slide(src, dst, k, target)
+                    extra -= k
+                    self.touch_pause()
+                    if len(world.stacks[dst]) >= want[dst]:
+                        deficit.pop(0)
+                if not extra:
+                    continue
+            world.lift(src, extra)
             self.touch_pause()
             while world.hand:
                 if not deficit:
@@ -300,19 +314,29 @@ class Hands:
                     world.place(cell, up=image[i] == UP)
                 self.touch_pause()
 
-    def carry(self, src: str, dst: str, game) -> None:
-        """Hop by hop along a track: rest the carried turtles on the free cells between."""
-        if not self.hops or game.name not in TRACK_GAMES:
-            return
+    def slide(self, src: str, dst: str, count: int, game) -> None:
+        """Push turtles along the track to `dst`, passing the free cells between."""
+        at = src
+        for cell in self._between(src, dst, game):
+            self.world.slide(at, cell, count)
+            if self.timing.hop:
+                self.sleep(self.timing.hop)
+            at = cell
+        self.world.slide(at, dst, count)
+
+    def _between(self, src: str, dst: str, game) -> list[str]:
         cells = game.cells()
-        if src not in cells or dst not in cells:
-            return
+        if not self.hops or src not in cells or dst not in cells:
+            return []
         a, b = cells.index(src), cells.index(dst)
         step = 1 if b > a else -1
-        for i in range(a + step, b, step):
-            cell = cells[i]
-            if self.world.stacks[cell]:
-                continue
+        return [cells[i] for i in range(a + step, b, step) if not self.world.stacks[cells[i]]]
+
+    def carry(self, src: str, dst: str, game) -> None:
+        """Hop by hop along a track: rest the carried turtles on the free cells between."""
+        if game.name not in TRACK_GAMES:
+            return
+        for cell in self._between(src, dst, game):
             self.world.place(cell)
             if self.timing.hop:
                 self.sleep(self.timing.hop)

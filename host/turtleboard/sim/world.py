@@ -172,6 +172,22 @@ class World:
                 self._settling[cell] = time.monotonic() + BOUNCE_MS / 1000
             self._changed()
 
+    def slide(self, src: str, dst: str, count: int | None = None) -> None:
+        """Push the top `count` turtles of a cell (all by default) onto the next
+        without lifting them: the new cell reads them as the old one lets go."""
+        with self.lock:
+            stack = self._cell(src)
+            to = self._cell(dst)
+            if not stack:
+                raise WorldError("cell %s is empty: there is no turtle to slide" % src)
+            count = len(stack) if count is None else count
+            if not 1 <= count <= len(stack):
+                raise WorldError("cell %s holds %d turtle(s); cannot slide %d"
+                                 % (src, len(stack), count))
+            to.extend(stack[len(stack) - count:])
+            del stack[len(stack) - count:]
+            self._changed()
+
     def flip(self, cell: str) -> None:
         """Turn the single turtle on a cell over."""
         with self.lock:
