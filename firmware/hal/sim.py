@@ -55,15 +55,18 @@ class Hal:
     def write_leds(self, colors):
         if colors == self._colors:
             return
-        self._colors = [tuple(c) for c in colors]
         line = " ".join(["%02x%02x%02x" % (r, g, b) for r, g, b in colors]) + "\n"
         path = self.world + "/leds"
-        f = open(path + ".tmp", "w")
         try:
-            f.write(line)
-        finally:
-            f.close()
-        os.rename(path + ".tmp", path)  # a reader never sees half a frame
+            f = open(path + ".tmp", "w")
+            try:
+                f.write(line)
+            finally:
+                f.close()
+            os.rename(path + ".tmp", path)  # a reader never sees half a frame
+        except OSError:
+            return  # no world folder (yet): like LEDs with no power; tried again next frame
+        self._colors = [tuple(c) for c in colors]
 
     # ---- clock -----------------------------------------------------------
 

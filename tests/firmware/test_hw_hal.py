@@ -90,11 +90,17 @@ print(json.dumps(sorted(os.listdir('../world'))))
 hal.write_leds([(1, 2, 3)] * 16)
 print(json.dumps(open('../world/leds').read()))
 print(json.dumps(sorted(os.listdir('../world'))))
+os.remove('../world/leds'); os.rmdir('../world')
+hal.write_leds([(9, 9, 9)] * 16)  # no world folder: no crash
+os.mkdir('../world')
+hal.write_leds([(9, 9, 9)] * 16)  # and the frame arrives once it is back
+print(json.dumps(open('../world/leds').read()))
 """)
     assert out[0] == "ff0010 " + "000000 " * 14 + "000000\n"
     assert out[1] == []
     assert out[2] == " ".join(["010203"] * 16) + "\n"
     assert out[3] == ["leds"]  # no .tmp left behind
+    assert out[4] == " ".join(["090909"] * 16) + "\n"
 
 
 @pytest.mark.micropython
