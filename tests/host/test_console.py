@@ -95,3 +95,34 @@ def test_garbage_from_a_random_serial_device_is_not_a_turtleboard():
         peer.close()
     assert r.returncode == 0
     assert "- " in r.stdout and "not as a Turtleboard" in r.stdout
+
+
+def test_console_reconnects_when_the_board_comes_back(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    first = Peer(hello=HELLO)
+    port_file = tmp_path / "pty"
+    port_file.write_text(first.path)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "turtleboard", "console", "--port", str(port_file), "--linger", "1"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    second = None
+    try:
+        time.sleep(2.5)
+        first.unplug()
+        time.sleep(0.5)
+        second = Peer(hello=dict(HELLO, board="Second board"),
+                      handlers={"ping": lambda s, p: [second.frame("ok", {"re": s})]})
+        port_file.write_text(second.path)
+        time.sleep(3)
+        out, err = proc.communicate("ping\n", timeout=20)
+    finally:
+        proc.kill()
+        if second:
+            second.close()
+    assert "lost the board" in out and "reconnecting" in out
+    assert "reconnected" in out and "Second board" in out
+    assert ("ping", {}) in second.received
