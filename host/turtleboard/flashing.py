@@ -350,6 +350,16 @@ class Flasher:
             ) from None
         finally:
             link.close()
+        try:
+            from controller.commands import FW_VERSION
+        except ImportError:
+            FW_VERSION = None
+        if FW_VERSION and hello.get("fw") != FW_VERSION:
+            raise UserError(
+                f"the board restarted with firmware {hello.get('fw')!r}, not {FW_VERSION!r} "
+                f"that was just copied; an old main.py or a frozen firmware may run instead. "
+                f"Look at its boot messages with `turtleboard console --port {self.port}`."
+            )
         want_board = self.board.get("name")
         if want_board and hello.get("board") != want_board:
             raise UserError(
