@@ -58,9 +58,11 @@ hal.refresh()
 print(json.dumps([hal.read_channel(0), hal.read_channel(15), hal.button('next'),
                   hal.button('ok'), hal.button('undo')]))
 world('adc', '7 ' * 16 + '\\n')
-hal.refresh()  # within 5 ms: not read again
+hal._read_at = time.ticks_add(time.ticks_ms(), 1000)  # as if just read, on any machine
+hal.refresh()  # too soon: not read again
 print(json.dumps(hal.read_channel(3)))
-later(); hal.refresh()
+hal._read_at = time.ticks_add(time.ticks_ms(), -6)  # read 6 ms ago
+hal.refresh()
 print(json.dumps(hal.read_channel(3)))
 for bad in ['9 9 9', '9 x 9\\n', '9 70000\\n', '']:  # half or damaged files
     world('adc', bad); later(); hal.refresh()

@@ -39,7 +39,7 @@ while time.ticks_diff(end, time.ticks_ms()) > 0:
 print("end", s.version)
 """
 
-GAP = 0.3  # seconds between moves: the 60 ms window, the 5 ms re-read and the noise ticker fit
+GAP = 0.4  # seconds between moves: the 60 ms window, the 5 ms re-read and the noise ticker fit
 
 
 @pytest.mark.micropython
