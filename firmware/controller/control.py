@@ -319,14 +319,14 @@ class Controller:
         self.close_prompt(None)
         lifted = pos.lifted(sensed)
         back = self.last_on_board and sensed == self.prev_image
-        if back and lifted is None:
+        actions = pos.match(sensed) if pos.player else []
+        if back and not actions and lifted is None:
             self.takeback("sensors")
             return
         if pos.player or back:
-            actions = pos.match(sensed) if pos.player else []
-            if back:  # a turtle lifted, or really put back: the player says
+            if back:  # also a move (a Race "-" card), or a turtle in the air
                 actions = actions + [TAKEBACK]
-            if len(actions) == 1 and lifted is None:
+            if len(actions) == 1 and lifted is None and not back:
                 self.commit(actions[0], "sensors", on_board=True)
                 return
             if actions:

@@ -173,7 +173,7 @@ class Rig:
             if line:
                 seq, kind, payload = decode(line)
                 out.append((kind, payload))
-        self.got.extend(out)
+        self.got.extend([f for f in out if f[0] != "leds"])  # all but LEDs, kept
         return out
 
     def new(self, players=2, options=None, dice="electronic", game=None):

@@ -1,0 +1,70 @@
+# Whole seeded games through the controller on the scripted board: moves
+# made on the board, decisions and dice through prompts answered by the
+# host. The game log, the reported actions and the engine must agree, and
+# no error frame may appear.
+from ctl_rig import Rig, only
+
+from turtles.bots import random_action
+from turtles.rng import Rng
+
+
+def play(game, players, dice="physical", seed=1, options=None, limit=400):
+    rig = Rig(game)
+    rig.new(players=players, dice=dice, options=options)
+    ctl = rig.ctl
+    g = ctl.game
+    rng = Rng(seed)
+    wanted = None
+    steps = 0
+    while not g.is_over() and steps < limit:
+        steps += 1
+        p = ctl.prompt
+        if p is not None:
+            texts = rig.ctl.prompt.payload(g)["choices"]
+            if wanted in texts:
+                pick = texts.index(wanted)
+            else:
+                picks = [i for i in range(len(texts)) if texts[i] not in ("cancel", "takeback")]
+                pick = picks[rng.below(len(picks))]
+            rig.send("answer", {"id": p.id, "choice": pick}, run=20)
+            wanted = None
+            continue
+        if list(ctl.board_image()) != list(g.image()):
+            rig.show()
+            rig.run(100)
+            continue
+        if g.to_move() < 0:
+            rig.run(50)
+            continue
+        action = random_action(g, rng)
+        wanted = g.action_text(action)
+        g.push(action)
+        after = g.image()
+        g.undo()
+        if after == g.image():
+            rig.send("enter", {"text": wanted}, run=20)
+        else:
+            rig.show(after)
+            rig.run(200)
+    assert only(rig.got, "error") == []
+    texts = [g.action_text(a) for a in g.history]
+    assert rig.log.load()[1] == texts
+    done = [p["text"] for k, p in rig.got if k == "action"]
+    undone = len(only(rig.got, "undone"))
+    assert len(done) - undone == len(texts)
+    return rig
+
+
+def test_tortuga_game_through_the_board():
+    rig = play("tortuga", 2, seed=3)
+    assert rig.ctl.game.is_over()
+
+
+def test_mahe_game_with_electronic_dice():
+    rig = play("mahe", 3, dice="electronic", seed=4, limit=300)
+    assert [p for k, p in rig.got if k == "action" and p["by"] == "dice"]
+
+
+def test_race_game_with_real_cards():
+    rig = play("race", 3, seed=5, limit=300)
+    assert [p for k, p in rig.got if k == "action" and p["by"] == "sensors"]
