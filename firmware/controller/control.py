@@ -6,11 +6,14 @@
 #   - the board matches the game: show whose turn and what may move; at a
 #     chance node roll (electronic dice) or ask (physical); when only a
 #     decision the board cannot show is left, ask (a `decide` prompt);
-#   - the game moved without the board (restored from the log, entered by
-#     the host, Mahé's turtle after `stop`, a bust): light what must change
-#     at once, and commit nothing until the board matches;
+#   - the game moved without the board (entered by the host, Mahé's turtle
+#     after `stop`, a bust, a new game): light what must change at once;
+#     only a board showing one legal move from there commits; after a power
+#     cut (restored from the log) nothing commits until the board matches;
 #   - the board shows the result of one legal action: commit it; of several:
 #     a `move` prompt; the position before the last move: take it back;
+#     a board that only lost a turtle (a turtle in the air looks so too) is
+#     confirmed with OK, never read;
 #   - a turtle lifted: light its legal destinations;
 #   - anything else, stable for GRACE_MS: light the cells that differ.
 
@@ -142,6 +145,13 @@ class Controller:
                 )
                 break
             done += 1
+        if done < len(texts):  # keep the log to what the game is now
+            try:
+                self.log.begin(header["game"], header["players"], header["options"], extra)
+                for text in texts[:done]:
+                    self.log.append(text)
+            except Exception as e:
+                self.link.error("log", "the game log could not be rewritten (%s)" % (e,))
         self.install(header["game"], game, cell_map, dice)
         self.must_match = RESTORE
         return True

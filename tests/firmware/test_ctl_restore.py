@@ -101,3 +101,17 @@ def test_restore_with_a_flipped_turtle_guides_a_flip():
     again.ctl.restore()
     got = again.run(200)
     assert only(got, "status")[-1]["expect"]["flip"] == ["a1"]
+
+
+def test_a_log_action_the_rules_refuse_ends_the_replay_and_the_log():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.send("enter", {"text": "c1-c2"})
+    rig.log.append("c1-c2")  # impossible now (say, written by other firmware)
+    rig.log.append("g4-g3")
+    again = Rig("tortuga", folder=rig.folder)
+    assert again.ctl.restore()
+    got = again.frames()
+    assert only(got, "error")[0]["code"] == "log" and "action 2" in only(got, "error")[0]["msg"]
+    assert len(again.ctl.game.history) == 1
+    assert again.log.load()[1] == ["c1-c2"]
