@@ -75,6 +75,10 @@ class Replica:
     def hash(self) -> str:
         return hash_text(self.game.state_hash()) if self.game is not None else ""
 
+    def lost(self, why: str) -> list[str]:
+        """Something may have been missed: resync (and say why)."""
+        return self._lost(why)
+
     def _lost(self, why: str) -> list[str]:
         self.in_sync = False
         self.needs_sync = not self.awaiting
@@ -210,6 +214,7 @@ class Mirror:
         self.connected = False
         self.reconnects = 0
         self.lost_at = self.next_try = 0.0
+        self.gaps_seen = 0
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
         self.delay = 0.05
 
@@ -266,7 +271,16 @@ class Mirror:
             elif isinstance(ev, Raw):
                 out.append(("raw", ev.text))
             else:
+                # a damaged or overlong line may have been an action: check
                 out.append(("bad", ev))
+                if self.replica.in_sync:
+                    for note in self.replica.lost("a damaged line came from the board"):
+                        out.append(("note", note))
+        if self.link.gaps != self.gaps_seen:
+            self.gaps_seen = self.link.gaps
+            if self.replica.in_sync:
+                for note in self.replica.lost("frames from the board went missing"):
+                    out.append(("note", note))
 
     def _lost(self, out: list, why: str) -> None:
         self.connected = False

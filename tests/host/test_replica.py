@@ -111,3 +111,45 @@ def test_no_game_on_the_board():
                        Frame(2, "synced", {"n": 0, "hash": None})])
     assert rep.in_sync and rep.game is None and notes == ["no game on the board yet"]
     assert rep.handle(Frame(3, "hello", {"game": None, "n": 0, "hash": None})) == []
+
+
+def test_mirror_resyncs_after_a_damaged_line_or_missing_frames():
+    # link level: a scripted board on a real pty, frames made by the engine
+    from peer import Peer
+
+    from turtleboard.link import PROTO
+    from turtleboard.replica import Mirror
+
+    g = board_game(n=12)
+
+    def state(seq, payload):
+        return [peer.frame(f.kind, f.payload) for f in sync_frames(g)] + [peer.frame("ok", {"re": seq})]
+
+    hello = {"fw": "0.1.0", "proto": PROTO, "board": "t", "board_version": 1, "game": "mahe",
+             "n": 12, "hash": hash_text(g.state_hash())}
+    peer = Peer(hello=hello, handlers={"sync": state})
+    mirror = Mirror(peer.path)
+    try:
+        mirror.start(2)
+        mirror.wait_synced(3)
+        assert mirror.replica.in_sync and [k for k, _ in peer.received].count("sync") == 1
+        peer.write(b"~TB 99 action {\"n\":13} *0000\r\n")  # damaged
+        notes = []
+        for _ in range(40):
+            notes += [d for k, d in mirror.poll(0.05) if k == "note"]
+            if any(n.startswith("resynced") for n in notes):
+                break
+        assert "out of step with the board: a damaged line came from the board; resyncing" in notes
+        assert [k for k, _ in peer.received].count("sync") == 2
+        peer.seq += 5  # five frames lost on the way
+        peer.write(peer.frame("status", {"text": "x"}))
+        notes = []
+        for _ in range(40):
+            notes += [d for k, d in mirror.poll(0.05) if k == "note"]
+            if any(n.startswith("resynced") for n in notes):
+                break
+        assert any("frames from the board went missing" in n for n in notes)
+        assert mirror.replica.in_sync
+    finally:
+        mirror.close()
+        peer.close()
