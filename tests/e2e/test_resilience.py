@@ -110,3 +110,30 @@ def test_the_host_goes_away_and_comes_back_in_step(vdev):
     assert m.replica.game.is_over()
     assert m.replica.mismatches == 0
     assert v.device_log() == actions_of(m.replica.game)
+
+
+def test_kill_9_of_the_whole_device_then_start_it_again(vdev):
+    # The supervisor and the firmware die together (kill -9 of the process
+    # group); `turtleboard sim` on the same folder brings the game back.
+    from turtleboard.sim.device import Background
+
+    v = vdev("mahe", fields=6)
+    v.open_world()
+    m = v.mirror()
+    v.new_game(m, "mahe", 2)
+    hands = v.hands(m, seed=8)
+    for round_ in range(3):
+        hands.play(max_actions=10 + round_)
+        if m.replica.game.is_over():
+            break
+        before = actions_of(m.replica.game)
+        m.close()
+        v.bg.kill()
+        v.bg = Background(v.dir, v.board_path)
+        m = v.mirror()
+        m.wait_synced(10)
+        assert actions_of(m.replica.game)[: len(before)] == before
+        hands.mirror = m
+    hands.play()
+    assert m.replica.game.is_over()
+    assert v.device_log() == actions_of(m.replica.game)
