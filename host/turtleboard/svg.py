@@ -175,7 +175,7 @@ def turtle(x, y, p: Piece, r=15):
 def stack(x, y, pieces):
     out = []
     for i, p in enumerate(pieces):
-        out.extend(turtle(x, y - i * 13, p))
+        out.extend(turtle(x, y - i * 17, p))
     return out
 
 
