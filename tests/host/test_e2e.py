@@ -179,12 +179,12 @@ def test_play_tui_headless(tortuga):
             cmd = app.query_one("#cmd")
             cmd.value = "new tortuga 2"
             await pilot.press("enter")
-            for _ in range(100):
+            for _ in range(200):
                 await pilot.pause(0.05)
                 if mirror.replica.game is not None and n_actions(mirror) == 0 and mirror.replica.in_sync:
                     break
             step(tortuga.world, "f1", "f2")
-            for _ in range(100):
+            for _ in range(200):
                 await pilot.pause(0.05)
                 if "1. f1-f2" in log_text(app):
                     break
@@ -196,7 +196,7 @@ def test_play_tui_headless(tortuga):
             assert "to move: player 2" in side
             assert "1. f1-f2" in log_text(app)
             await pilot.press("u")  # undo from the keyboard: the board takes it back
-            for _ in range(100):
+            for _ in range(200):
                 await pilot.pause(0.05)
                 if "taken back, now at action 0" in log_text(app):
                     break
@@ -229,7 +229,7 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
             await pilot.press("colon")
             app.query_one("#cmd").value = "new mahe 2 physical"
             await pilot.press("enter")
-            for _ in range(100):
+            for _ in range(200):
                 await pilot.pause(0.05)
                 if mirror.prompt and mirror.replica.in_sync:
                     break
@@ -238,7 +238,7 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
             side = str(app.query_one("#side", Static).content)
             assert mirror.prompt["text"] in side and f" 1 {choices[1]}" in side
             await pilot.press("1")
-            for _ in range(100):
+            for _ in range(200):
                 await pilot.pause(0.05)
                 if n_actions(mirror) == 1:
                     break
