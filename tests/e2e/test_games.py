@@ -12,7 +12,8 @@ def actions_of(game) -> list[str]:
     return [game.action_text(a) for a in game.history]
 
 
-def play_and_check(v, game: str, players: int, seed: int, slides: bool = True, **world_kw):
+def play_and_check(v, game: str, players: int, seed: int, slides: bool = True, script=None,
+                   **world_kw):
     v.open_world(**world_kw)
     m = v.mirror()
     v.new_game(m, game, players)
@@ -25,7 +26,7 @@ def play_and_check(v, game: str, players: int, seed: int, slides: bool = True, *
             # The replica applied it and checked the device's hash.
             assert m.replica.in_sync, "the mirror fell out of step at action %d" % data.payload["n"]
 
-    hands = v.hands(m, seed=seed, slides=slides)
+    hands = v.hands(m, seed=seed, slides=slides, script=script)
     hands.on_event = watch
     hands.play()
     game_now = m.replica.game
@@ -62,10 +63,22 @@ def test_race_with_turtles_lifted_and_carried(vdev):
     play_and_check(v, "race", 3, seed=2, slides=False)
 
 
-def test_tortuga_through_the_sensors(vdev):
+def test_tortuga_from_a_script_gives_exactly_that_game(vdev):
+    # A game made beforehand by a bot is played on the board from its action
+    # list; the device, seeing only the pieces, records the very same list.
+    from controller.flows import device_options
+    from turtles import game_class, new_game
+    from turtles.bots import play_random
+    from turtles.rng import Rng
+
     v = vdev("tortuga")
-    hands, log = play_and_check(v, "tortuga", 2, seed=3)
-    assert any("x" in t for t in hands.made), "no turtle was jumped (and flipped) on the board"
+    cls = game_class("tortuga")
+    game = new_game("tortuga", 2, device_options("tortuga", cls, {}), v.board.geometry)
+    play_random(game, Rng(5))
+    script = actions_of(game)
+    hands, log = play_and_check(v, "tortuga", 2, seed=3, script=script)
+    assert log == script
+    assert any("x" in t for t in script), "no turtle was jumped (and flipped) on the board"
 
 
 def test_noise_and_bounce_never_commit_a_wrong_move(vdev):
