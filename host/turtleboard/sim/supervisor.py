@@ -38,6 +38,8 @@ RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 FRIENDLY_BANNER = b'Type "help()" for more information.'
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
 
+OUT_MAX = 4096  # bytes of output kept for a host that does not read (a Pico keeps less)
+
 _PR_SET_PDEATHSIG = 1
 
 
@@ -89,6 +91,8 @@ class Supervisor:
         self._raw_repl = False
         self._last_in = b""
         self._hold: bytes = b""
+        self._to_host = bytearray()   # output the host has not taken yet
+        self._to_child = bytearray()  # input the firmware has not taken yet
         self._hold_until = 0.0
         self._swallow: bytes | None = None
         self._stopping = False
@@ -136,6 +140,7 @@ class Supervisor:
         code = self.child.wait()
         os.close(self.inner)
         self.inner = -1
+        self._to_child.clear()  # a reboot loses what the old firmware had not read
         if self._stopping:
             return
         soft_in_raw = self._raw_repl and code == 0 and self._last_in.endswith(b"\x04")
@@ -159,23 +164,36 @@ class Supervisor:
     # -- bytes --------------------------------------------------------------
 
     def _send(self, data: bytes) -> None:
-        """To the host; dropped when nobody reads and the buffer is full."""
-        try:
-            os.write(self.outer, data)
-        except OSError as e:
-            if e.errno not in (errno.EAGAIN, errno.EIO):
+        """To the host. What nobody reads is dropped, oldest first, beyond OUT_MAX."""
+        self._to_host += data
+        if len(self._to_host) > OUT_MAX:
+            del self._to_host[: len(self._to_host) - OUT_MAX]
+        self._flush_host()
+
+    def _flush_host(self) -> None:
+        while self._to_host:
+            try:
+                n = os.write(self.outer, self._to_host)
+            except OSError as e:
+                if e.errno in (errno.EAGAIN, errno.EIO):
+                    return
                 raise
+            del self._to_host[:n]
 
     def _write_inner(self, data: bytes) -> None:
-        while data and self.inner >= 0:
+        self._to_child += data
+        self._flush_child()
+
+    def _flush_child(self) -> None:
+        while self._to_child and self.inner >= 0:
             try:
-                n = os.write(self.inner, data)
+                n = os.write(self.inner, self._to_child)
             except OSError as e:
                 if e.errno == errno.EAGAIN:
-                    time.sleep(0.001)
-                    continue
+                    return
+                self._to_child.clear()
                 return
-            data = data[n:]
+            del self._to_child[:n]
 
     def _from_host(self, data: bytes) -> None:
         if self.trace:
@@ -233,10 +251,16 @@ class Supervisor:
         try:
             while not self._stopping:
                 fds = [self.outer, self._wake_r] + ([self.inner] if self.inner >= 0 else [])
-                timeout = 0.05 if self._hold else 0.5
-                ready, _, _ = select.select(fds, [], [], timeout)
+                writing = ([self.outer] if self._to_host else []) + (
+                    [self.inner] if self._to_child and self.inner >= 0 else [])
+                timeout = 0.05 if self._hold or self._to_host else 0.5
+                ready, can_write, _ = select.select(fds, writing, [], timeout)
                 if self._stopping:
                     break
+                if self.outer in can_write or self._to_host:
+                    self._flush_host()
+                if self.inner in can_write:
+                    self._flush_child()
                 if self.inner in ready:
                     try:
                         data = os.read(self.inner, 4096)
@@ -247,6 +271,8 @@ class Supervisor:
                     elif self.child.poll() is not None:
                         self._reap()
                         continue
+                    else:
+                        time.sleep(0.005)  # the child is going: wait for its exit
                 if self.outer in ready:
                     try:
                         data = os.read(self.outer, 4096)
