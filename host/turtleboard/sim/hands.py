@@ -187,6 +187,8 @@ class Hands:
         if kind == "chance":
             wanted = self.script.pop(0) if self.script else game.action_text(
                 self.rng.weighted(game.chance_outcomes()))
+        elif wanted not in choices and self.script and self.script[0] in choices:
+            wanted = self.script.pop(0)  # the script's next decision, asked before we moved
         elif wanted not in choices:
             if kind == "decide":
                 legal = [a for a in game.legal_actions() if game.action_text(a) in choices]
