@@ -102,7 +102,7 @@ def run(args) -> int:
     from turtleboard.replica import Mirror
     from turtleboard.sim import device
     from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
-    from turtleboard.sim.world import World
+    from turtleboard.sim.world import World, WorldError
     from turtles import GameError, new_game
 
     if args.game not in GAMES:
@@ -171,8 +171,8 @@ def run(args) -> int:
         started = time.monotonic()
         try:
             hands.play()
-        except HandsError as e:
-            raise UserError("the demo stopped: %s" % e)
+        except (HandsError, WorldError) as e:
+            raise UserError("the demo stopped: %s (the board's folder: %s)" % (e, sim_dir))
         view.draw(mirror, hands)
         view.stop()
         game = mirror.replica.game
