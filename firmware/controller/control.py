@@ -18,7 +18,7 @@
 #   - anything else, stable for GRACE_MS: light the cells that differ.
 
 from turtles import GameError, IllegalAction, game_class
-from turtles.game import CHANCE, EMPTY, TERMINAL
+from turtles.game import CHANCE, TERMINAL
 from turtles.rng import Rng
 
 from . import flows, scenes
@@ -76,7 +76,6 @@ class Controller:
         self.trouble_text = None
         self.trouble_at = 0
         self.cell_map = []       # game cell -> board cell
-        self.extra = []          # board cells the game does not use
 
     # ---- the game -----------------------------------------------------------
 
@@ -103,7 +102,6 @@ class Controller:
         self.name = name
         self.dice = dice
         self.cell_map = cell_map
-        self.extra = [j for j in range(len(self.board.cells)) if j not in cell_map]
         self.prev_image = None
         self.last_on_board = False
         self.must_match = GAME
@@ -299,16 +297,6 @@ class Controller:
             return
         pos = self.pos
         sensed = self.board_image()
-        img = self.sensing.image
-        strays = [j for j in self.extra if img[j] != EMPTY]
-        if strays:
-            self.close_prompt(None)
-            self.idle_scene(scene)
-            scene.status = "wait"
-            scene.leds = [(self.board.led_of[j], scenes.TAKE) for j in strays]
-            self.set_status("take the turtles off the cells that are not part of this game",
-                            {"off": [self.board.cells[j] for j in strays]})
-            return
         if sensed == pos.image:
             self.must_match = None
             self.in_sync(scene)

@@ -222,3 +222,17 @@ def test_nothing_commits_after_a_power_cut_until_the_board_matches():
     got = again.run(3000)
     assert actions(got) == []
     assert only(got, "status")[-1]["expect"]["on"] == ["c1"]
+
+
+def test_a_turtle_on_a_cell_no_move_can_reach_is_guided_off():
+    # Mahé: nobody may stand on the nest before the game's end.
+    rig = Rig("mahe")
+    rig.new(players=4, dice="physical")
+    rig.show()
+    rig.run(100)
+    rig.put("nest")
+    got = rig.run(2000)
+    assert actions(got) == []
+    assert only(got, "status")[-1]["expect"]["off"] == ["nest"]
+    nest = rig.board.led_of[rig.board.cells.index("nest")]
+    assert rig.hal.leds[nest] == (255, 0, 0)
