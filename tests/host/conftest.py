@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import threading
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).parent))
 
 
@@ -29,12 +26,3 @@ def bare_device(tmp_path):
     yield sup
     sup.stop()
     thread.join(5)
-
-
-def turtleboard(*args, timeout=120, input=None):
-    """Run the real `turtleboard` command line; -> CompletedProcess (text)."""
-    return subprocess.run(
-        [sys.executable, "-m", "turtleboard", *map(str, args)],
-        capture_output=True, text=True, timeout=timeout, input=input, cwd=ROOT,
-        env=dict(os.environ, COLUMNS="120", NO_COLOR="1"),
-    )

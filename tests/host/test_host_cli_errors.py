@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import turtleboard
+from hosttools import turtleboard
 from peer import Peer
 
 from turtleboard.link import PROTO

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import turtleboard
+from hosttools import turtleboard
 from peer import Peer
 
 from controller import frames

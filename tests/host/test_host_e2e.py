@@ -8,7 +8,7 @@ import json
 import time
 
 import pytest
-from conftest import ROOT, turtleboard
+from hosttools import ROOT, turtleboard
 
 from turtleboard.replica import Mirror
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT, turtleboard
+from hosttools import ROOT, turtleboard
 
 from turtleboard.flashing import check_mpy_version
 from turtleboard.link import Link, NotOurDevice, open_port

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import xml.etree.ElementTree as ET
 
-from conftest import turtleboard
+from hosttools import turtleboard
 
 from turtleboard.svg import svg_picture
 from turtles import new_game
