@@ -4,7 +4,7 @@
 # the serial port, so the host can flash a fixed board.json.
 
 from .board import BoardError, load_board
-from .commands import FW_VERSION, PROTO_VERSION
+from .commands import FW_VERSION, PROTO_VERSION, send_hello
 from .control import Controller
 from .frames import FrameError, LineReader, decode, encode, is_frame
 from .gamelog import GameLog
@@ -30,15 +30,19 @@ def main(platform_hal, period_ms=5):
         return broken(platform_hal, text, e.problems)
     hal = platform_hal(board)
     sensing = Sensing(hal, board)
-    sensing.calibrate()
+    trouble = None
+    try:
+        sensing.calibrate()
+    except OSError as e:  # the calibration could not be saved: run on
+        trouble = e
     seed = hal.ticks_ms()
     for r in sensing.raw:  # the low bits of the sensors' noise
         seed = (seed * 31 + r) & 0xFFFFFFFF
     ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
     ctl.level = board.brightness
-    from .commands import send_hello
-
     send_hello(ctl)
+    if trouble is not None:
+        ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
     ctl.restore()
     ctl.run(period_ms)
 
