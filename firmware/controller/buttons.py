@@ -2,6 +2,7 @@
 # bounce within DEBOUNCE_MS of the last change ignored.
 
 DEBOUNCE_MS = 40
+NONE = ()  # no press: nothing allocated
 
 
 class Buttons:
@@ -13,7 +14,7 @@ class Buttons:
 
     def poll(self, now):
         # -> names of the buttons pressed since the last poll, in board order.
-        pressed = []
+        pressed = NONE
         hal = self.hal
         for i in range(len(self.names)):
             held = bool(hal.button(self.names[i]))
@@ -24,5 +25,5 @@ class Buttons:
             self.down[i] = held
             self.changed[i] = now
             if held:
-                pressed.append(self.names[i])
+                pressed = pressed + (self.names[i],)
         return pressed

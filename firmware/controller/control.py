@@ -71,6 +71,8 @@ class Controller:
         self.scene = scenes.Scene()
         self.frame = None
         self.scene_key = None
+        self.drawn = None        # the scene last rendered, and at what level
+        self.drawn_level = None
         self.status_sent = None
         self.faults_sent = []
         self.trouble_text = None
@@ -480,6 +482,11 @@ class Controller:
                 return
             self.ledtest_at = None
             self.scene_key = None
+            self.drawn = None
+        if self.scene is self.drawn and self.level == self.drawn_level:
+            return  # nothing new to draw: no work, no garbage
+        self.drawn = self.scene
+        self.drawn_level = self.level
         key = (self.scene.key(), self.level)
         if key == self.scene_key:
             return
@@ -493,6 +500,7 @@ class Controller:
         self.status_sent = None
         self.frame = None
         self.scene_key = None
+        self.drawn = None
         self.dirty = True
 
     def show(self, frame):

@@ -4,6 +4,7 @@
 from .frames import MAX_LINE, FrameError, LineReader, decode, encode, encode_text, is_frame
 
 LOG_CHUNK = 700  # bytes of action texts per `log` frame, well inside MAX_LINE
+NOTHING = ()  # what poll() returns on a quiet line: nothing allocated
 
 
 class Link:
@@ -37,7 +38,7 @@ class Link:
         # bad line comes as (None, code, message) for an `error` answer.
         data = self.hal.serial_read()
         if not data:
-            return []
+            return NOTHING
         out = []
         for line in self.reader.feed(data):
             if line is None:
