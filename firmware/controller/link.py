@@ -31,7 +31,12 @@ class Link:
         payload = {"code": code, "msg": msg}
         if re is not None:
             payload["re"] = re
-        self.send("error", payload)
+        while True:
+            try:
+                self.send("error", payload)
+                return
+            except FrameError:  # an echo of a long input: shorten until it fits
+                payload["msg"] = payload["msg"][:len(payload["msg"]) // 2] + "..."
 
     def poll(self):
         # -> [(seq, kind, payload)] of the frames that arrived, in order; a
@@ -57,6 +62,8 @@ class Link:
             except FrameError as e:
                 self.damaged += 1
                 out.append((None, "bad-frame", "dropped a damaged frame: %s; send it again" % e))
+            except Exception as e:  # JSON nested too deep for the device, ...
+                out.append((None, "bad-frame", "could not read a frame (%r); send a flat JSON object" % (e,)))
         return out
 
     def send_log(self, texts):

@@ -68,3 +68,13 @@ def test_mahe_game_with_electronic_dice():
 def test_race_game_with_real_cards():
     rig = play("race", 3, seed=5, limit=300)
     assert [p for k, p in rig.got if k == "action" and p["by"] == "sensors"]
+
+
+def test_tattoo_turtles_and_hatching_day_through_the_board():
+    for options, seed in (({"tattoo": 4}, 6), ({"hatching": 1}, 7)):
+        rig = play("tortuga", 2, seed=seed, options=options, limit=600)
+        assert rig.ctl.game.is_over()
+
+
+def test_mahe_egg_cards_as_dice_with_two_players():
+    play("mahe", 2, seed=8, options={"egg_dice": 1}, limit=300)

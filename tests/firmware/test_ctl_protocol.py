@@ -180,3 +180,22 @@ def test_the_device_never_sends_ctrl_c_or_ctrl_d():
     rig.raw(b"\x03\x04~TB \x03 x\n")  # the fake HAL raises if 3 or 4 go out
     got = rig.send("enter", {"text": "\x03\x04"})
     assert len(codes(got)) == 1
+
+
+def test_hostile_but_well_formed_frames():
+    from controller.frames import crc16
+
+    rig = Rig("tortuga")
+    rig.new()
+    deep = "~TB 9 ping " + "[" * 300 + "]" * 300
+    line = "%s *%04x\n" % (deep, crc16(deep.encode()))
+    got = rig.raw(line.encode())
+    assert codes(got) == ["bad-frame"]
+    got = rig.send("enter", {"text": "\u00e9" * 150})  # echoed, escaped: still one line
+    assert codes(got) == ["bad-notation"]
+    got = rig.send("new", {"game": ["tortuga"], "players": 2})
+    assert codes(got) == ["bad-payload"]
+    got = rig.send("answer", {"id": {"a": 1}, "choice": 0})
+    assert codes(got) == ["no-prompt"]
+    assert rig.ctl.game.history == []
+    assert kinds(rig.send("ping")) == ["ok"]
