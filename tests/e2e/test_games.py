@@ -85,3 +85,27 @@ def test_noise_and_bounce_never_commit_a_wrong_move(vdev):
     v = vdev("tortuga")
     # The hands check each commit against the move they made (HandsError otherwise).
     play_and_check(v, "tortuga", 2, seed=7, noise=400, bounce=True)
+
+
+def test_mahe_with_physical_dice_from_a_script(vdev):
+    # Dice thrown on the table: the players tell the device each value with
+    # NEXT/OK (a `chance` prompt). The device records the script's own game.
+    from turtles import new_game
+    from turtles.bots import play_random
+    from turtles.rng import Rng
+
+    v = vdev("mahe", fields=5)
+    v.open_world()
+    m = v.mirror()
+    m.link.command("new", {"game": "mahe", "players": 2, "options": {}, "dice": "physical"},
+                   timeout=5)
+    m.wait_synced(10)
+    game = new_game("mahe", 2, {}, v.board.geometry)
+    play_random(game, Rng(9))
+    script = actions_of(game)
+    hands = v.hands(m, seed=1, script=list(script))
+    hands.play(max_actions=40)
+    log = v.device_log()
+    assert len(log) >= 40
+    assert log == script[: len(log)]
+    assert m.replica.mismatches == 0
