@@ -151,5 +151,10 @@ def test_interactive_view_plays_the_board_by_hand(world):
             assert app.selected == 4
             cell = app.query_one("#cell-2")
             assert "^" in str(cell.render())
+            assert cell.styles.background.hex.lower() == "#00ff00"  # its LED's colour
+            with open(os.path.join(world.dir, "leds"), "w") as f:
+                f.write(" ".join(["0000ff"] * world.board.led_count) + "\n")
+            await pilot.pause(0.3)  # the view follows the LEDs the firmware writes
+            assert cell.styles.background.hex.lower() == "#0000ff"
 
     asyncio.run(run())
