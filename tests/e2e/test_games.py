@@ -111,18 +111,25 @@ def test_mahe_with_physical_dice_from_a_script(vdev):
     assert m.replica.mismatches == 0
 
 
-@pytest.mark.xfail(strict=False, reason=(
+@pytest.mark.xfail(strict=True, reason=(
     "open firmware issue: a turtle counted along the track rests on each cell it passes "
-    "(~120 ms at a person's pace) longer than the board's stable_ms (60 ms), and the device "
-    "commits that intermediate cell as a shorter move (yellow+ for yellow++)"))
-def test_race_at_a_persons_pace(vdev):
+    "(120 ms at a person's pace) longer than the board's stable_ms (60 ms), and the device "
+    "commits that cell as the shorter move (red+ for red++)"))
+def test_race_at_a_persons_pace_counts_the_whole_move(vdev):
     from turtleboard.sim.hands import REAL
 
     v = vdev("race")
     v.open_world()
     m = v.mirror()
     v.new_game(m, "race", 3)
-    hands = v.hands(m, seed=1)
-    hands.timing = REAL
-    hands.play(max_actions=30)
-    assert v.device_log() == actions_of(m.replica.game)
+    # A position where red+ is the only move that shows red on the next cell.
+    before = ["stack blue", "stack green", "stack purple", "stack red", "stack yellow",
+              "*+yellow", "blue++", "yellow++", "green++", "*-green", "*-green", "*+yellow",
+              "purple-", "red+", "blue+", "blue+", "^purple", "*+green", "*+purple", "red+",
+              "blue-", "*+green"]
+    hands = v.hands(m, seed=1, script=before + ["red++"])
+    hands.play(max_actions=len(before))
+    assert v.device_log() == before
+    hands.timing = REAL  # red rests on the next cell on its way
+    hands.play(max_actions=1)
+    assert v.device_log() == before + ["red++"]
