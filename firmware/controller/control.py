@@ -372,9 +372,8 @@ class Controller:
         if who == TERMINAL:
             winners = (game.result() or {}).get("winners") or []
             scene.status = "over"
-            if winners:
-                scene.turn = scenes.player_colour(winners[0])
-                scene.turn2 = scenes.player_colour(winners[-1])
+            scene.players = game.players
+            scene.seats = [(w, scenes.player_colour(w)) for w in winners]
             self.set_status("the game is over", {})
             return
         if p is not None:
@@ -402,10 +401,11 @@ class Controller:
         who = self.game.to_move()
         scene.status = "idle"
         scene.dice = self.shown_dice
+        scene.players = self.game.players
         if who >= 0:
-            scene.turn = scenes.player_colour(who)
+            scene.seats = [(who, scenes.player_colour(who))]
         elif who == CHANCE:
-            scene.turn = scenes.CHANCE
+            scene.seats = [(i, scenes.CHANCE) for i in range(self.game.players)]
 
     def show_prompt(self, scene):
         # The preview: what the current choice changes on the board.
@@ -426,8 +426,8 @@ class Controller:
                 self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
             )
             colour = None if action == TAKEBACK else flows.colour_of(self.name, game, action)
-            if colour is not None:
-                scene.turn2 = colour
+            if colour is not None and scene.seats:  # on the deciding seat
+                scene.seats = [(scene.seats[0][0], colour)]
             if p.kind == "chance":
                 scene.dice = flows.dice_value(game, action)
         self.set_status(p.text, {"choice": choice_text(self.game, action)})

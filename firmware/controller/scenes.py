@@ -11,7 +11,7 @@ MOVABLE = (60, 60, 60)   # a turtle that may move
 PREVIEW = (200, 0, 255)  # what the prompt's current choice changes
 TARGET = (255, 255, 255)  # where the engine sends a turtle (Mahé after stop)
 DICE = (255, 255, 255)
-CHANCE = (255, 255, 255)  # the turn group while dice or cards decide
+CHANCE = (255, 255, 255)  # every seat while dice or cards decide
 
 # Players' colours: red, yellow, green, blue, purple, orange, white.
 PLAYERS = (
@@ -33,13 +33,13 @@ class Scene:
     # Everything a frame depends on.
     def __init__(self):
         self.leds = []       # [(LED index, colour)] for cells
-        self.turn = None     # a colour for the turn group, or None
-        self.turn2 = None    # second colour, alternating along the group
+        self.seats = []      # [(player, colour)] for the turn group
+        self.players = 0     # how many seats the game has
         self.dice = 0        # value shown on the dice group
         self.status = "nogame"
 
     def key(self):
-        return (tuple(self.leds), self.turn, self.turn2, self.dice, self.status)
+        return (tuple(self.leds), tuple(self.seats), self.players, self.dice, self.status)
 
 
 def player_colour(player):
@@ -56,12 +56,16 @@ def render(board, scene, level):
     for led, colour in scene.leds:
         frame[led] = colour
     groups = board.groups
-    if scene.turn is not None and "turn" in groups:
-        second = scene.turn2 if scene.turn2 is not None else scene.turn
-        i = 0
-        for led in groups["turn"]:
-            frame[led] = scene.turn if i % 2 == 0 else second
-            i += 1
+    if scene.seats and "turn" in groups:
+        # One LED per seat when the group has enough; else the whole group
+        # shows the first colour.
+        turn = groups["turn"]
+        if len(turn) >= scene.players:
+            for player, colour in scene.seats:
+                frame[turn[player]] = colour
+        else:
+            for led in turn:
+                frame[led] = scene.seats[0][1]
     if "dice" in groups:
         i = 0
         for led in groups["dice"]:

@@ -34,12 +34,14 @@ def test_same_scene_same_frame():
     board = Rig("tortuga").board
     a = scenes.Scene()
     a.leds = [(3, scenes.PUT), (5, scenes.TAKE)]
-    a.turn = scenes.player_colour(1)
+    a.seats = [(1, scenes.player_colour(1))]
+    a.players = 2
     a.dice = 4
     a.status = "wait"
     b = scenes.Scene()
     b.leds = [(3, scenes.PUT), (5, scenes.TAKE)]
-    b.turn = scenes.player_colour(1)
+    b.seats = [(1, scenes.player_colour(1))]
+    b.players = 2
     b.dice = 4
     b.status = "wait"
     assert a.key() == b.key()
@@ -55,12 +57,14 @@ def test_whose_turn_is_shown_in_the_players_colour():
     rig.new()
     rig.show()
     rig.run(200)
-    turn = rig.board.groups["turn"]
+    turn = rig.board.groups["turn"]  # one LED per seat
     assert rig.hal.leds[turn[0]] == scenes.player_colour(0)
+    assert rig.hal.leds[turn[1]] == (0, 0, 0)
     rig.take("c1")
     rig.put("c2")
     rig.run(200)
-    assert rig.hal.leds[turn[0]] == scenes.player_colour(1)
+    assert rig.hal.leds[turn[0]] == (0, 0, 0)
+    assert rig.hal.leds[turn[1]] == scenes.player_colour(1)
 
 
 def test_game_over_scene():
@@ -77,7 +81,7 @@ def test_game_over_scene():
     got = rig.run(200)
     assert only(got, "status")[-1]["text"] == "the game is over"
     winner = game.result()["winners"][0]
-    assert rig.hal.leds[rig.board.groups["turn"][0]] == scenes.player_colour(winner)
+    assert rig.hal.leds[rig.board.groups["turn"][winner]] == scenes.player_colour(winner)
     assert rig.hal.leds[rig.board.groups["status"][0]] == scenes.STATUS["over"]
     got = rig.send("enter", {"text": "c1-c2"})
     assert only(got, "error")[0]["code"] == "over"

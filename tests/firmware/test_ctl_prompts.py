@@ -2,6 +2,8 @@
 # show, dice and cards; NEXT cycles, OK confirms, the host may answer.
 from ctl_rig import Rig, actions, kinds, only
 
+from controller import scenes
+
 STACK = ["red", "yellow", "green", "blue", "purple"]
 
 
@@ -172,12 +174,12 @@ def test_tortuga_team_of_a_reactivated_turtle_is_a_prompt():
     prompt = only(got, "prompt")[-1]
     assert prompt["kind"] == "decide"
     assert sorted(prompt["choices"]) == ["=N", "=S"]
-    turn = rig.board.groups["turn"]
+    seat = rig.board.groups["turn"][rig.ctl.game.to_move()]
     seen = []
     for _ in range(2):
-        seen.append(rig.hal.leds[turn[1]])  # the preview: the team's colour
+        seen.append(rig.hal.leds[seat])  # the preview: the team's colour on the jumper's seat
         rig.press("next")
-    assert seen[0] != seen[1]
+    assert sorted(seen) == sorted([scenes.player_colour(0), scenes.player_colour(1)])
     got = rig.press("ok")
     assert actions(got) == [prompt["choices"][0]]
 
