@@ -67,7 +67,7 @@ class Controller:
         self.stable_since = 0
         self.sensed = None       # the stable board, per game cell (bytes)
         self.dirty = True        # something changed: think again
-        self.grace_wait = False  # an unmatched board: think again after GRACE_MS
+        self.wake_ms = None      # think again when the board has been still this long
         self.scene = scenes.Scene()
         self.frame = None
         self.scene_key = None
@@ -242,7 +242,7 @@ class Controller:
         if sensing.faults != self.faults_sent:
             self.report_faults()
             self.dirty = True
-        if self.grace_wait and hal.ticks_diff(now, self.stable_since) >= GRACE_MS:
+        if self.wake_ms is not None and hal.ticks_diff(now, self.stable_since) >= self.wake_ms:
             self.dirty = True
         rounds = 0
         while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
@@ -285,7 +285,7 @@ class Controller:
 
     def think(self, now):
         self.dirty = False
-        self.grace_wait = False
+        self.wake_ms = None
         scene = scenes.Scene()
         self.scene = scene
         self.decide(now, scene)
@@ -317,6 +317,10 @@ class Controller:
             self.show_prompt(scene)
             return
         self.close_prompt(None)
+        settle = flows.settle_ms(self.name)
+        if settle and self.hal.ticks_diff(now, self.stable_since) < settle:
+            self.wait(scene, settle)  # a turtle counted along the track rests on each cell
+            return
         lifted = pos.lifted(sensed)
         back = self.last_on_board and sensed == self.prev_image
         actions = pos.match(sensed) if pos.player else []
@@ -357,7 +361,11 @@ class Controller:
         if self.hal.ticks_diff(now, self.stable_since) >= GRACE_MS:
             self.guide(scene, sensed, pos.nearest(sensed), "that is no legal move: change the lit cells")
             return
-        self.grace_wait = True
+        self.wait(scene, GRACE_MS)
+
+    def wait(self, scene, ms):
+        # Nothing to do before the board has been still for `ms`.
+        self.wake_ms = ms
         self.idle_scene(scene)
         self.set_status("waiting for the board to settle", {})
 

@@ -8,6 +8,7 @@
 CHANCE_TEXT = "which value came up (a die, an egg card)?"
 FORCED = ()
 DECIDE_ALL = True
+SETTLE_MS = 0
 DEVICE_ROLLS = True
 
 

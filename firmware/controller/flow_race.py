@@ -9,6 +9,7 @@ from .scenes import PLAYERS
 CHANCE_TEXT = "what is on the table (the start stack bottom first, a card shown, a player's colour)?"
 FORCED = (("mode", "physical"),)
 DECIDE_ALL = False
+SETTLE_MS = 500  # a turtle counted along the track rests on each cell on its way
 DEVICE_ROLLS = False
 PLAYS = 100  # race.py: actions below this are plays, kind * 5 + turtle
 

@@ -8,6 +8,7 @@ from .scenes import player_colour
 CHANCE_TEXT = "what happened?"
 FORCED = (("hops", 1),)
 DECIDE_ALL = False
+SETTLE_MS = 0  # hop by hop: each landing counts
 DEVICE_ROLLS = False
 TEAM = 2  # tortuga.py: (TEAM, player)
 

@@ -57,6 +57,13 @@ def decide_all(name):
     return flow is not None and flow.DECIDE_ALL
 
 
+def settle_ms(name):
+    # How long a changed board must stay still before it is read as a move
+    # (0: as soon as the sensing calls it stable).
+    flow = flow_for(name)
+    return flow.SETTLE_MS if flow is not None else 0
+
+
 def chance_text(name):
     flow = flow_for(name)
     return flow.CHANCE_TEXT if flow is not None else "what came up?"

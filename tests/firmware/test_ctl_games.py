@@ -45,7 +45,7 @@ def play(game, players, dice="physical", seed=1, options=None, limit=400):
             rig.send("enter", {"text": wanted}, run=20)
         else:
             rig.show(after)
-            rig.run(200)
+            rig.run(700)  # past the Race's settle time
     assert only(rig.got, "error") == []
     texts = [g.action_text(a) for a in g.history]
     assert rig.log.load()[1] == texts

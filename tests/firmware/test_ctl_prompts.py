@@ -5,6 +5,7 @@ from ctl_rig import Rig, actions, kinds, only
 from controller import scenes
 
 STACK = ["red", "yellow", "green", "blue", "purple"]
+SETTLED = 700  # ms: the Race reads a board after it has been still 500 ms
 
 
 def race_ready(players=3):
@@ -22,7 +23,7 @@ def test_race_stack_order_is_asked_never_drawn_by_the_device():
     rig = Rig("race")
     got = rig.new(players=3, dice="electronic")
     rig.show()
-    got = rig.run(200)
+    got = rig.run(SETTLED)
     assert actions(got) == []
     prompt = only(got, "prompt")[0]
     assert prompt["kind"] == "chance"
@@ -35,7 +36,7 @@ def test_race_stack_order_is_asked_never_drawn_by_the_device():
 def test_ambiguous_move_waits_for_the_prompt_then_commits_the_choice():
     rig = race_ready()
     rig.put("1")  # purple (on top) to field 1: which card? the board cannot tell
-    got = rig.run(200)
+    got = rig.run(SETTLED)
     assert actions(got) == []
     prompt = only(got, "prompt")[0]
     assert prompt["kind"] == "move"
@@ -54,7 +55,7 @@ def test_ambiguous_move_waits_for_the_prompt_then_commits_the_choice():
 def test_the_host_answers_a_prompt():
     rig = race_ready()
     rig.put("1")
-    prompt = only(rig.run(200), "prompt")[0]
+    prompt = only(rig.run(SETTLED), "prompt")[0]
     got = rig.send("answer", {"id": prompt["id"], "choice": 0})
     assert actions(got) == [prompt["choices"][0]]
     assert only(got, "action")[0]["by"] == "host"
@@ -66,9 +67,9 @@ def test_the_host_answers_a_prompt():
 def test_a_prompt_closes_when_the_board_changes_back():
     rig = race_ready()
     rig.put("1")
-    prompt = only(rig.run(200), "prompt")[0]
+    prompt = only(rig.run(SETTLED), "prompt")[0]
     rig.take("1")
-    got = rig.run(200)
+    got = rig.run(SETTLED)
     assert only(got, "closed") == [{"id": prompt["id"], "choice": None}]
     assert actions(got) == []
 
@@ -189,7 +190,7 @@ def test_a_turtle_held_in_the_air_is_never_taken_for_a_move():
     # to the start stack" would give. That is only ever confirmed, never read.
     rig = race_ready()
     rig.put("1")
-    prompt = only(rig.run(200), "prompt")[0]
+    prompt = only(rig.run(SETTLED), "prompt")[0]
     rig.send("answer", {"id": prompt["id"], "choice": prompt["choices"].index("purple+")})
     rig.take("1")  # player 2 lifts purple
     got = rig.run(3000)
@@ -198,10 +199,10 @@ def test_a_turtle_held_in_the_air_is_never_taken_for_a_move():
     assert prompt["kind"] == "move" and "purple-" in prompt["choices"]
     assert prompt["choices"][-1] == "takeback"  # it is also the board before purple+
     rig.put("1")  # only lifted: put back, nothing happened
-    got = rig.run(200)
+    got = rig.run(SETTLED)
     assert actions(got) == [] and only(got, "closed")[-1]["choice"] is None
     rig.take("1")  # now really onto the start stack
-    prompt = only(rig.run(200), "prompt")[-1]
+    prompt = only(rig.run(SETTLED), "prompt")[-1]
     while rig.ctl.prompt.chosen() is None or rig.ctl.game.action_text(rig.ctl.prompt.chosen()) != "purple-":
         rig.press("next")
     got = rig.press("ok")
@@ -211,11 +212,24 @@ def test_a_turtle_held_in_the_air_is_never_taken_for_a_move():
 def test_a_lift_that_looks_like_the_last_position_may_be_confirmed_as_a_takeback():
     rig = race_ready()
     rig.put("1")
-    prompt = only(rig.run(200), "prompt")[0]
+    prompt = only(rig.run(SETTLED), "prompt")[0]
     rig.send("answer", {"id": prompt["id"], "choice": prompt["choices"].index("purple+")})
     rig.take("1")
-    prompt = only(rig.run(200), "prompt")[-1]
+    prompt = only(rig.run(SETTLED), "prompt")[-1]
     for _ in range(len(prompt["choices"]) - 1):
         rig.press("next")
     got = rig.press("ok")
     assert only(got, "undone")[0]["n"] == 5 and actions(got) == []
+
+
+def test_a_race_turtle_counted_along_the_track_is_read_where_it_stops():
+    rig = race_ready()
+    rig.put("1")  # purple counted: "one" ...
+    got = rig.run(120)
+    rig.take("1")
+    rig.put("2")  # ... "two"
+    got += rig.run(SETTLED)
+    assert actions(got) == []
+    prompts = only(got, "prompt")
+    assert len(prompts) == 1 and "purple+" not in prompts[0]["choices"]
+    assert "purple++" in prompts[0]["choices"]
