@@ -111,10 +111,6 @@ def test_mahe_with_physical_dice_from_a_script(vdev):
     assert m.replica.mismatches == 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open firmware issue: a turtle counted along the track rests on each cell it passes "
-    "(120 ms at a person's pace) longer than the board's stable_ms (60 ms), and the device "
-    "commits that cell as the shorter move (red+ for red++)"))
 def test_race_at_a_persons_pace_counts_the_whole_move(vdev):
     from turtleboard.sim.hands import REAL
 
