@@ -40,10 +40,10 @@ def main(platform_hal, period_ms=5):
         seed = (seed * 31 + r) & 0xFFFFFFFF
     ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
     ctl.level = board.brightness
-    send_hello(ctl)
+    ctl.restore()
+    send_hello(ctl)  # with the restored game, if any
     if trouble is not None:
         ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
-    ctl.restore()
     ctl.run(period_ms)
 
 

@@ -147,7 +147,8 @@ def test_restores_the_game_after_a_restart(device):
     dev.proc.wait()
     dev.buf = b""
     dev.start()
-    hello, _ = dev.frame("hello")
+    hello, _ = dev.frame("hello")  # the boot hello already names the restored game
+    assert hello["game"] == "tortuga" and hello["n"] == 1 and hello["hash"] == action["hash"]
     dev.send("hello", {"host": "t", "proto": 1})
     hello, _ = dev.frame("hello")
     assert hello["game"] == "tortuga" and hello["n"] == 1 and hello["hash"] == action["hash"]
