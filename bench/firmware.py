@@ -124,7 +124,7 @@ import controller.commands, controller.flow_tortuga, controller.prompts
 gc.collect()
 imports = gc.mem_alloc()
 hal = Hal(48)
-sensing = Sensing(hal, board)
+sensing = Sensing(hal, board, "/tmp/turtleboard-bench-calibration.txt")  # not in the repo
 ctl = Controller(hal, board, sensing, Log(), 1)
 ctl.new("tortuga", 2, {}, "physical")
 for t in texts:
