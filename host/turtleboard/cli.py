@@ -58,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"turtleboard {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`turtleboard replay --json f | head`): not an error of ours.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
