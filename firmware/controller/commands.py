@@ -134,8 +134,11 @@ def cmd_new(ctl, payload):
         dice = "electronic"
     if dice not in DICE_MODES:
         raise CommandError("bad-payload", "dice must be electronic or physical, not %r" % (dice,))
+    seed = payload.get("seed")
+    if seed is not None:
+        seed = whole(payload, "seed", 0, 0x3FFFFFFF)
     try:
-        ctl.new(name, players, options, dice)
+        ctl.new(name, players, options, dice, seed)
     except OSError as e:
         raise CommandError("log", "could not start the game log (%s); no new game" % (e,))
     send_state(ctl)

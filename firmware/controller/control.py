@@ -52,6 +52,7 @@ class Controller:
         self.game = None
         self.name = None
         self.dice = "electronic"
+        self.dice_seed = None
         self.pos = None          # candidates of the current position
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
@@ -99,10 +100,11 @@ class Controller:
             cell_map.append(self.board.cells.index(cell))
         return game, cell_map
 
-    def install(self, name, game, cell_map, dice):
+    def install(self, name, game, cell_map, dice, seed=None):
         self.game = game
         self.name = name
         self.dice = dice
+        self.dice_seed = seed
         self.cell_map = cell_map
         self.prev_image = None
         self.last_on_board = False
@@ -112,10 +114,13 @@ class Controller:
         self.close_prompt(None)
         self.changed()
 
-    def new(self, name, players, options, dice):
+    def new(self, name, players, options, dice, seed=None):
         game, cell_map = self.make_game(name, players, options)
-        self.log.begin(name, players, game.options, {"dice": dice})
-        self.install(name, game, cell_map, dice)
+        extra = {"dice": dice}
+        if seed is not None:
+            extra["seed"] = seed
+        self.log.begin(name, players, game.options, extra)
+        self.install(name, game, cell_map, dice, seed)
 
     def restore(self):
         # At boot: replay the game in the log. True if there was one.
@@ -152,7 +157,7 @@ class Controller:
                     self.log.append(text)
             except Exception as e:
                 self.link.error("log", "the game log could not be rewritten (%s)" % (e,))
-        self.install(header["game"], game, cell_map, dice)
+        self.install(header["game"], game, cell_map, dice, extra.get("seed"))
         self.must_match = RESTORE
         return True
 
@@ -464,10 +469,16 @@ class Controller:
         # Electronic dice and cards: our PRNG, weighted by the rules, stirred
         # by the moment of the roll.
         game = self.game
-        self.rng.state ^= self.hal.ticks_ms() & 0xFFFF
-        if not self.rng.state:
-            self.rng.state = 1
-        action = self.rng.weighted(game.chance_outcomes())
+        if self.dice_seed is None:
+            rng = self.rng
+            rng.state ^= self.hal.ticks_ms() & 0xFFFF
+            if not rng.state:
+                rng.state = 1
+        else:
+            # Fixed dice (a demo or a test): the same seed rolls the same game,
+            # before and after a power cut.
+            rng = Rng(self.dice_seed * 7919 + len(game.history) + 1)
+        action = rng.weighted(game.chance_outcomes())
         value = flows.dice_value(game, action)
         if self.commit(action, "dice"):
             self.shown_dice = value

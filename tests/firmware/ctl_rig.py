@@ -176,9 +176,12 @@ class Rig:
         self.got.extend([f for f in out if f[0] != "leds"])  # all but LEDs, kept
         return out
 
-    def new(self, players=2, options=None, dice="electronic", game=None):
-        got = self.send("new", {"game": game or self.board.games[0], "players": players,
-                                "options": options or {}, "dice": dice})
+    def new(self, players=2, options=None, dice="electronic", game=None, seed=None):
+        payload = {"game": game or self.board.games[0], "players": players,
+                   "options": options or {}, "dice": dice}
+        if seed is not None:
+            payload["seed"] = seed
+        got = self.send("new", payload)
         k = [x for x in kinds(got) if x in ("state", "synced", "ok", "error")]
         assert k == ["state", "synced", "ok"], got
         return got

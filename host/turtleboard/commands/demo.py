@@ -145,7 +145,8 @@ def run(args) -> int:
         hello = mirror.start(10)
         view.say("connected: %s, firmware %s" % (hello.get("board"), hello.get("fw")))
         mirror.link.command("new", {"game": rules, "players": players, "options": options,
-                                    "dice": "electronic"}, timeout=5)
+                                    "dice": "electronic", "seed": args.seed & 0x3FFFFFFF},
+                            timeout=5)
         mirror.wait_synced(10)
         view.say("new game: %s, %d players, seed %d" % (args.game, players, args.seed))
         hands = Hands(world, mirror, seed=args.seed, timing=FAST if args.fast else BRISK,
