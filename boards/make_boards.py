@@ -28,7 +28,7 @@ BUTTONS = {"next": 6, "ok": 7, "undo": 8}
 SENSING = {
     "threshold": 6000,  # ~300 mV, ~5 mT from the empty reading on a DRV5055A1 at 3.3 V
     "hysteresis": 2000,
-    "stable_ms": 60,
+    "stable_ms": 15,
     "zero_band": 3000,
     "rail": 1024,
     "stuck_ms": 60000,

@@ -37,7 +37,7 @@ def test_reference_boards_load():
         assert "turn" in b.groups and "status" in b.groups
         assert [n for n, _ in b.buttons] == ["next", "ok", "undo"]
         assert b.channels() == 16 * muxes
-        assert b.sensing["stable_ms"] == 60
+        assert b.sensing["stable_ms"] == 15
 
 
 def test_geometry_is_the_engines_default():

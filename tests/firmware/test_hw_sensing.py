@@ -157,16 +157,20 @@ def test_bounce_within_the_window_never_counts():
     s.calibrate(0)
     i = b.cells.index("b3")
     t = 0
-    for _ in range(20):  # a turtle wobbling: on/off every 10..50 ms
+    # a turtle wobbling: each reading held for less than the window (the
+    # board's stable_ms; scans every 5 ms)
+    longest = s.stable_ms - 5
+    assert longest >= 5
+    for _ in range(20):
         for delta in (FIELD, 0, -FIELD, 0, FIELD // 2 + 3000, 0):
             _put(b, hal, s, "b3", delta)
-            t = _run(s, t, t + (10 + t % 41) // 5 * 5)
+            t = _run(s, t, t + 5 + (t % longest) // 5 * 5 - 5)
             assert s.image[i] == EMPTY, t
     assert s.version == 0
     # a real placement after the same wobble counts exactly once
     for delta in (FIELD, 0, FIELD, 0, FIELD):
         _put(b, hal, s, "b3", delta)
-        t = _run(s, t, t + 20)
+        t = _run(s, t, t + longest - 5)
     t = _run(s, t, t + 200)
     assert s.image[i] == UP and s.version == 1
 
