@@ -41,12 +41,13 @@ class Piece:
 
 
 def mahe_layout(game):
-    # 21 fields counter-clockwise on an oval island, 1 at the bottom left;
+    # 21 fields counter-clockwise on an oval island (as on the table), 1 at
+    # the bottom left;
     # the raft off the track before 1, the nest beside 21 (the beach).
     pos = {}
     cx, cy, rx, ry = 330, 250, 250, 175
     for i in range(1, 22):
-        a = math.radians(110 + (i - 1) * 360 / 21)  # counter-clockwise on screen
+        a = math.radians(110 - (i - 1) * 360 / 21)  # y points down: falling angles turn counter-clockwise
         pos[str(i)] = (cx + rx * math.cos(a), cy + ry * math.sin(a))
     x1, y1 = pos["1"]
     pos["raft"] = (x1 - 60, y1 + 75)
@@ -179,36 +180,102 @@ def stack(x, y, pieces):
     return out
 
 
+CHANCE_WORDS = {
+    "d": "a die is rolled",
+    "e": "an egg card is turned up",
+    "draw": "a card is drawn",
+    "stack": "the turtles are stacked on the start",
+    "colour": "the colours are told",
+    "show": "a dead hand is shown",
+}
+
+
+def chance_hint(game) -> str:
+    # What chance decides now, never its possible outcomes (they can show
+    # what a pile still holds).
+    legal = game.legal_texts()
+    first = legal[0] if legal else ""
+    word = first.split()[0] if " " in first else first.rstrip("0123456789")
+    return CHANCE_WORDS.get(word, "chance decides")
+
+
+def _who(p) -> str:
+    return f"player {p + 1}"
+
+
+def mahe_lines(game, view) -> list[str]:
+    out = []
+    dice = view.get("dice") or []
+    if dice:
+        total = f" = {sum(dice)}" if len(dice) > 1 else ""
+        out.append(f"turtle {view['mover']}: dice {' + '.join(map(str, dice))}{total}")
+        out.append(f"{_who(view['decider'])} decides for it")
+    faceup = view.get("faceup")
+    out.append(f"egg card face up: {faceup or 'none'}; {view.get('pile', 0)} in the pile")
+    for p in range(game.players):
+        values = (view.get("card_values") or [None] * game.players)[p]
+        count = (view.get("cards") or [0] * game.players)[p]
+        if values is None:
+            hand = f"{count} card{'' if count == 1 else 's'} face down"
+        else:
+            hand = ("+".join(map(str, values)) + f" = {sum(values)} eggs") if values else "no cards"
+        nest = ", the nest (+7)" if view.get("nest") == p else ""
+        out.append(f"{_who(p)}: {hand}{nest}")
+    return out
+
+
+def race_lines(game, view, player) -> list[str]:
+    out = [f"last card: {view.get('last_card') or 'none yet'}"]
+    out.append(f"draw pile {view.get('draw_pile', 0)}, played pile {view.get('played_pile', 0)}")
+    colours = view.get("colours") or []
+    known = [f"{_who(p)} {c}" for p, c in enumerate(colours) if c]
+    if known:
+        out.append("colours: " + ", ".join(known))
+    if player is not None and view.get("hand") is not None:
+        out.append(f"hand of {_who(player)}: " + (" ".join(view["hand"]) or "empty"))
+    return out
+
+
+def tortuga_lines(game, view) -> list[str]:
+    out = [f"phase: {view.get('phase')}, turn {view.get('turns', 0)}"]
+    reserve = view.get("reserve")
+    if reserve:
+        out.append(f"reserve: south {reserve[0]}, north {reserve[1]}")
+    if view.get("pending"):
+        out.append(f"powers to resolve: {view['pending']}")
+    return out
+
+
 def panel_lines(game, player):
     from turtles import CHANCE, TERMINAL
 
-    lines = [f"{game.title or game.name}, {game.players} players, action {len(game.history)}"]
+    lines = [f"{game.players} players, after {len(game.history)} actions"]
     who = game.to_move()
     if who == TERMINAL:
         res = game.result() or {}
-        lines.append("game over: winner " + ", ".join(f"player {w + 1}" for w in res.get("winners", [])))
+        lines.append("game over: " + " and ".join(_who(w) for w in res.get("winners", []))
+                     + (" win" if len(res.get("winners", [])) > 1 else " wins"))
         if res.get("scores"):
-            lines.append("scores " + " ".join(str(s) for s in res["scores"]))
+            lines.append("scores: " + ", ".join(f"{_who(p)} {s}" for p, s in enumerate(res["scores"])))
     elif who == CHANCE:
-        lines.append("chance: " + (", ".join(game.legal_texts()[:8])))
+        lines.append("now: " + chance_hint(game))
     else:
-        lines.append(f"to move: player {who + 1}")
+        lines.append(f"to move: {_who(who)}")
     if game.history:
-        lines.append("last: " + game.action_text(game.history[-1]))
+        lines.append("last action: " + game.action_text(game.history[-1]))
+    lines.append("")
     try:
         view = game.view(player)
     except Exception:  # a view is optional detail in a picture
         view = {}
-    skip = {"cells", "track", "turtles", "game", "players", "to_move", "result", "draw", "options"}
-    for key in sorted(view):
-        if key in skip:
-            continue
-        value = view[key]
-        if value in (None, [], {}):
-            continue
-        text = f"{key}: {value}"
-        lines.append(text if len(text) < 60 else text[:57] + "...")
-    lines.append("seen by " + (f"player {player + 1}" if player is not None else "an onlooker"))
+    if game.name == "mahe":
+        lines += mahe_lines(game, view)
+    elif game.name == "race":
+        lines += race_lines(game, view, player)
+    elif game.name == "tortuga":
+        lines += tortuga_lines(game, view)
+    lines.append("")
+    lines.append("seen by " + (_who(player) if player is not None else "an onlooker"))
     return lines
 
 

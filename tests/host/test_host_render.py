@@ -77,7 +77,9 @@ def test_render_command_at_a_position_and_bad_input(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "after 10 of 50" in r.stdout
     root = ET.fromstring(out.read_text())
-    assert any("action 10" in (t.text or "") for t in root.iter(NS + "text"))
+    assert any("after 10 actions" in (t.text or "") for t in root.iter(NS + "text"))
+    # the picture never lists chance outcomes: they would show what a pile holds
+    assert not any("d1, d2" in (t.text or "") for t in root.iter(NS + "text"))
     assert any("seen by player 2" in (t.text or "") for t in root.iter(NS + "text"))
     r = turtleboard("render", rec, "--at", "99")
     assert r.returncode == 2 and "outside the record: it has actions 0..50" in r.stderr
@@ -89,3 +91,17 @@ def test_render_command_at_a_position_and_bad_input(tmp_path):
     bad.write_text('[Game "mahe"]\n[Players "3"]\nfly\n')
     r = turtleboard("render", bad)
     assert r.returncode == 2 and "bad.rec:3: 'fly'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_picture_never_shows_what_chance_may_give(tmp_path):
+    # At a draw in a dealt race the legal outcomes are the cards left in the
+    # pile; an onlooker's picture must not list them.
+    from turtles import CHANCE
+
+    g = played("race", 4, 60)
+    while g.to_move() != CHANCE or not g.legal_texts()[0].startswith("draw"):
+        g.undo()
+    secret = g.legal_texts()
+    texts = " | ".join(t.text or "" for t in ET.fromstring(svg_picture(g)).iter(NS + "text"))
+    assert "a card is drawn" in texts
+    assert not [s for s in secret if s in texts]
