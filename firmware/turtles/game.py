@@ -45,8 +45,7 @@ class Game:
         self.players = players
         self.options = self.check_options(options or {})
         self.geometry = geometry
-        self.history = []
-        self._tokens = []
+        self.history = History()
         self.setup()
 
     # ---- to implement in each game -------------------------------------
@@ -157,14 +156,14 @@ class Game:
 
     def push(self, action):
         # Unchecked: only for actions taken from legal_actions().
-        self._tokens.append(self._do(action))
-        self.history.append(action)
+        self.history.add(action, self._do(action))
 
     def undo(self):
         if not self.history:
             raise IllegalAction("nothing to undo: the game is at its start")
-        self._undo(self._tokens.pop())
-        return self.history.pop()
+        action, token = self.history.take_last()
+        self._undo(token)
+        return action
 
     def state_hash(self):
         return fnv1a32(self.state_key())
@@ -192,6 +191,215 @@ class Game:
             return self.action_text(action)
         except Exception:
             return repr(action)
+
+
+class History:
+    # The actions played, each with its undo token, packed in one bytearray
+    # (a whole game fits the Pico's heap): reads like a list of the actions
+    # (len, indexing, slices, iteration, ==). An entry is the action, then
+    # the token, as values: a header varint whose low 2 bits say what it is
+    #   n << 2        an int n >= 0        (~n) << 2 | 2   an int n < 0
+    #   k << 2 | 1    a tuple of k values  i << 2 | 3      None (i = 0) or
+    #                                                      objects[i - 1]
+    # (anything else: a list, a bool, a str is kept as itself), then the
+    # entry's length written backwards, so the last entry is found from the end.
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.objects = []
+        self.n = 0
+
+    def add(self, action, token):
+        buf = self.buf
+        start = len(buf)
+        if type(action) is int and 0 <= action < 32:
+            buf.append(action << 2)
+            if type(token) is int and -33 < token < 32:
+                # the common entry: two one-byte ints and the length 2
+                buf.append(token << 2 if token >= 0 else (~token) << 2 | 2)
+                buf.append(2)
+                self.n += 1
+                return
+        else:
+            self._put(action)
+        self._put(token)
+        _put_back(buf, len(buf) - start)
+        self.n += 1
+
+    def take_last(self):
+        # Removes the last entry; returns (action, its undo token).
+        buf = self.buf
+        end = len(buf)
+        if buf[end - 1] == 2 and not (buf[end - 3] | buf[end - 2]) & 1:
+            # two one-byte ints (the common entry)
+            a = buf[end - 3]
+            t = buf[end - 2]
+            buf[end - 3:] = b""
+            self.n -= 1
+            return (~(a >> 2) if a & 2 else a >> 2), (~(t >> 2) if t & 2 else t >> 2)
+        start = self._last()
+        action, i = self._get(start)
+        token, i = self._get(i)
+        refs = self._refs(start, i)
+        if refs:
+            del self.objects[len(self.objects) - refs:]
+        self.buf[start:] = b""
+        self.n -= 1
+        return action, token
+
+    def __len__(self):
+        return self.n
+
+    def __iter__(self):
+        i = 0
+        end = len(self.buf)
+        while i < end:
+            action, j = self._get(i)
+            j = self._skip(j)
+            i = j + _back_len(j - i)
+            yield action
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return list(self)[k]
+        n = self.n
+        if k < 0:
+            k += n
+        if k < 0 or k >= n:
+            raise IndexError("history index out of range")
+        if k == n - 1:
+            return self._get(self._last())[0]
+        for a in self:
+            if not k:
+                return a
+            k -= 1
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return repr(list(self))
+
+    def _put(self, v):
+        buf = self.buf
+        t = type(v)
+        if t is int:
+            n = v << 2 if v >= 0 else (~v) << 2 | 2
+        elif t is tuple:
+            _put(buf, len(v) << 2 | 1)
+            for x in v:
+                self._put(x)
+            return
+        elif v is None:
+            n = 3
+        else:
+            self.objects.append(v)
+            n = len(self.objects) << 2 | 3
+        _put(buf, n)
+
+    def _get(self, i):
+        # The value at byte i, and the byte after it.
+        buf = self.buf
+        h = 0
+        s = 0
+        while True:
+            b = buf[i]
+            i += 1
+            h |= (b & 127) << s
+            if b < 128:
+                break
+            s += 7
+        tag = h & 3
+        if tag == 0:
+            return h >> 2, i
+        if tag == 2:
+            return ~(h >> 2), i
+        if tag == 1:
+            out = []
+            for _ in range(h >> 2):
+                v, i = self._get(i)
+                out.append(v)
+            return tuple(out), i
+        h >>= 2
+        return (self.objects[h - 1] if h else None), i
+
+    def _skip(self, i):
+        # The byte after the value at byte i.
+        buf = self.buf
+        h = 0
+        s = 0
+        while True:
+            b = buf[i]
+            i += 1
+            h |= (b & 127) << s
+            if b < 128:
+                break
+            s += 7
+        if h & 3 == 1:
+            for _ in range(h >> 2):
+                i = self._skip(i)
+        return i
+
+    def _refs(self, i, end):
+        # How many objects the values in bytes i..end refer to.
+        buf = self.buf
+        refs = 0
+        while i < end:
+            h = 0
+            s = 0
+            while True:
+                b = buf[i]
+                i += 1
+                h |= (b & 127) << s
+                if b < 128:
+                    break
+                s += 7
+            if h & 3 == 3 and h > 3:
+                refs += 1
+        return refs
+
+    def _last(self):
+        # The first byte of the last entry.
+        buf = self.buf
+        j = len(buf) - 1
+        b = buf[j]
+        size = b & 127
+        s = 7
+        while b & 128:
+            j -= 1
+            b = buf[j]
+            size |= (b & 127) << s
+            s += 7
+        return j - size
+
+
+def _put(buf, n):
+    # A varint: 7 bits a byte, least significant first, 128 on all but the last.
+    while n > 127:
+        buf.append(n & 127 | 128)
+        n >>= 7
+    buf.append(n)
+
+
+def _put_back(buf, n):
+    # A varint read from its end: most significant first, 128 on all but the first.
+    if n > 127:
+        _put_back(buf, n >> 7)
+        buf.append(n & 127 | 128)
+    else:
+        buf.append(n)
+
+
+def _back_len(n):
+    # How many bytes _put_back(n) writes.
+    k = 1
+    while n > 127:
+        n >>= 7
+        k += 1
+    return k
 
 
 def parse_int(text, what, low, high):
