@@ -208,17 +208,34 @@ class Hands:
         while self.mirror.prompt and self.mirror.prompt.get("id") == pid \
                 and self.mirror.prompt.get("current") != want:
             current = self.mirror.prompt.get("current")
-            self.press("next")
-            self.wait(lambda c=current: not self.mirror.prompt
-                      or self.mirror.prompt.get("id") != pid
-                      or self.mirror.prompt.get("current") != c, "show the next choice")
+            self.press_until("next", lambda c=current: not self.mirror.prompt
+                             or self.mirror.prompt.get("id") != pid
+                             or self.mirror.prompt.get("current") != c, "show the next choice")
         if self.mirror.prompt and self.mirror.prompt.get("id") == pid:
             if kind != "move":
                 self.made.append(wanted)
-            self.press("ok")
-            self.wait(lambda: not self.mirror.prompt or self.mirror.prompt.get("id") != pid,
-                      "close its prompt")
+            self.press_until("ok", lambda: not self.mirror.prompt
+                             or self.mirror.prompt.get("id") != pid, "close its prompt")
         self.wanted = None
+
+    def press_until(self, name: str, reacted, what: str) -> None:
+        """Press a button; as a person would, press again if the board shows
+        no reaction after a while (a press too short for a busy board)."""
+        end = time.monotonic() + self.timing.wait_s
+        while True:
+            self.press(name)
+            again = time.monotonic() + max(3.0, self.timing.press * 20 / 1000)
+            while not reacted():
+                now = time.monotonic()
+                if now > end:
+                    raise HandsError("the board did not %s within %.0f s (status: %s)" % (
+                        what, self.timing.wait_s, (self.mirror.status or {}).get("text")))
+                if now > again:
+                    break
+                self.pump(0.02)
+            else:
+                return
+            self.log("presses %s again: the board did not react" % name)
 
     def _passing(self, prompt: dict) -> bool:
         """Does a prompt the hands cannot answer close by itself (the board moved on)?"""
