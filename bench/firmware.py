@@ -157,26 +157,50 @@ SPEED = """
 import time
 from turtles.rng import Rng
 
+def median(times):
+    times.sort()
+    return times[len(times) // 2]
+
 def cycles(n, toggle):
     # -> median us of the cycles that saw the stable image change (toggle),
-    # or of every cycle (quiet). The median leaves out the garbage
+    # and of the cycles right after those that sent the host a status, and
+    # that sent it LEDs (the state frames a change leaves wait a cycle); or
+    # of every cycle (quiet), thrice. The median leaves out the garbage
     # collector's pauses, reported apart as garbage per cycle.
     times = []
+    after = {True: [], False: []}  # by ctl.sent_status: a status, or LEDs
+    changed = False
     for i in range(n):
         if toggle and i % 2 == 0:
             hal.adc[ch] = MID if (i // 2) % 2 == 0 else UPV
         v = sensing.version
+        seq = ctl.link.seq
         t = time.ticks_us()
         ctl.step(hal.clock)
         dt = time.ticks_diff(time.ticks_us(), t)
         hal.clock += 5
         if not toggle or sensing.version != v:
             times.append(dt)
+            changed = True
+        elif changed:
+            if ctl.link.seq != seq:
+                after[ctl.sent_status].append(dt)
+            changed = False
     hal.adc[ch] = UPV
     ctl.step(hal.clock)
-    hal.clock += 5
-    times.sort()
-    return times[len(times) // 2]
+    ctl.step(hal.clock + 5)
+    hal.clock += 10
+    t = median(times)
+    return t, median(after[True]) if after[True] else t, median(after[False]) if after[False] else t
+
+def worst(n):
+    # the costliest of: the cycle that saw the change, one after it that sent
+    # the status, one that sent the LEDs
+    a, b, c = cycles(n, True)
+    keep("change", a)
+    keep("status", b)
+    keep("leds", c)
+    return max(a, b, c)
 
 def reference():
     # a fixed pure-Python workload: 1000 draws of our PRNG
@@ -209,16 +233,17 @@ def keep(name, v):
 # Interleaved rounds, the best of each: a loaded machine only adds time.
 for _ in range(12):
     keep("ref", reference())
-    keep("worst", cycles(200, True))
-    keep("quiet", cycles(200, False))
+    keep("worst", worst(200))
+    keep("quiet", cycles(200, False)[0])
     quiet_link(True)
-    keep("worst_local", cycles(200, True))
+    keep("worst_local", cycles(200, True)[0])
     quiet_link(False)
     keep("scan", timed(lambda: sensing.scan(hal.clock), 50))
     keep("legal", timed(ctl.game.legal_actions, 50))
     keep("build", timed(ctl.changed, 5))
 ref = best["ref"]
-report({"worst_cycle_us": round(best["worst"], 1), "quiet_cycle_us": round(best["quiet"], 1),
+report({"worst_cycle_us": round(best["worst"], 1), "change_cycle_us": round(best["change"], 1),
+        "status_frame_cycle_us": round(best["status"], 1), "leds_frame_cycle_us": round(best["leds"], 1), "quiet_cycle_us": round(best["quiet"], 1),
         "worst_cycle_without_host_frames_us": round(best["worst_local"], 1),
         "scan_us": round(best["scan"], 1), "position_build_us": round(best["build"], 1),
         "legal_actions_us": round(best["legal"], 1), "reference_rng_1000_us": ref,
@@ -269,8 +294,9 @@ for i in range(40):
     changes += sensing.version != v
 garbage = (gc.mem_alloc() - before) // 40
 hal.adc[ch] = UPV
-ctl.step(hal.clock)
-hal.clock += 5
+for i in range(4):  # the state frames the changes left
+    ctl.step(hal.clock)
+    hal.clock += 5
 before = gc.mem_alloc()
 for i in range(40):
     ctl.step(hal.clock)

@@ -70,11 +70,15 @@ class Controller:
         self.dirty = True        # something changed: think again
         self.wake_ms = None      # think again when the board has been still this long
         self.scene = scenes.Scene()
-        self.frame = None
+        self.frame = None        # on the LEDs
+        self.frame_sent = None   # as the host knows it (None: send it whole)
         self.scene_key = None
         self.drawn = None        # the scene last rendered, and at what level
         self.drawn_level = None
         self.status_sent = None
+        self.status_out = None   # a status payload the host has not had yet
+        self.sent_status = False  # the last state frame was a status
+        self.held_back = False   # this cycle's state frame waited a cycle
         self.faults_sent = []
         self.trouble_text = None
         self.trouble_at = 0
@@ -254,6 +258,11 @@ class Controller:
             self.think(now)
             rounds += 1
         self.render(now)
+        if rounds == 0 or self.held_back:
+            self.held_back = False
+            self.flush()
+        else:
+            self.held_back = True  # matching was this cycle's work: the host waits a cycle
         if self.diag and hal.ticks_diff(now, self.diag_at) >= SENSE_EVERY_MS:
             self.diag_at = now
             self.link.send("sense", {"raw": list(sensing.raw), "image": list(sensing.image)})
@@ -463,7 +472,7 @@ class Controller:
         key = (text, sorted(expect.items()))
         if key != self.status_sent:
             self.status_sent = key
-            self.link.send("status", {"text": text, "expect": expect})
+            self.status_out = {"text": text, "expect": expect}  # sent by flush()
 
     def roll(self):
         # Electronic dice and cards: our PRNG, weighted by the rules, stirred
@@ -518,27 +527,47 @@ class Controller:
             self.link.send("prompt", self.prompt.payload(self.game))
         self.status_sent = None
         self.frame = None
+        self.frame_sent = None
         self.scene_key = None
         self.drawn = None
         self.dirty = True
 
     def show(self, frame):
-        # To the LEDs, and to the host the span of LEDs that changed.
-        old = self.frame
-        if frame == old:
+        # To the LEDs now; to the host by flush().
+        if frame == self.frame:
             return
         self.frame = frame
         self.hal.write_leds(frame)
-        first = 0
-        last = len(frame)
-        if old is not None and len(old) == last:
-            while frame[first] == old[first]:
-                first += 1
-            while frame[last - 1] == old[last - 1]:
-                last -= 1
-        colours = scenes.hex_frame(frame[first:last])
-        for start in range(0, len(colours), LEDS_PER_FRAME):
-            self.link.send_leds(first + start, colours[start:start + LEDS_PER_FRAME])
+
+    def flush(self):
+        # One state frame to the host at most, of the newest state: the
+        # status, or the span of LEDs that differs from what the host was
+        # sent (at most LEDS_PER_FRAME of them); the two in turn when both
+        # wait. Event frames (action, prompt, answers) never wait.
+        frame = self.frame
+        sent = self.frame_sent
+        first = last = 0
+        if frame is not sent and frame is not None:
+            last = len(frame)
+            if sent is not None and len(sent) == last:
+                while first < last and frame[first] == sent[first]:
+                    first += 1
+                while last > first and frame[last - 1] == sent[last - 1]:
+                    last -= 1
+            else:
+                sent = [None] * last  # the host has nothing of this frame yet
+            if first == last:
+                self.frame_sent = frame  # back to what the host has
+        if self.status_out is not None and (first == last or not self.sent_status):
+            self.link.send("status", self.status_out)
+            self.status_out = None
+            self.sent_status = True
+            return
+        self.sent_status = False
+        if first < last:
+            end = min(last, first + LEDS_PER_FRAME)
+            self.link.send_leds(first, scenes.hex_frame(frame[first:end]))
+            self.frame_sent = frame if end == last else frame[:end] + sent[end:]  # the rest next cycle
 
     # ---- buttons ------------------------------------------------------------
 
