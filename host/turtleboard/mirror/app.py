@@ -27,12 +27,12 @@ from textual.containers import Horizontal
 from textual.widgets import Footer, Input, RichLog, Static
 
 from turtleboard.console import parse_command
+from turtleboard.describe import panel_lines
 from turtleboard.errors import UserError
 from turtleboard.link import Disconnected, LinkError
 from turtleboard.mirror.board_text import board_text
 from turtleboard.mpy import ROOT
 from turtleboard.replica import Mirror
-from turtles import CHANCE, TERMINAL
 
 
 def board_file_for(name: str | None, given: str | None = None) -> dict | None:
@@ -205,34 +205,11 @@ class MirrorApp(App):
         if game is None:
             out.append("no game\n", style="bold")
         else:
-            out.append(f"{game.title or game.name}, {game.players} players\n", style="bold")
-            who = game.to_move()
-            if who == TERMINAL:
-                res = game.result() or {}
-                out.append("game over: ", style="bold green")
-                out.append(", ".join(f"player {w + 1}" for w in res.get("winners", [])) + " wins\n")
-                if res.get("scores"):
-                    out.append("scores " + " ".join(str(s) for s in res["scores"]) + "\n")
-            elif who == CHANCE:
-                out.append("chance: roll the dice / turn the card\n", style="yellow")
-            else:
-                out.append(f"to move: player {who + 1}\n", style="bold cyan")
-            out.append(f"actions: {len(game.history)}", style="dim")
-            if game.history:
-                out.append(f", last {game.action_text(game.history[-1])}", style="dim")
-            out.append("\n")
-            try:
-                view = game.view(self.player)
-            except Exception:  # a view is detail; the board is drawn anyway
-                view = {}
-            skip = {"cells", "track", "turtles", "game", "players", "to_move", "result", "draw",
-                    "options", "card_values" if self.player is None else ""}
-            for key in sorted(view):
-                value = view[key]
-                if key in skip or value in (None, [], {}):
-                    continue
-                text = f"{key}: {value}"
-                out.append((text if len(text) < 70 else text[:67] + "...") + "\n")
+            out.append(f"{game.title or game.name}\n", style="bold")
+            for line in panel_lines(game, self.player):
+                style = "bold cyan" if line.startswith("to move") else (
+                    "bold green" if line.startswith("game over") else None)
+                out.append(line + "\n", style=style)
         if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
             out.append("\nboard: ", style="bold")
             out.append(str(m.status.get("text", "")) + "\n")

@@ -1,0 +1,104 @@
+"""What a person at the table knows of a position, in words: who is to move,
+what chance decides now (never its possible outcomes), dice, egg cards,
+colours and hands as the viewer may see them. Used by the SVG pictures and
+the live mirror."""
+
+from __future__ import annotations
+
+CHANCE_WORDS = {
+    "d": "a die is rolled",
+    "e": "an egg card is turned up",
+    "draw": "a card is drawn",
+    "stack": "the turtles are stacked on the start",
+    "colour": "the colours are told",
+    "show": "a dead hand is shown",
+}
+
+
+def chance_hint(game) -> str:
+    # What chance decides now, never its possible outcomes (they can show
+    # what a pile still holds).
+    legal = game.legal_texts()
+    first = legal[0] if legal else ""
+    word = first.split()[0] if " " in first else first.rstrip("0123456789")
+    return CHANCE_WORDS.get(word, "chance decides")
+
+
+def _who(p) -> str:
+    return f"player {p + 1}"
+
+
+def mahe_lines(game, view) -> list[str]:
+    out = []
+    dice = view.get("dice") or []
+    if dice:
+        total = f" = {sum(dice)}" if len(dice) > 1 else ""
+        out.append(f"turtle {view['mover']}: dice {' + '.join(map(str, dice))}{total}")
+        out.append(f"{_who(view['decider'])} decides for it")
+    faceup = view.get("faceup")
+    out.append(f"egg card face up: {faceup or 'none'}; {view.get('pile', 0)} in the pile")
+    for p in range(game.players):
+        values = (view.get("card_values") or [None] * game.players)[p]
+        count = (view.get("cards") or [0] * game.players)[p]
+        if values is None:
+            hand = f"{count} card{'' if count == 1 else 's'} face down"
+        else:
+            hand = ("+".join(map(str, values)) + f" = {sum(values)} eggs") if values else "no cards"
+        nest = ", the nest (+7)" if view.get("nest") == p else ""
+        out.append(f"{_who(p)}: {hand}{nest}")
+    return out
+
+
+def race_lines(game, view, player) -> list[str]:
+    out = [f"last card: {view.get('last_card') or 'none yet'}"]
+    out.append(f"draw pile {view.get('draw_pile', 0)}, played pile {view.get('played_pile', 0)}")
+    colours = view.get("colours") or []
+    known = [f"{_who(p)} {c}" for p, c in enumerate(colours) if c]
+    if known:
+        out.append("colours: " + ", ".join(known))
+    if player is not None and view.get("hand") is not None:
+        out.append(f"hand of {_who(player)}: " + (" ".join(view["hand"]) or "empty"))
+    return out
+
+
+def tortuga_lines(game, view) -> list[str]:
+    out = [f"phase: {view.get('phase')}, turn {view.get('turns', 0)}"]
+    reserve = view.get("reserve")
+    if reserve:
+        out.append(f"reserve: south {reserve[0]}, north {reserve[1]}")
+    if view.get("pending"):
+        out.append(f"powers to resolve: {view['pending']}")
+    return out
+
+
+def panel_lines(game, player):
+    from turtles import CHANCE, TERMINAL
+
+    lines = [f"{game.players} players, after {len(game.history)} actions"]
+    who = game.to_move()
+    if who == TERMINAL:
+        res = game.result() or {}
+        lines.append("game over: " + " and ".join(_who(w) for w in res.get("winners", []))
+                     + (" win" if len(res.get("winners", [])) > 1 else " wins"))
+        if res.get("scores"):
+            lines.append("scores: " + ", ".join(f"{_who(p)} {s}" for p, s in enumerate(res["scores"])))
+    elif who == CHANCE:
+        lines.append("now: " + chance_hint(game))
+    else:
+        lines.append(f"to move: {_who(who)}")
+    if game.history:
+        lines.append("last action: " + game.action_text(game.history[-1]))
+    lines.append("")
+    try:
+        view = game.view(player)
+    except Exception:  # a view is optional detail in a picture
+        view = {}
+    if game.name == "mahe":
+        lines += mahe_lines(game, view)
+    elif game.name == "race":
+        lines += race_lines(game, view, player)
+    elif game.name == "tortuga":
+        lines += tortuga_lines(game, view)
+    lines.append("")
+    lines.append("seen by " + (_who(player) if player is not None else "an onlooker"))
+    return lines
