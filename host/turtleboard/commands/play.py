@@ -8,7 +8,7 @@ from turtleboard.link import LinkError
 
 def add_arguments(p) -> None:
     p.add_argument("--port", help="the serial port or pty (default: the one Pico plugged in)")
-    p.add_argument("--player", type=int, help="show what player N (from 1) may see; default: everything")
+    p.add_argument("--player", type=int, help="show what player N (from 1) may see; default: what an onlooker sees")
     p.add_argument("--board", help="the board file, if not one of boards/*.json (for the LED map and geometry)")
 
 

@@ -188,7 +188,7 @@ class MirrorApp(App):
         self.query_one("#top", Static).update(
             f" {escape(m.link.port)}  {link}  {self.sync_state()}  "
             f"board {escape(str(hello.get('board')))}  fw {escape(str(hello.get('fw')))}  "
-            f"view: {'everything' if self.player is None else f'player {self.player + 1}'}"
+            f"view: {'onlooker' if self.player is None else f'player {self.player + 1}'}"
         )
         game = m.replica.game
         leds = {}
