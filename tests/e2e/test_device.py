@@ -114,6 +114,43 @@ def test_kill_9_of_the_supervisor_takes_the_firmware_along(vdev):
         time.sleep(0.05)
 
 
+def gone(pid: int, timeout: float = 5) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_program_killed_hard_leaves_no_virtual_device(tmp_path):
+    # A demo or a test that dies by kill -9 takes its virtual device along.
+    path = write_board(tmp_path / "b.json", game="mahe", fields=5)
+    code = (
+        "from turtleboard.sim.device import Background\n"
+        "bg = Background(%r, %r)\n"
+        "print(bg.proc.pid, flush=True)\n"
+        "import time; time.sleep(120)\n" % (str(tmp_path / "dev"), str(path))
+    )
+    owner = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        supervisor = int(owner.stdout.readline())
+        fw_file = tmp_path / "dev" / "firmware.pid"
+        deadline = time.monotonic() + 10
+        while not fw_file.exists():
+            assert time.monotonic() < deadline, "the firmware never started"
+            time.sleep(0.05)
+        time.sleep(0.2)
+        firmware = int(fw_file.read_text())
+    finally:
+        owner.kill()
+        owner.wait()
+    assert gone(supervisor), "the virtual device outlived the program that started it"
+    assert gone(firmware), "the firmware outlived its supervisor"
+
+
 def test_a_bad_board_file_is_refused_with_its_mistakes(tmp_path):
     path = write_board(tmp_path / "b.json", game="mahe", fields=5)
     text = open(path).read().replace('"ok": 15', '"ok": 99')

@@ -19,6 +19,7 @@ import time
 
 from turtleboard.errors import UserError
 from turtleboard.mpy import FIRMWARE
+from turtleboard.sim.supervisor import die_with_parent
 
 FIRMWARE_PARTS = ("main.py", "turtles", "controller", "hal")
 
@@ -113,7 +114,9 @@ class Background:
             stdout=subprocess.DEVNULL if quiet else None,
             stderr=subprocess.PIPE,
             text=True,
-            start_new_session=True,
+            # its own session, and it dies with us: a demo or a test killed
+            # hard leaves no virtual device running
+            preexec_fn=die_with_parent,
         )
         self.path = wait_for_pty(sim_dir, self.proc)
 

@@ -43,7 +43,7 @@ OUT_MAX = 4096  # bytes of output kept for a host that does not read (a Pico kee
 _PR_SET_PDEATHSIG = 1
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child: start a new session and die when the supervisor dies."""
     os.setsid()
     try:
@@ -120,7 +120,7 @@ class Supervisor:
                 stderr=inner_slave,
                 cwd=self.flash_dir,
                 env=env,
-                preexec_fn=_die_with_parent,
+                preexec_fn=die_with_parent,
                 close_fds=True,
             )
         finally:
