@@ -67,8 +67,12 @@ def run(args) -> int:
               "`mpremote connect %s resume repl`; Ctrl-C stops it"
               % (board.name, sim_dir, sup.path, sup.path), file=sys.stderr, flush=True)
 
+    app = None
+
     def stop(signum, frame):
         sup.stop()
+        if app is not None:
+            app.exit()  # the terminal went away (SIGHUP) or we were told to stop
 
     old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
     try:
@@ -77,7 +81,8 @@ def run(args) -> int:
 
             thread = threading.Thread(target=sup.serve, name="supervisor", daemon=True)
             thread.start()
-            WorldApp(world, port=sup.path).run()
+            app = WorldApp(world, port=sup.path)
+            app.run()
             sup.stop()
             thread.join(3)
         else:
