@@ -158,3 +158,139 @@ def test_interactive_view_plays_the_board_by_hand(world):
             assert cell.styles.background.hex.lower() == "#0000ff"
 
     asyncio.run(run())
+
+
+BOARDS = os.path.join(os.path.dirname(__file__), "..", "..", "boards")
+
+
+def reference_world(tmp_path, game):
+    board = load_board_file(os.path.join(BOARDS, "%s.json" % game))
+    return World(board, str(tmp_path / game))
+
+
+async def finish(app, pilot):
+    """Until the hands laid out what a key asked for."""
+    for _ in range(400):
+        if not app.busy:
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("the hands are still busy: %s" % app.busy)
+
+
+def test_tortuga_view_is_the_hexagon_and_arrows_go_to_the_neighbour(tmp_path):
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, "tortuga")
+    cells = world.board.cells
+
+    async def run():
+        app = WorldApp(world)
+        async with app.run_test(size=(150, 45)) as pilot:
+            def at(cell):
+                region = app.query_one("#cell-%d" % cells.index(cell)).region
+                return region.x, region.y
+
+            # North is up: d1 (the south player's corner) below d4 below d7;
+            # columns a..g left to right, a column's neighbours half a cell up or down.
+            assert at("d1")[0] == at("d4")[0] == at("d7")[0]
+            assert at("d1")[1] > at("d4")[1] > at("d7")[1]
+            assert at("a1")[0] < at("b1")[0] < at("d1")[0] < at("g1")[0]
+            assert at("d1")[1] - at("c1")[1] == (at("d1")[1] - at("d2")[1]) // 2 > 0
+            assert at("d2")[1] < at("e1")[1] < at("d1")[1]
+            app.select(cells.index("d1"))
+            await pilot.press("up")
+            assert app.cell == "d2"
+            await pilot.press("up", "up", "right")
+            assert app.cell in ("e3", "e4")  # a neighbour, not a cell two columns on
+            await pilot.press("left", "down")
+            assert app.cell in ("d3", "d4", "d2")
+            app.select(cells.index("g4"))
+            await pilot.press("right")
+            assert app.cell == "g4"  # nothing further east: stay
+            await pilot.click("#cell-%d" % cells.index("c3"))
+            assert app.cell == "c3"
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()
+
+
+def test_start_key_lays_out_the_engine_start_and_clear_sweeps_it(tmp_path):
+    from turtleboard.sim.worldview import WorldApp, board_game
+    from turtles.game import EMPTY, UP
+
+    world = reference_world(tmp_path, "tortuga")
+    changes = []
+
+    async def run():
+        app = WorldApp(world)
+        async with app.run_test(size=(150, 45)) as pilot:
+            await pilot.press("t")  # something in hand is put back first
+            before = world.changes
+            await pilot.press("s")
+            await finish(app, pilot)
+            assert world.image() == board_game(world.board).image()
+            assert world.hand == []
+            changes.append(world.changes - before)
+            assert "done" in app.message
+            cell = app.query_one("#cell-%d" % world.board.cells.index("d1"))
+            assert "^" in str(cell.render())
+            await pilot.press("c")
+            await finish(app, pilot)
+            assert world.image() == [EMPTY] * len(world.board.cells)
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()
+    # One turtle at a time from the box (a take and a put-down each), as a person would.
+    assert changes[0] >= 16 * 2
+    assert UP in board_game(world.board).image()
+
+
+@pytest.mark.parametrize("game, players, start, count", [
+    ("mahe", 3, "raft", 6),  # 3 players: two turtles each on the raft
+    ("race", 4, "start", 5),  # the five colours stacked on the start
+])
+def test_track_views_and_their_start(tmp_path, game, players, start, count):
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, game)
+    cells = world.board.cells
+
+    async def run():
+        app = WorldApp(world, players=2)
+        async with app.run_test(size=(150, 45)) as pilot:
+            def at(cell):
+                region = app.query_one("#cell-%d" % cells.index(cell)).region
+                return region.x, region.y
+
+            if game == "race":
+                assert at("start")[1] == at("4")[1] == at("lettuce")[1]
+                assert at("start")[0] < at("1")[0] < at("8")[0] < at("lettuce")[0]
+                await pilot.press("right", "right")
+                assert app.cell == "2"
+            else:
+                # Counter-clockwise from the bottom: 1 -> 5 rightwards, up the right
+                # side, 12 on top, down the left side; the raft below left of 1.
+                assert at("1")[0] < at("3")[0] and at("8")[1] < at("5")[1]
+                assert at("12")[1] < at("8")[1] and at("12")[1] < at("18")[1]
+                assert at("raft")[1] > at("1")[1] and at("raft")[0] < at("1")[0]
+                await pilot.press("right", "right")
+                assert app.cell == "2"  # raft -> 1 -> 2
+            await pilot.press("plus")
+            assert app.players == 3
+            if game == "race":
+                await pilot.press("plus", "plus", "plus")
+                assert app.players == 5  # as many as the game allows
+            await pilot.press("s")
+            await finish(app, pilot)
+            assert [c for c in cells if world.stacks[c]] == [start]
+            assert len(world.stacks[start]) == count
+            assert all(up for _, up in world.stacks[start])
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()
