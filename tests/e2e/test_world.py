@@ -207,6 +207,12 @@ def test_tortuga_view_is_the_hexagon_and_arrows_go_to_the_neighbour(tmp_path):
             app.select(cells.index("g4"))
             await pilot.press("right")
             assert app.cell == "g4"  # nothing further east: stay
+            app.select(cells.index("a1"))
+            seen = []
+            for _ in range(6):  # across the hexagon, zigzagging along a1's row
+                await pilot.press("right")
+                seen.append(app.cell)
+            assert seen == ["b1", "c2", "d2", "e2", "f1", "g1"]
             await pilot.click("#cell-%d" % cells.index("c3"))
             assert app.cell == "c3"
 

@@ -84,17 +84,22 @@ def char_layout(board, pos: dict) -> dict:
     return {c: (int(round((x - x0) * sx)), int(round((y - y0) * sy))) for c, (x, y) in pos.items()}
 
 
-def nearest(pos: dict, cell: str, dx: int, dy: int) -> str:
-    """The cell nearest to `cell` in direction (dx, dy) (y down), or `cell` if none."""
+def nearest(pos: dict, cell: str, dx: int, dy: int, line: float | None = None) -> str:
+    """The cell nearest to `cell` in direction (dx, dy) (y down), or `cell` if none.
+
+    `line` is the row (or column) a run of moves across keeps to, so that
+    right, right on a hexagon zigzags along its row instead of drifting off."""
     x0, y0 = pos[cell]
+    if line is None:
+        line = y0 if dx else x0
     best = None
     for other, (x, y) in pos.items():
         along = (x - x0) * dx + (y - y0) * dy
-        if other == cell or along <= 0:
-            continue
         across = abs((x - x0) * dy - (y - y0) * dx)
-        # Within the cone ahead first, then anything ahead.
-        score = (across > 2 * along, along + across)
+        if other == cell or along <= 0 or across > 1.5 * along:
+            continue  # only the cells ahead, within about 56 degrees either side
+        off = abs((y if dx else x) - line)
+        score = along + off + across / 2
         if best is None or score < best[0]:
             best = (score, other)
     return cell if best is None else best[1]
@@ -177,6 +182,7 @@ class WorldApp(App):
         self.message = ""
         self.busy = ""  # what the hands are laying out, while they are
         self.shown: dict = {}  # cell -> what its view shows now
+        self.line = None  # (axis, row or column) the arrow moves keep to
         self.players = board_game(world.board, players).players
         self.pos = table_layout(world.board)
         self.at = char_layout(world.board, self.pos)
@@ -203,6 +209,7 @@ class WorldApp(App):
 
     def select(self, index: int) -> None:
         self.selected = index % len(self.world.board.cells)
+        self.line = None
         self.redraw()
 
     def redraw(self) -> None:
@@ -270,7 +277,13 @@ class WorldApp(App):
         timer = self.set_interval(TOUCH_MS / 1000, touch)
 
     def action_move(self, dx: int, dy: int) -> None:
-        self.select(self.world.board.cells.index(nearest(self.pos, self.cell, dx, dy)))
+        axis = "x" if dx else "y"
+        x, y = self.pos[self.cell]
+        if self.line is None or self.line[0] != axis:
+            self.line = (axis, y if dx else x)
+        line = self.line
+        self.select(self.world.board.cells.index(nearest(self.pos, self.cell, dx, dy, line[1])))
+        self.line = line  # a run of moves across keeps to its row
 
     def action_lift(self) -> None:
         self._do(self.world.lift, self.cell)
