@@ -167,10 +167,10 @@ class WorldApp(App):
         Binding("right", "move(1, 0)", "right", show=False),
         Binding("up", "move(0, -1)", "up", show=False),
         Binding("down", "move(0, 1)", "down", show=False),
-        ("l", "lift", "lift"), ("p", "place(1)", "put down"), ("P", "place(0)", "put flipped"),
-        ("f", "flip", "flip"), ("t", "take", "take from box"), ("x", "put_away", "to box"),
-        ("s", "start", "lay out start"), ("plus", "players(1)", "+player"),
-        ("minus", "players(-1)", "-player"), ("c", "clear", "clear to box"),
+        ("l", "lift", "lift"), ("p", "place(1)", "put"), ("P", "place(0)", "put flipped"),
+        ("f", "flip", "flip"), ("t", "take", "take"), ("x", "put_away", "to box"),
+        ("s", "start", "start"), ("plus", "players(1)", "player"),
+        ("minus", "players(-1)", "player"), ("c", "clear", "clear"),
         ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"), ("q", "quit", "quit"),
     ]
 
