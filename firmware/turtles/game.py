@@ -291,7 +291,14 @@ class History:
         elif t is tuple:
             _put(buf, len(v) << 2 | 1)
             for x in v:
-                self._put(x)
+                if type(x) is int:  # (most are: written here, without a call)
+                    n = x << 2 if x >= 0 else (~x) << 2 | 2
+                    while n > 127:
+                        buf.append(n & 127 | 128)
+                        n >>= 7
+                    buf.append(n)
+                else:
+                    self._put(x)
             return
         elif v is None:
             n = 3
