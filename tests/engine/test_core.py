@@ -48,3 +48,29 @@ def test_parse_options():
     assert parse_options("a=1,b=x") == {"a": 1, "b": "x"}
     assert parse_options("") == {}
     raises(BadSetup, parse_options, "a")
+
+
+def test_history_packs_and_gives_back_every_entry():
+    from turtles.game import History
+
+    shared = [1, 2]
+    entries = [
+        (3, 5), (31, -32), (0, 0), (32, 1), (-1, -33), (2 ** 40, -(2 ** 35)),
+        ((1, 2, 3), None), ((4, (5, -6)), (7,)), (5, shared), (6, True), (7, "x"),
+        ((), 0), (tuple(range(200)), 9), (1, 2),
+    ]
+    h = History()
+    for a, t in entries:
+        h.add(a, t)
+    actions = [a for a, _ in entries]
+    assert len(h) == len(entries)
+    assert list(h) == actions and h == actions
+    assert h[0] == 3 and h[-1] == 1 and h[7] == (4, (5, -6)) and h[12] == tuple(range(200))
+    assert h[2:5] == actions[2:5]
+    raises(IndexError, h.__getitem__, len(entries))
+    for a, t in reversed(entries):
+        got = h.take_last()
+        assert got == (a, t), (got, a, t)
+        if t is shared:
+            assert got[1] is shared
+    assert len(h) == 0 and list(h) == [] and len(h.buf) == 0 and h.objects == []
