@@ -309,16 +309,7 @@ class History:
 
     def _get(self, i):
         # The value at byte i, and the byte after it.
-        buf = self.buf
-        h = 0
-        s = 0
-        while True:
-            b = buf[i]
-            i += 1
-            h |= (b & 127) << s
-            if b < 128:
-                break
-            s += 7
+        h, i = _read(self.buf, i)
         tag = h & 3
         if tag == 0:
             return h >> 2, i
@@ -335,16 +326,7 @@ class History:
 
     def _skip(self, i):
         # The byte after the value at byte i.
-        buf = self.buf
-        h = 0
-        s = 0
-        while True:
-            b = buf[i]
-            i += 1
-            h |= (b & 127) << s
-            if b < 128:
-                break
-            s += 7
+        h, i = _read(self.buf, i)
         if h & 3 == 1:
             for _ in range(h >> 2):
                 i = self._skip(i)
@@ -355,15 +337,7 @@ class History:
         buf = self.buf
         refs = 0
         while i < end:
-            h = 0
-            s = 0
-            while True:
-                b = buf[i]
-                i += 1
-                h |= (b & 127) << s
-                if b < 128:
-                    break
-                s += 7
+            h, i = _read(buf, i)
             if h & 3 == 3 and h > 3:
                 refs += 1
         return refs
@@ -389,6 +363,19 @@ def _put(buf, n):
         buf.append(n & 127 | 128)
         n >>= 7
     buf.append(n)
+
+
+def _read(buf, i):
+    # The varint at byte i, and the byte after it.
+    h = 0
+    s = 0
+    while True:
+        b = buf[i]
+        i += 1
+        h |= (b & 127) << s
+        if b < 128:
+            return h, i
+        s += 7
 
 
 def _put_back(buf, n):
