@@ -1,5 +1,5 @@
 """Engine benchmarks: runs each game's bench module (bench/engine_<game>.py,
-each with run() -> dict) and writes bench/results/engine.json.
+each with run() -> dict) and writes bench/results/engine_<game>.json.
 
     python bench/engine.py [mahe race tortuga]
 """
@@ -19,20 +19,19 @@ GAMES = ["mahe", "race", "tortuga"]
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE))
     wanted = argv[1:] or GAMES
-    out_path = HERE / "results" / "engine.json"
-    results = json.loads(out_path.read_text()) if out_path.exists() else {}
-    results["machine"] = {"python": platform.python_version(), "cpu": platform.machine()}
+    machine = {"python": platform.python_version(), "cpu": platform.machine()}
     for game in wanted:
         try:
             module = importlib.import_module(f"engine_{game}")
         except ModuleNotFoundError:
-            print(f"{game}: no bench module yet")
+            print(f"{game}: no bench module")
             continue
-        results[game] = module.run()
-        print(game, json.dumps(results[game], indent=1, sort_keys=True))
-    out_path.parent.mkdir(exist_ok=True)
-    out_path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-    print(f"written to {out_path}")
+        result = dict(module.run(), machine=machine)
+        out_path = HERE / "results" / f"engine_{game}.json"
+        out_path.parent.mkdir(exist_ok=True)
+        out_path.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+        print(game, json.dumps(result, indent=1, sort_keys=True))
+        print(f"written to {out_path}")
     return 0
 
 
