@@ -182,7 +182,7 @@ def run() -> dict:
 
 if __name__ == "__main__":
     # `python bench/engine_mahe.py` writes bench/results/engine_mahe.json;
-    # `python bench/engine.py mahe` puts the same figures in engine.json.
+    # `python bench/engine.py mahe` writes the same file.
     import json
 
     result = run()
