@@ -135,7 +135,7 @@ def worst_history():
 
 import json as _j
 from turtles.tortuga import Tortuga
-geo = _j.dumps(Tortuga.DEFAULT_GEOMETRY)
+geo = _j.dumps(Tortuga.default_geometry())
 n_legal, texts = worst_history()
 cells = new_game("tortuga", 2, {"hops": 1}).cells()
 board = load_board(board_text(cells).replace("GEO", geo))

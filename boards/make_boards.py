@@ -1,5 +1,5 @@
 """Writes the reference board files (mahe.json, race.json, tortuga.json) from
-the rules engine: the geometry is each game's DEFAULT_GEOMETRY and the cells
+the rules engine: the geometry is each game's default_geometry() and the cells
 are the engine's cells, in order. Run it after a change to an engine's
 default geometry:
 
@@ -50,7 +50,7 @@ BOARDS = [
 
 def board(game, name, description, extra_groups):
     cls = game_class(game)
-    geometry = cls.DEFAULT_GEOMETRY
+    geometry = cls.default_geometry()
     cells = cls(cls.min_players, None, geometry).cells()
     muxes = (len(cells) + 15) // 16
     led = len(cells)

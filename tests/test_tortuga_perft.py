@@ -3,7 +3,7 @@ tests/data/tortuga_positions.txt, to depth 3, against a deliberately naive
 move generator written here from the rules alone.
 
 The naive generator shares nothing with the engine but the board
-description (Tortuga.DEFAULT_GEOMETRY): it walks direction sequences with
+description (Tortuga.default_geometry()): it walks direction sequences with
 cube-coordinate arithmetic, copies the whole position for every hop, and
 knows nothing of the engine's tables, tuples or phases. CPython only."""
 
@@ -18,7 +18,7 @@ import pytest
 from turtles.tortuga import Tortuga
 
 DATA = Path(__file__).parent / "data" / "tortuga_positions.txt"
-GEO = Tortuga.DEFAULT_GEOMETRY
+GEO = Tortuga.default_geometry()
 NAMES = [c[0] for c in GEO["cells"]]
 AT = {(c[1], c[2]): c[0] for c in GEO["cells"]}
 QR = {c[0]: (c[1], c[2]) for c in GEO["cells"]}

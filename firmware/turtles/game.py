@@ -33,6 +33,12 @@ class Game:
     max_players = 2
     # ((option, default, allowed values), ...); values are ints or strings.
     OPTIONS = ()
+    DEFAULT_GEOMETRY = {}  # the reference board's geometry (Tortuga: default_geometry())
+
+    @classmethod
+    def default_geometry(cls):
+        # The reference board's geometry, a fresh dict.
+        return dict(cls.DEFAULT_GEOMETRY)
 
     def __init__(self, players, options=None, geometry=None):
         if not isinstance(players, int) or isinstance(players, bool):

@@ -5,49 +5,42 @@
 # board the cells are flat-topped, so each column a..g runs south to north
 # and cells are numbered from the south: d1 is the south corner, d7 the north.
 
+import json
+
 from .errors import BadSetup
 
-DEFAULT_GEOMETRY = {
-    "board": "tortuga-37",
-    "cells": [
-        ["a1", -3, 3, 0], ["a2", -3, 2, 1], ["a3", -3, 1, 2], ["a4", -3, 0, 3],
-        ["b1", -2, 3, -1], ["b2", -2, 2, 0], ["b3", -2, 1, 1], ["b4", -2, 0, 2],
-        ["b5", -2, -1, 3], ["c1", -1, 3, -2], ["c2", -1, 2, -1], ["c3", -1, 1, 0],
-        ["c4", -1, 0, 1], ["c5", -1, -1, 2], ["c6", -1, -2, 3], ["d1", 0, 3, -3],
-        ["d2", 0, 2, -2], ["d3", 0, 1, -1], ["d4", 0, 0, 0], ["d5", 0, -1, 1],
-        ["d6", 0, -2, 2], ["d7", 0, -3, 3], ["e1", 1, 2, -3], ["e2", 1, 1, -2],
-        ["e3", 1, 0, -1], ["e4", 1, -1, 0], ["e5", 1, -2, 1], ["e6", 1, -3, 2],
-        ["f1", 2, 1, -3], ["f2", 2, 0, -2], ["f3", 2, -1, -1], ["f4", 2, -2, 0],
-        ["f5", 2, -3, 1], ["g1", 3, 0, -3], ["g2", 3, -1, -2], ["g3", 3, -2, -1],
-        ["g4", 3, -3, 0],
-    ],
-    # The six neighbour steps in cube coordinates.
-    "directions": [
-        ["N", 0, -1, 1], ["NE", 1, -1, 0], ["SE", 1, 0, -1],
-        ["S", 0, 1, -1], ["SW", -1, 1, 0], ["NW", -1, 0, 1],
-    ],
-    # Player 0 sits at the south corner, player 1 at the north corner.
-    "players": [
-        {
-            "name": "south",
-            "letter": "S",
-            "forward": ["NW", "N", "NE"],
-            "start": ["a1", "b1", "c1", "d1", "e1", "f1", "g1", "d2"],
-            "camp": "d1",
-        },
-        {
-            "name": "north",
-            "letter": "N",
-            "forward": ["SW", "S", "SE"],
-            "start": ["a4", "b5", "c6", "d7", "e6", "f5", "g4", "d6"],
-            "camp": "d7",
-        },
-    ],
-}
+# The reference board, as JSON text: parsed only for a game without a board
+# file's geometry (on the host, in tests). On the device a text constant
+# stays in flash, where a dict literal would be built in the heap at import.
+# Cells are [name, q, r, s], directions [name, dq, dr, ds]; player 0 sits at
+# the south corner, player 1 at the north corner.
+DEFAULT_GEOMETRY_TEXT = (
+    '{"board":"tortuga-37","cells":['
+    '["a1",-3,3,0],["a2",-3,2,1],["a3",-3,1,2],["a4",-3,0,3],["b1",-2,3,-1],["b2",-2,2,0],'
+    '["b3",-2,1,1],["b4",-2,0,2],["b5",-2,-1,3],["c1",-1,3,-2],["c2",-1,2,-1],["c3",-1,1,0],'
+    '["c4",-1,0,1],["c5",-1,-1,2],["c6",-1,-2,3],["d1",0,3,-3],["d2",0,2,-2],["d3",0,1,-1],'
+    '["d4",0,0,0],["d5",0,-1,1],["d6",0,-2,2],["d7",0,-3,3],["e1",1,2,-3],["e2",1,1,-2],'
+    '["e3",1,0,-1],["e4",1,-1,0],["e5",1,-2,1],["e6",1,-3,2],["f1",2,1,-3],["f2",2,0,-2],'
+    '["f3",2,-1,-1],["f4",2,-2,0],["f5",2,-3,1],["g1",3,0,-3],["g2",3,-1,-2],["g3",3,-2,-1],'
+    '["g4",3,-3,0]'
+    '],"directions":['
+    '["N",0,-1,1],["NE",1,-1,0],["SE",1,0,-1],["S",0,1,-1],["SW",-1,1,0],["NW",-1,0,1]'
+    '],"players":['
+    '{"name":"south","letter":"S","forward":["NW","N","NE"],'
+    '"start":["a1","b1","c1","d1","e1","f1","g1","d2"],"camp":"d1"},'
+    '{"name":"north","letter":"N","forward":["SW","S","SE"],'
+    '"start":["a4","b5","c6","d7","e6","f5","g4","d6"],"camp":"d7"}'
+    ']}'
+)
+
+
+def default_geometry():
+    # A fresh dict of the reference board.
+    return json.loads(DEFAULT_GEOMETRY_TEXT)
 
 
 def _bad(why):
-    raise BadSetup("bad Tortuga geometry: %s; compare with Tortuga.DEFAULT_GEOMETRY" % why)
+    raise BadSetup("bad Tortuga geometry: %s; compare with Tortuga.default_geometry()" % why)
 
 
 class HexBoard:
@@ -142,8 +135,8 @@ _default = None
 def hexboard(desc=None):
     # The board for `desc` (None: the reference board, built once).
     global _default
-    if desc is None or desc is DEFAULT_GEOMETRY:
+    if desc is None:
         if _default is None:
-            _default = HexBoard(DEFAULT_GEOMETRY)
+            _default = HexBoard(default_geometry())
         return _default
     return HexBoard(desc)

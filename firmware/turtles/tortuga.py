@@ -8,7 +8,7 @@
 
 from .errors import BadNotation, BadSetup, IllegalAction
 from .game import DOWN, EMPTY, TERMINAL, UP, Game
-from .hexboard import DEFAULT_GEOMETRY, hexboard
+from .hexboard import default_geometry, hexboard
 
 try:
     from micropython import const
@@ -65,7 +65,7 @@ class Tortuga(Game):
         ("hatching", 0, (0, 1)),
         ("turn_limit", 0, (0, 100, 200, 500)),
     )
-    DEFAULT_GEOMETRY = DEFAULT_GEOMETRY
+    default_geometry = staticmethod(default_geometry)  # the reference board, a dict
 
     # ---- set-up ----------------------------------------------------------
 

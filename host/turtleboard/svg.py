@@ -70,7 +70,7 @@ def hex_layout(game):
     # Cube coordinates from the board geometry; cells are flat-topped, each
     # column running south (bottom) to north, the south player's corner at the
     # bottom.
-    geometry = game.geometry or getattr(game, "DEFAULT_GEOMETRY", None) or {}
+    geometry = game.geometry or game.default_geometry() or {}
     size = 36
     pos = {}
     for name, q, r, _s in geometry.get("cells", []):
@@ -282,5 +282,5 @@ def hex_outline(cx, cy, r, flat=True):
 
 
 def camps(game):
-    geometry = game.geometry or getattr(game, "DEFAULT_GEOMETRY", None) or {}
+    geometry = game.geometry or game.default_geometry() or {}
     return [p.get("camp") for p in geometry.get("players", [])]

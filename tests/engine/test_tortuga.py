@@ -71,7 +71,7 @@ def test_board_cells_and_camps():
     g = new_game("tortuga", 2)
     assert len(g.cells()) == 37 and g.cells()[:5] == ["a1", "a2", "a3", "a4", "b1"]
     assert g.cells()[15:22] == ["d1", "d2", "d3", "d4", "d5", "d6", "d7"]
-    geo = Tortuga.DEFAULT_GEOMETRY
+    geo = Tortuga.default_geometry()
     assert geo["players"][0]["camp"] == "d1" and geo["players"][1]["camp"] == "d7"
     assert sorted(geo["players"][0]["start"]) == ["a1", "b1", "c1", "d1", "d2", "e1", "f1", "g1"]
     assert dumps(geo).startswith('{"board":"tortuga-37"')
@@ -100,7 +100,7 @@ def test_geometry_from_data():
             cells.append(["abcde"[q + 2] + str(top - r + 1), q, r, -q - r])
     geo = {
         "cells": cells,
-        "directions": Tortuga.DEFAULT_GEOMETRY["directions"],
+        "directions": Tortuga.default_geometry()["directions"],
         "players": [
             {"name": "south", "letter": "S", "forward": ["NW", "N", "NE"],
              "start": ["a1", "b1", "c1", "d1", "e1", "c2"], "camp": "c1"},

@@ -30,7 +30,7 @@ def board_json(game, players=2, options=None, extra_cells=()):
         "name": "test %s" % game,
         "version": 1,
         "games": [game],
-        "geometry": getattr(cls, "DEFAULT_GEOMETRY", {}),
+        "geometry": cls.default_geometry(),
         "cells": spec,
         "leds": {"count": n + 9, "pin": 4, "groups": {
             "turn": [n, n + 1], "dice": list(range(n + 2, n + 8)), "status": [n + 8]}},

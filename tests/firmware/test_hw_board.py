@@ -44,7 +44,7 @@ def test_geometry_is_the_engines_default():
     for name in ("mahe", "race", "tortuga"):
         b = board(name)
         cls = game_class(b.games[0])
-        assert json.loads(json.dumps(cls.DEFAULT_GEOMETRY)) == b.geometry, name
+        assert json.loads(json.dumps(cls.default_geometry())) == b.geometry, name
 
 
 def test_cell_without_a_sensor():

@@ -12,7 +12,7 @@ from turtles.tortuga import POWER_NAMES, Tortuga
 
 
 def _layout(game) -> list[str]:
-    geo = game.geometry or Tortuga.DEFAULT_GEOMETRY
+    geo = game.geometry or Tortuga.default_geometry()
     turtles = game.snapshot()["turtles"]
     spots = []
     for name, q, r, _s in geo["cells"]:
