@@ -29,6 +29,9 @@ def add_arguments(p) -> None:
                    help="copy the firmware from this checkout onto the flash again")
     p.add_argument("--blank", action="store_true",
                    help="a Pico with MicroPython only: an empty flash, for `turtleboard flash`")
+    p.add_argument("--romfs-bytes", type=int, default=None, metavar="N",
+                   help="size of the ROM partition (default 262144, 256 KB; kept in "
+                        "<dir>/romfs.img); 0: a stock Pico firmware without one")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the pty path")
 
 
@@ -40,6 +43,10 @@ def run(args) -> int:
     sim_dir = os.path.abspath(args.dir)
     if args.noise < 0:
         raise UserError("--noise is a standard deviation in ADC counts; it cannot be negative")
+    romfs_bytes = device.ROMFS_BYTES if args.romfs_bytes is None else args.romfs_bytes
+    if romfs_bytes < 0 or romfs_bytes % 4096:
+        raise UserError("--romfs-bytes is the ROM partition's size, a multiple of 4096 "
+                        "(e.g. 262144), or 0 for none; not %d" % romfs_bytes)
     board = device.prepare(sim_dir, args.board, fresh_firmware=args.fresh_firmware,
                            blank=args.blank)
     world_dir = os.path.join(sim_dir, "world")
@@ -56,7 +63,8 @@ def run(args) -> int:
     except WorldError as e:
         raise UserError(str(e))
     sup = Supervisor(os.path.join(sim_dir, "flash"), log=log,
-                     pid_file=os.path.join(sim_dir, "firmware.pid"))
+                     pid_file=os.path.join(sim_dir, "firmware.pid"),
+                     romfs=os.path.join(sim_dir, device.ROMFS_FILE), romfs_bytes=romfs_bytes)
     sup.start()  # power on before telling anyone the port
     for name, text in (("pty", sup.path), ("pid", str(os.getpid()))):
         with open(os.path.join(sim_dir, name), "w") as f:

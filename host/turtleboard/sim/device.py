@@ -1,6 +1,7 @@
 """A virtual device's folder, and starting one in the background.
 
     <dir>/flash/      the device's flash: main.py, turtles/, controller/, hal/, board.json
+    <dir>/romfs.img   its ROM partition (ROMFS_BYTES; `turtleboard flash` deploys into it)
     <dir>/world/      the sim world (docs/sim-world.md)
     <dir>/pty         the path of the serial port (a pseudo-terminal)
     <dir>/pid         the supervisor's process id
@@ -22,6 +23,8 @@ from turtleboard.mpy import FIRMWARE
 from turtleboard.sim.supervisor import die_with_parent
 
 FIRMWARE_PARTS = ("main.py", "turtles", "controller", "hal")
+ROMFS_BYTES = 256 * 1024  # the virtual Pico's ROM partition (0: a stock Pico, none)
+ROMFS_FILE = "romfs.img"
 
 
 def load_board_file(path: str):

@@ -17,6 +17,10 @@ port lacks:
   REPL, as on a Pico, so mpremote works with or without `resume`.
 - Output while no host listens is dropped when the pty buffer is full, as a
   Pico drops USB output nobody reads.
+- Power-on runs `pico/pico_boot.py` (from outside the flash folder) before
+  `main.py`: with a ROMFS partition (`romfs`, a file of `romfs_bytes`) it
+  gives the firmware `vfs.rom_ioctl` and mounts a valid image at /rom, as the
+  rp2 port does (docs/virtual-device.md).
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ from turtleboard.mpy import MicroPythonMissing, micropython_command
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n"
 FRIENDLY_BANNER = b'Type "help()" for more information.'
 SOFT_REBOOT = b"MPY: soft reboot\r\n"
+
+PICO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pico")
+ROMFS_BLOCK = 4096  # the RP2040's flash sector
 
 OUT_MAX = 4096  # bytes of output kept for a host that does not read (a Pico keeps less)
 
@@ -64,11 +71,36 @@ def set_raw(fd: int, isig: bool = False, onlcr: bool = False) -> None:
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
 
 
-class Supervisor:
-    """Runs the firmware in `flash_dir` behind a stable outer pty."""
+def make_partition(path: str, size: int) -> None:
+    """The ROM partition's file, `size` bytes: erased (0xff) where new, cut or
+    grown to `size` when it was made with another size."""
+    if size % ROMFS_BLOCK or size <= 0:
+        raise UserError("a ROMFS partition is a positive multiple of %d bytes, not %d"
+                        % (ROMFS_BLOCK, size))
+    try:
+        have = os.path.getsize(path)
+    except OSError:
+        have = 0
+    if have == size:
+        return
+    with open(path, "r+b" if have else "wb") as f:
+        if have > size:
+            f.truncate(size)
+        else:
+            f.seek(have)
+            f.write(b"\xff" * (size - have))
 
-    def __init__(self, flash_dir: str, log=None, pid_file: str | None = None):
+
+class Supervisor:
+    """Runs the firmware in `flash_dir` behind a stable outer pty; `romfs`, a
+    file of `romfs_bytes`, is its ROM partition (None: a stock Pico, none)."""
+
+    def __init__(self, flash_dir: str, log=None, pid_file: str | None = None,
+                 romfs: str | None = None, romfs_bytes: int = 0):
         self.flash_dir = os.path.abspath(flash_dir)
+        self.romfs = os.path.abspath(romfs) if romfs and romfs_bytes else None
+        if self.romfs:
+            make_partition(self.romfs, romfs_bytes)
         self.pid_file = pid_file
         self.log = log or (lambda text: None)
         try:
@@ -107,11 +139,13 @@ class Supervisor:
         inner, inner_slave = os.openpty()
         set_raw(inner_slave, isig=True)
         os.set_blocking(inner, False)
-        args = ["-i", "main.py"] if run_main and os.path.exists(
-            os.path.join(self.flash_dir, "main.py")
-        ) else []
+        # pico_boot mounts the ROM partition, then runs boot.py and main.py
+        args = ["-i", "-c", "__import__('pico_boot').power_on(%d)" % run_main]
         env = dict(os.environ)
-        env["MICROPYPATH"] = ".frozen:lib"
+        env["MICROPYPATH"] = PICO_DIR + ":.frozen:lib"
+        env.pop("TURTLEBOARD_ROMFS", None)
+        if self.romfs:
+            env["TURTLEBOARD_ROMFS"] = self.romfs
         try:
             self.child = subprocess.Popen(
                 self.command + args,

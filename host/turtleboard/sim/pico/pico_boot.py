@@ -1,0 +1,47 @@
+# What a Pico does at power-on before main.py, for the virtual Pico (run by
+# the unix port from outside the flash folder, `micropython -i -c ...`):
+# with a ROMFS partition, vfs.rom_ioctl, and a valid image mounted at /rom
+# with /rom and /rom/lib on sys.path after "" and ".frozen", as the rp2 port
+# does (['', '.frozen', '/rom', '/rom/lib', '/lib'] there); then boot.py, and
+# main.py unless this is a soft reset in the raw REPL.
+import os
+import sys
+
+
+def _mount_rom():
+    if not os.getenv("TURTLEBOARD_ROMFS"):
+        return  # a stock Pico: no partition, no vfs.rom_ioctl
+    import pico_vfs
+
+    sys.modules["vfs"] = pico_vfs  # `import vfs` now gives rom_ioctl too
+    del sys.modules["pico_vfs"]
+    try:
+        pico_vfs.mount(pico_vfs.VfsRom(pico_vfs.rom_ioctl(2, 0)), "/rom")
+    except OSError:
+        return  # blank, or not a ROMFS image: skipped, as on a Pico
+    at = sys.path.index(".frozen") + 1 if ".frozen" in sys.path else 1
+    sys.path[at:at] = ["/rom", "/rom/lib"]
+
+
+def _run(name):
+    # pyexec_file_if_exists: the script runs in __main__, the REPL's namespace
+    try:
+        f = open(name)
+    except OSError:
+        return
+    source = f.read()
+    f.close()
+    import __main__
+
+    exec(compile(source, name, "exec"), __main__.__dict__)
+
+
+def power_on(run_main):
+    _mount_rom()
+    here = __file__.rsplit("/", 1)[0]
+    if here in sys.path:
+        sys.path.remove(here)  # the device's path is the Pico's
+    del sys.modules["pico_boot"]
+    _run("boot.py")
+    if run_main:
+        _run("main.py")
