@@ -4,9 +4,20 @@
     plan.check_board()        # the board file first (controller.board.check_board)
     info = plan.device_info() # MicroPython version, .mpy version, platform
     plan.build()              # mpy-cross every package file for that .mpy version
+    plan.read_rom()           # the board's ROMFS partition, if its MicroPython has one
+    plan.use_romfs()          # the packages as one ROMFS image instead of files
+    plan.write_image(progress)  # into the partition, its first page last
+    plan.remove_packages()    # package folders off the filesystem (they would shadow /rom)
     plan.changed()            # compare with hashes computed on the device
     plan.copy(progress)       # only what changed; stale files removed
     plan.reset_and_wait()     # soft reboot (runs main.py), wait for the hello, check it
+
+With a ROMFS partition the packages (turtles/, controller/, hal/ as .mpy) go
+into it as one image, built by mpremote's own builder; MicroPython mounts it
+at /rom at boot and imports run from flash in place, not copied into the heap.
+main.py and board.json stay on the filesystem. The image's first page (its
+header) is written last, so a power cut while writing leaves no valid image:
+MicroPython skips it at boot instead of mounting half an image.
 
 mpremote (pinned in pyproject) runs as a program: `python -m mpremote connect
 PORT resume ...`. `resume` keeps it from soft-resetting first: on the virtual
@@ -15,7 +26,10 @@ board (the unix port) a Ctrl-D in the raw REPL ends the process.
 
 from __future__ import annotations
 
+import binascii
+import contextlib
 import hashlib
+import io
 import json
 import os
 import re
@@ -78,6 +92,73 @@ for _d in %r:
     _walk(_d)
 """
 
+# Runs on the device: its ROMFS partition 0 (size, block size, whether it is
+# an object with ioctl/writeblocks like rp2.Flash, whether it holds an image)
+# and the sha256 of its first %d bytes.
+ROM_SCRIPT = """
+import vfs, hashlib, binascii
+def _rom(n):
+    if not hasattr(vfs, 'rom_ioctl') or vfs.rom_ioctl(1) <= 0:
+        return 'none'
+    d = vfs.rom_ioctl(2, 0)
+    if isinstance(d, int):
+        return 'none'
+    if hasattr(d, 'ioctl'):
+        bs = d.ioctl(5, 0)
+        size = d.ioctl(4, 0) * bs
+        obj = 1
+    else:
+        size = len(d)
+        bs = vfs.rom_ioctl(6, 0)
+        obj = 0
+    m = memoryview(d)
+    h = '-'
+    if 0 < n <= size:
+        h = binascii.hexlify(hashlib.sha256(m[:n]).digest()).decode()
+    return '%%d %%d %%d %%s %%s' %% (size, bs, obj, bytes(m[:3]) == b'\\xd2\\xcd\\x31', h)
+print('TBROM', _rom(%d))
+"""
+
+# Runs on the device before the image is written (rp2.Flash-like partition):
+# unmount /rom as mpremote does, erase the blocks the image needs.
+ROM_PREPARE = """
+import vfs, binascii
+try:
+    vfs.umount('/rom')
+except OSError:
+    pass
+_d = vfs.rom_ioctl(2, 0)
+def _w(o, s):
+    _d.writeblocks(o // %d, binascii.a2b_base64(s), o %% %d)
+for _b in range(%d):
+    _d.ioctl(6, _b)
+"""
+
+# Runs on the device: each package folder renamed at once (so a package is
+# either whole on the filesystem or gone), then deleted.
+REMOVE_SCRIPT = """
+import os
+def _rm(p):
+    if os.stat(p)[0] & 0x4000:
+        for n in os.listdir(p):
+            _rm(p + '/' + n)
+        os.rmdir(p)
+    else:
+        os.remove(p)
+for _p in %r:
+    for _n in ('.old-' + _p, _p):
+        try:
+            os.stat(_n)
+        except OSError:
+            continue
+        if _n == _p:
+            os.rename(_p, '.old-' + _p)
+        _rm('.old-' + _p)
+"""
+
+PAGE = 256  # flash writes are whole pages
+WRITE_BATCH = 8  # image chunks per mpremote run
+
 INFO_SCRIPT = (
     "import sys;print('TBINFO', sys.implementation.name, "
     "'.'.join(str(x) for x in sys.implementation.version[:3]), "
@@ -87,6 +168,11 @@ INFO_SCRIPT = (
 
 def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def pad(data: bytes) -> bytes:
+    """To whole flash pages, with erased bytes."""
+    return data + b"\xff" * (-len(data) % PAGE)
 
 
 def mpremote(port: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
@@ -159,6 +245,9 @@ class Flasher:
         self.device: dict[str, str] = {}  # device path -> sha256 on the device
         self.dirs: set[str] = set()
         self.staging = Path(tempfile.mkdtemp(prefix="turtleboard-flash-"))
+        self.image = b""  # the ROMFS image of the packages, when deploying into ROMFS
+        self.rom: dict | None = None  # the board's ROMFS partition 0 (None: it has none)
+        self.romfs = False  # True: packages go into the ROMFS partition
 
     # ---- 1. the board file ----------------------------------------------
 
@@ -260,6 +349,133 @@ class Flasher:
         self.files = files
         return files
 
+    # ---- 3b. ROMFS --------------------------------------------------------
+
+    def build_image(self) -> bytes:
+        """The packages' .mpy files as one ROMFS image (mpremote's builder)."""
+        from mpremote.romfs import make_romfs
+
+        tree = self.staging / "romfs"
+        for path, data in self.files.items():
+            if path.split("/")[0] in PACKAGES:
+                out = tree / path
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_bytes(data)
+        with contextlib.redirect_stdout(io.StringIO()):  # it prints the tree
+            self.image = make_romfs(str(tree), mpy_cross=False)
+        return self.image
+
+    def read_rom(self) -> dict | None:
+        """The board's ROMFS partition 0, or None when its MicroPython has none."""
+        if not self.image:
+            self.build_image()
+        proc = mpremote(self.port, "exec", ROM_SCRIPT % len(self.image), timeout=30)
+        m = re.search(r"TBROM (none|(\d+) (\d+) ([01]) (True|False) (\S+))", proc.stdout or "")
+        if proc.returncode != 0 or not m:
+            raise mpremote_failure(self.port, proc, "asking for its ROMFS partition")
+        if m.group(1) == "none":
+            self.rom = None
+        else:
+            self.rom = {
+                "size": int(m.group(2)),
+                "block": int(m.group(3)),
+                "object": m.group(4) == "1",
+                "valid": m.group(5) == "True",
+                "sha256": m.group(6),
+            }
+        return self.rom
+
+    def use_romfs(self) -> None:
+        """Deploy the packages into the ROMFS partition: only main.py and the
+        board file stay files. The image must fit (checked before writing)."""
+        if self.rom is None:
+            raise UserError(
+                f"the MicroPython on {self.port} has no ROMFS partition (vfs.rom_ioctl is "
+                f"missing or reports none), so the firmware cannot run from ROMFS. Put a "
+                f"MicroPython build with a ROMFS partition on the board, or flash without "
+                f"--romfs to copy the firmware as files."
+            )
+        if len(self.image) > self.rom["size"]:
+            raise UserError(
+                f"the firmware's ROMFS image is {len(self.image)} bytes but the ROMFS "
+                f"partition on {self.port} holds {self.rom['size']}; nothing was written and "
+                f"the board is as it was. Use a MicroPython build with a bigger partition, or "
+                f"flash with --files to copy the firmware as files."
+            )
+        self.romfs = True
+        self.files = {p: d for p, d in self.files.items() if p.split("/")[0] not in PACKAGES}
+
+    def image_on_board(self) -> bool:
+        return bool(self.rom) and self.rom["sha256"] == sha256(self.image)
+
+    def write_image(self, progress=None) -> None:
+        """Write the image into partition 0: blocks erased, then every page but
+        the first, then the first (the header): until that last write the
+        partition holds no valid image, never half of one."""
+        port, rom, image = self.port, self.rom, self.image
+        if not rom["object"]:
+            # a partition as a plain buffer (not rp2's): mpremote writes it
+            local = self.staging / "firmware.romfs"
+            local.write_bytes(image)
+            proc = mpremote(port, "romfs", "deploy", str(local), timeout=300)
+            if proc.returncode != 0 or "ROMFS image deployed" not in proc.stdout:
+                raise self._write_failure(mpremote_failure(port, proc, "writing the ROMFS image"))
+            return
+        block = rom["block"]
+        blocks = (len(image) + block - 1) // block
+        pieces = [(o, image[o:o + block]) for o in range(block, len(image), block)]
+        pieces += [(PAGE, image[PAGE:block]), (0, image[:PAGE])]
+        pieces = [(o, pad(data)) for o, data in pieces if data]
+        proc = mpremote(port, "exec", ROM_PREPARE % (block, block, blocks), timeout=60)
+        if proc.returncode != 0:
+            raise self._write_failure(mpremote_failure(port, proc, "erasing the ROMFS partition"))
+        for start in range(0, len(pieces), WRITE_BATCH):
+            args: list[str] = []
+            for offset, data in pieces[start:start + WRITE_BATCH]:
+                text = binascii.b2a_base64(data, newline=False).decode()
+                args += (["+"] if args else []) + ["exec", f"_w({offset},{text!r})"]
+            proc = mpremote(port, *args, timeout=120)
+            if proc.returncode != 0:
+                raise self._write_failure(mpremote_failure(port, proc, "writing the ROMFS image"))
+            if progress:
+                done = min(len(pieces), start + WRITE_BATCH)
+                progress(done, len(pieces), f"{min(len(image), done * block)} bytes")
+        self.read_rom()
+        if not self.image_on_board():
+            raise UserError(
+                f"the ROMFS partition on {port} does not hold the image just written (its "
+                f"sha256 differs). Flash again; if it keeps failing the board's flash may be worn."
+            )
+
+    def _write_failure(self, e: UserError) -> UserError:
+        return UserError(
+            f"{e} The ROMFS partition holds no valid image now (its header is written "
+            f"last), so the board boots MicroPython without the firmware's packages; "
+            f"flash again."
+        )
+
+    def erase_image(self) -> None:
+        """Erase the partition's first block: no image is mounted at the next boot."""
+        script = ("import vfs\ntry:\n    vfs.umount('/rom')\nexcept OSError:\n    pass\n"
+                  "vfs.rom_ioctl(2, 0).ioctl(6, 0)\n")
+        proc = mpremote(self.port, "exec", script, timeout=30)
+        if proc.returncode != 0:
+            raise mpremote_failure(self.port, proc, "erasing the old ROMFS image")
+
+    def packages_on_filesystem(self) -> list[str]:
+        return sorted({p.split("/")[0] for p in list(self.device) + list(self.dirs)} & set(PACKAGES))
+
+    def remove_packages(self) -> list[str]:
+        """Delete the package folders from the filesystem ("" comes before /rom
+        on sys.path: a file there would shadow the image)."""
+        gone = self.packages_on_filesystem()
+        proc = mpremote(self.port, "exec", REMOVE_SCRIPT % (list(PACKAGES),), timeout=120)
+        if proc.returncode != 0:
+            raise mpremote_failure(self.port, proc, "removing the package files")
+        self.device = {p: h for p, h in self.device.items() if p.split("/")[0] not in PACKAGES}
+        self.dirs = {d for d in self.dirs if d.split("/")[0] not in PACKAGES}
+        return gone
+
     def read_device(self) -> dict[str, str]:
         script = HASH_SCRIPT % (list(PLAIN) + [BOARD_FILE], list(PACKAGES))
         proc = mpremote(self.port, "exec", script, timeout=60)
@@ -281,6 +497,8 @@ class Flasher:
     def stale(self) -> list[str]:
         """Files in our packages on the device that the firmware no longer has
         (an old .py would shadow its new .mpy)."""
+        if self.romfs:
+            return []  # remove_packages() takes the whole folders
         return sorted(
             p for p in self.device if p.split("/")[0] in PACKAGES and p not in self.files
         )

@@ -1,4 +1,8 @@
-"""`turtleboard flash [--port P] --board FILE`: firmware and board file onto a board."""
+"""`turtleboard flash [--port P] --board FILE`: firmware and board file onto a board.
+
+With a ROMFS partition (a MicroPython built with one) the packages go into it
+as one image and run from flash; without one they are copied as .mpy files
+and loaded into the heap (docs/host.md)."""
 
 from __future__ import annotations
 
@@ -9,12 +13,21 @@ from turtleboard.errors import UserError
 from turtleboard.flashing import Flasher
 from turtleboard.ports import list_serial_ports
 
+NO_ROMFS = ("this board's MicroPython has no ROMFS partition, so the firmware runs from RAM "
+            "(about 2x the heap; see docs/firmware.md)")
+
 
 def add_arguments(p) -> None:
     p.add_argument("--port", help="the serial port (default: the one RP2040 board plugged in)")
     p.add_argument("--board", required=True, help="the board definition file (boards/*.json)")
-    p.add_argument("--force", action="store_true", help="copy every file, even unchanged ones")
+    p.add_argument("--force", action="store_true",
+                   help="copy every file and write the ROMFS image, even unchanged ones")
     p.add_argument("--no-reset", action="store_true", help="do not restart the board afterwards")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--romfs", action="store_true",
+                     help="deploy into the ROMFS partition, or fail if the board has none")
+    how.add_argument("--files", action="store_true",
+                     help="copy the firmware as files even when the board has a ROMFS partition")
 
 
 def pick_port(port: str | None) -> str:
@@ -28,6 +41,13 @@ def pick_port(port: str | None) -> str:
     raise UserError(f"several Picos are plugged in ({', '.join(boards)}); choose one with --port")
 
 
+def progress_bar(out: Console, label: str, total: int):
+    bar = Progress(TextColumn(label), BarColumn(),
+                   TextColumn("{task.completed}/{task.total} {task.description}"),
+                   console=out, transient=False)
+    return bar, bar.add_task("", total=max(1, total))
+
+
 def run(args) -> int:
     out = Console(stderr=False, highlight=False)
     flasher = Flasher(pick_port(args.port), args.board)
@@ -39,37 +59,62 @@ def run(args) -> int:
         f"{flasher.port}: MicroPython {info['version']} on {info['platform']}, "
         f".mpy v{info['mpy']}.{info['mpy_sub']}" + (f" ({info['arch']})" if info["arch"] else "")
     )
-    files = flasher.build()
+    flasher.build()
+    rom = flasher.read_rom()
+    if args.files or (rom is None and not args.romfs):
+        if rom is None:
+            out.print(NO_ROMFS)
+        else:
+            out.print(f"copying files (--files), not into the ROMFS partition ({rom['size']} bytes)")
+    else:
+        flasher.use_romfs()  # a clear error when there is no partition or the image is too big
+        size, room = len(flasher.image), rom["size"]
+        out.print(f"into the ROMFS partition: image {size} bytes of {room} "
+                  f"({100 * size // room}%), mounted at /rom")
+        if flasher.image_on_board() and not args.force:
+            out.print("the ROMFS partition holds this image already: nothing written")
+        else:
+            bar, task = progress_bar(out, "writing the image", 1)
+            with bar:
+                def step(i, n, what):
+                    bar.update(task, completed=i, total=n, description=what)
+
+                flasher.write_image(step)
     flasher.read_device()
+    if flasher.romfs:
+        gone = flasher.remove_packages()
+        if gone:
+            out.print(f"removed {', '.join(p + '/' for p in gone)} from the filesystem "
+                      f"(files there would shadow /rom)")
     if args.force:
         flasher.device = {}
     todo = flasher.changed()
     stale = flasher.stale()
     out.print(
-        f"{len(files)} files, {len(todo)} changed" + (f", {len(stale)} stale to remove" if stale else "")
+        f"{len(flasher.files)} files, {len(todo)} changed" + (f", {len(stale)} stale to remove" if stale else "")
     )
     if todo or stale:
-        with Progress(
-            TextColumn("copying"), BarColumn(), TextColumn("{task.completed}/{task.total} {task.description}"),
-            console=out, transient=False,
-        ) as bar:
-            task = bar.add_task("", total=max(1, len(todo)))
-
-            def step(i, n, path):
+        bar, task = progress_bar(out, "copying", len(todo))
+        with bar:
+            def copied(i, n, path):
                 bar.update(task, completed=i, description=path)
 
-            flasher.copy(step)
+            flasher.copy(copied)
             if not todo:
                 bar.update(task, completed=1)
     else:
-        out.print("nothing to copy: the board has this firmware already")
+        out.print("nothing to copy: the board has these files already")
+    if not flasher.romfs and rom is not None and rom["valid"]:
+        flasher.erase_image()  # the files run now; no old image left to confuse anyone
+        out.print("erased the old ROMFS image: the firmware runs from the files")
+    where = "ROMFS (/rom)" if flasher.romfs else "files"
     if args.no_reset:
-        out.print("done (not restarted)")
+        out.print(f"done, from {where} (not restarted)")
         return 0
     out.print("restarting the board...")
     hello = flasher.reset_and_wait()
     out.print(
         f"[green]ok[/green]: firmware {hello.get('fw')}, protocol {hello.get('proto')}, "
-        f"board {hello.get('board')} v{hello.get('board_version')}"
+        f"board {hello.get('board')} v{hello.get('board_version')}, running from {where}"
     )
     return 0
