@@ -13,8 +13,9 @@ from turtleboard.replica import Mirror
 pytestmark = pytest.mark.e2e
 
 
-def test_flash_a_blank_virtual_pico_then_play(vdev):
-    v = vdev("mahe", fields=5, extra=["--blank"])
+@pytest.mark.parametrize("romfs", [True, False], ids=["romfs", "stock-pico"])
+def test_flash_a_blank_virtual_pico_then_play(vdev, romfs):
+    v = vdev("mahe", fields=5, extra=["--blank"] + ([] if romfs else ["--romfs-bytes", "0"]))
     assert not os.path.exists(os.path.join(v.dir, "flash", "main.py"))
     r = subprocess.run([sys.executable, "-m", "turtleboard", "flash", "--port", v.path,
                         "--board", v.board_path], capture_output=True, text=True, timeout=120)
@@ -22,7 +23,9 @@ def test_flash_a_blank_virtual_pico_then_play(vdev):
     flash = os.path.join(v.dir, "flash")
     assert os.path.exists(os.path.join(flash, "main.py"))
     assert os.path.exists(os.path.join(flash, "board.json"))
-    assert os.path.exists(os.path.join(flash, "controller", "control.mpy"))
+    # the packages: in the ROMFS partition, or as .mpy files on a stock Pico
+    assert os.path.exists(os.path.join(flash, "controller", "control.mpy")) != romfs
+    assert ("running from ROMFS (/rom)" in r.stdout) == romfs
     # The flashed firmware (precompiled .mpy) runs and plays.
     m = Mirror(v.path, geometry=v.board.geometry)
     v.mirrors.append(m)

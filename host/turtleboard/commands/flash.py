@@ -6,6 +6,8 @@ and loaded into the heap (docs/host.md)."""
 
 from __future__ import annotations
 
+import os
+
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
@@ -20,6 +22,8 @@ NO_ROMFS = ("this board's MicroPython has no ROMFS partition, so the firmware ru
 def add_arguments(p) -> None:
     p.add_argument("--port", help="the serial port (default: the one RP2040 board plugged in)")
     p.add_argument("--board", required=True, help="the board definition file (boards/*.json)")
+    p.add_argument("--firmware", metavar="DIR", default=None,
+                   help="the firmware folder to flash (default: this checkout's firmware/)")
     p.add_argument("--force", action="store_true",
                    help="copy every file and write the ROMFS image, even unchanged ones")
     p.add_argument("--no-reset", action="store_true", help="do not restart the board afterwards")
@@ -50,7 +54,11 @@ def progress_bar(out: Console, label: str, total: int):
 
 def run(args) -> int:
     out = Console(stderr=False, highlight=False)
-    flasher = Flasher(pick_port(args.port), args.board)
+    if args.firmware and not os.path.isfile(os.path.join(args.firmware, "main.py")):
+        raise UserError(f"--firmware {args.firmware}: no main.py there; name the folder that "
+                        f"holds main.py, turtles/, controller/ and hal/")
+    flasher = Flasher(pick_port(args.port), args.board,
+                      **({"firmware": args.firmware} if args.firmware else {}))
     board = flasher.check_board()
     out.print(f"board file {args.board}: {board.get('name', '?')} v{board.get('version', '?')}, ok")
     flasher.check_port_free()

@@ -17,7 +17,7 @@ def _mount_rom():
     del sys.modules["pico_vfs"]
     try:
         pico_vfs.mount(pico_vfs.VfsRom(pico_vfs.rom_ioctl(2, 0)), "/rom")
-    except OSError:
+    except Exception:  # the rp2 port catches everything here too
         return  # blank, or not a ROMFS image: skipped, as on a Pico
     at = sys.path.index(".frozen") + 1 if ".frozen" in sys.path else 1
     sys.path[at:at] = ["/rom", "/rom/lib"]
