@@ -2,10 +2,10 @@
 
 The host side is an *outer* pty whose path stays the same across firmware
 restarts, so a host can stay connected or reconnect as to a Pico's USB port.
-The firmware runs as a child `micropython -i main.py` on an *inner* pty in
-raw mode, with the device's flash folder as its working directory; the
-supervisor forwards bytes both ways and plays the parts of a Pico that the unix
-port lacks:
+The firmware runs as a child `micropython -i` (pico/pico_boot.py, then
+main.py) on an *inner* pty in raw mode, with the device's flash folder as its
+working directory; the supervisor forwards bytes both ways and plays the
+parts of a Pico that the unix port lacks:
 
 - Ctrl-C (0x03) from the host while code runs becomes SIGINT for the child
   (the inner terminal is raw, so the kernel would not do it). The REPL reads
