@@ -20,8 +20,8 @@ header) is written last, so a power cut while writing leaves no valid image:
 MicroPython skips it at boot instead of mounting half an image.
 
 mpremote (pinned in pyproject) runs as a program: `python -m mpremote connect
-PORT resume ...`. `resume` keeps it from soft-resetting first: on the virtual
-board (the unix port) a Ctrl-D in the raw REPL ends the process.
+PORT resume ...`. `resume` keeps it from soft-resetting first; the ROMFS
+partition is erased after a soft reset, so no code from the old image runs.
 """
 
 from __future__ import annotations
@@ -175,9 +175,11 @@ def pad(data: bytes) -> bytes:
     return data + b"\xff" * (-len(data) % PAGE)
 
 
-def mpremote(port: str, *args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    """Run `python -m mpremote connect PORT resume ARGS...`."""
-    cmd = [sys.executable, "-m", "mpremote", "connect", port, "resume", *args]
+def mpremote(port: str, *args: str, timeout: float = 60,
+             resume: bool = True) -> subprocess.CompletedProcess:
+    """Run `python -m mpremote connect PORT resume ARGS...` (without `resume`:
+    a soft reset first, so no firmware code is left running)."""
+    cmd = [sys.executable, "-m", "mpremote", "connect", port, *(["resume"] if resume else []), *args]
     try:
         return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -426,7 +428,10 @@ class Flasher:
         pieces = [(o, image[o:o + block]) for o in range(block, len(image), block)]
         pieces += [(PAGE, image[PAGE:block]), (0, image[:PAGE])]
         pieces = [(o, pad(data)) for o, data in pieces if data]
-        proc = mpremote(port, "exec", ROM_PREPARE % (block, block, blocks), timeout=60)
+        # after a soft reset: nothing that runs from the old image (a timer, an
+        # interrupt handler) is left to run while its blocks are erased
+        proc = mpremote(port, "exec", ROM_PREPARE % (block, block, blocks), timeout=60,
+                        resume=False)
         if proc.returncode != 0:
             raise self._write_failure(mpremote_failure(port, proc, "erasing the ROMFS partition"))
         for start in range(0, len(pieces), WRITE_BATCH):
