@@ -421,7 +421,8 @@ class Flasher:
             local.write_bytes(image)
             proc = mpremote(port, "romfs", "deploy", str(local), timeout=300)
             if proc.returncode != 0 or "ROMFS image deployed" not in proc.stdout:
-                raise self._write_failure(mpremote_failure(port, proc, "writing the ROMFS image"))
+                raise self._write_failure(
+                    mpremote_failure(port, proc, "writing the ROMFS image"), header_last=False)
             return
         block = rom["block"]
         blocks = (len(image) + block - 1) // block
@@ -449,15 +450,16 @@ class Flasher:
         if not self.image_on_board():
             raise UserError(
                 f"the ROMFS partition on {port} does not hold the image just written (its "
-                f"sha256 differs). Flash again; if it keeps failing the board's flash may be worn."
+                f"sha256 differs). Flash again."
             )
 
-    def _write_failure(self, e: UserError) -> UserError:
-        return UserError(
-            f"{e} The ROMFS partition holds no valid image now (its header is written "
-            f"last), so the board boots MicroPython without the firmware's packages; "
-            f"flash again."
-        )
+    def _write_failure(self, e: UserError, header_last: bool = True) -> UserError:
+        if header_last:
+            state = ("The ROMFS partition holds no valid image now (its header is written "
+                     "last): the board boots with what is left on its filesystem.")
+        else:
+            state = "The ROMFS partition may hold part of an image now."
+        return UserError(f"{e} {state} Flash again.")
 
     def erase_image(self) -> None:
         """Erase the partition's first block: no image is mounted at the next boot."""

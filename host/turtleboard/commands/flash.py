@@ -112,7 +112,7 @@ def run(args) -> int:
                 bar.update(task, completed=1)
     else:
         out.print("nothing to copy: the board has these files already")
-    if not flasher.romfs and rom is not None and rom["valid"]:
+    if not flasher.romfs and rom is not None and rom["valid"] and rom["object"]:
         flasher.erase_image()  # the files run now; no old image left to confuse anyone
         out.print("erased the old ROMFS image: the firmware runs from the files")
     where = "ROMFS (/rom)" if flasher.romfs else "files"
