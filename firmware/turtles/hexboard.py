@@ -39,15 +39,23 @@ def default_geometry():
     return json.loads(DEFAULT_GEOMETRY_TEXT)
 
 
+NONE = 255  # no cell (a board has at most 254)
+
+
 def _bad(why):
     raise BadSetup("bad Tortuga geometry: %s; compare with Tortuga.default_geometry()" % why)
 
 
 class HexBoard:
-    # names[i], index[name]; neighbours[i]: every adjacent cell;
-    # jumps[p][i]: ((over, land), ...) for p's forward directions, where
-    # over is the next cell (the step target) and land the one behind it (-1
-    # when off the board); start[p], camp[p] (base camp), goal[p] = camp[1-p].
+    # names[i], index[name]; start[p], camp[p] (base camp), goal[p] = camp[1-p].
+    # neighbours: bytes, wide_neighbours a cell, its adjacent cells, NONE
+    # filling a row's end (only a power reads it).
+    # jumps[p][i]: a tuple of ints over | land << 8 for p's forward
+    # directions, where over is the next cell (the step target) and land the
+    # one behind it; when that is off the board, land is over itself: a jump
+    # needs a turtle on over, so "land is taken" refuses it. Small ints take
+    # no heap of their own: the tables take 2 KB of the device's heap where
+    # tuples of (over, land) pairs took 5 KB.
 
     def __init__(self, desc):
         if not isinstance(desc, dict):
@@ -79,11 +87,12 @@ class HexBoard:
             return at.get((q + d[0], r + d[1]), -1)
 
         n = len(self.names)
-        self.neighbours = []
+        self.wide_neighbours = len(desc["directions"])
+        rows = bytearray()
         for i in range(n):
-            self.neighbours.append(
-                tuple(j for j in [step(i, dirs[d[0]]) for d in desc["directions"]] if j >= 0)
-            )
+            row = [j for j in [step(i, dirs[d[0]]) for d in desc["directions"]] if j >= 0]
+            rows.extend(bytes(row + [NONE] * (self.wide_neighbours - len(row))))
+        self.neighbours = bytes(rows)
         players = desc["players"]
         if len(players) != 2:
             _bad("Tortuga needs exactly 2 players")
@@ -114,14 +123,20 @@ class HexBoard:
             self.camp.append(self._cell(info["camp"]))
             table = []
             for i in range(n):
-                moves = []
+                row = []
                 for d in fwd:
                     over = step(i, d)
                     if over >= 0:
-                        moves.append((over, step(over, d)))
-                table.append(tuple(moves))
+                        land = step(over, d)
+                        row.append(over | (land if land >= 0 else over) << 8)
+                table.append(tuple(row))
             self.jumps.append(table)
         self.goal = [self.camp[1], self.camp[0]]
+
+    def neighbours_of(self, i):
+        w = self.wide_neighbours
+        row = self.neighbours[i * w:i * w + w]
+        return [c for c in row if c != NONE]
 
     def _cell(self, name):
         if name not in self.index:

@@ -244,13 +244,15 @@ class Tortuga(Game):
         i = -1
         for _ in range(b.count(me)):
             i = b.index(me, i + 1)  # the next of p's turtles
-            for over, land in jt[i]:
+            for v in jt[i]:
+                over = v & 255
                 m = b[over]
                 if m == 0:
                     if not forced:
                         out.append((STEP, i, over))
                     continue
-                if land < 0 or b[land]:
+                land = v >> 8
+                if b[land]:  # (off the board, land is over: taken)
                     continue
                 if m == me:
                     kind = FRIEND
@@ -283,12 +285,11 @@ class Tortuga(Game):
         go_on = False
         if cur != self.geo.goal[p]:
             me = p + 1
-            for over, land in self.geo.jumps[p][cur]:
-                if land < 0 or b[land]:
+            for v in self.geo.jumps[p][cur]:
+                m = b[v & 255]
+                if m == 0 or b[v >> 8]:  # nothing to jump, or land taken or off the board
                     continue
-                m = b[over]
-                if m == 0:
-                    continue
+                land = v >> 8
                 if m == me:
                     if kind == ENEMY:
                         continue
@@ -314,11 +315,10 @@ class Tortuga(Game):
         if cur == self.geo.goal[p]:
             return
         me = p + 1
-        for over, land in self.geo.jumps[p][cur]:
-            if land < 0 or b[land]:
-                continue
-            m = b[over]
-            if m == 0 or (m == me and kind == ENEMY):
+        for v in self.geo.jumps[p][cur]:
+            m = b[v & 255]
+            land = v >> 8
+            if m == 0 or b[land] or (m == me and kind == ENEMY):
                 continue
             if m != me and m != NEUTRAL and kind == FRIEND:
                 continue
@@ -503,9 +503,9 @@ class Tortuga(Game):
         self._legal = None
 
     def _over(self, p, cur, land):
-        for over, lnd in self.geo.jumps[p][cur]:
-            if lnd == land:
-                return over
+        for v in self.geo.jumps[p][cur]:
+            if v >> 8 == land and land != v & 255:
+                return v & 255
         raise IllegalAction("no jump from %s to %s" % (self.geo.names[cur], self.geo.names[land]))
 
     def _hop(self, p, cur, land, team):
@@ -587,7 +587,7 @@ class Tortuga(Game):
             else:
                 self._set(c, p + 1, IMMORTALITY)
         else:
-            for n in self.geo.neighbours[c]:
+            for n in self.geo.neighbours_of(c):
                 if self.board[n] == 2 - p:
                     self._set(n, 0, 0)
             self._set(c, 0, 0)
