@@ -63,7 +63,7 @@ class Position:
         out = []
         cur = self.image
         for img, _ in self.groups:
-            if all(img[c] != cur[c] for c in lifted):
+            if _changes_all(img, cur, lifted):
                 for i in range(len(img)):
                     if cur[i] == EMPTY and img[i] != EMPTY and i not in out:
                         out.append(i)
@@ -128,6 +128,15 @@ def chains(game, sensed, depth=4, budget=200):
 
     walk([], image_bytes(game))
     return out
+
+
+def _changes_all(img, cur, cells):
+    # Does `img` differ from `cur` on every one of `cells`? (A loop, not
+    # all() over a generator: that costs a heap block per call.)
+    for c in cells:
+        if img[c] == cur[c]:
+            return False
+    return True
 
 
 def distance(a, b):
