@@ -90,7 +90,7 @@ def send_state(ctl):
         "over": game.is_over(),
         "result": game.result(),
     })
-    link.send_log([game.action_text(a) for a in game.history])
+    link.send_log(game)
     link.send("synced", {"n": len(game.history), "hash": ctl.hash()})
     ctl.resend()  # what a host that just (re)connected has missed
 

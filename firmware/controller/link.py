@@ -66,13 +66,16 @@ class Link:
                 out.append((None, "bad-frame", "could not read a frame (%r); send a flat JSON object" % (e,)))
         return out
 
-    def send_log(self, texts):
-        # The action list in `log` frames that each fit a line.
+    def send_log(self, game):
+        # The game's actions in `log` frames that each fit a line, made one
+        # frame at a time: a long Mahé game's texts at once would take tens
+        # of KB of the device's heap.
         start = 0
         chunk = []
         size = 0
-        for i in range(len(texts)):
-            t = texts[i]
+        i = 0
+        for action in game.history:
+            t = game.action_text(action)
             if chunk and size + len(t) + 3 > LOG_CHUNK:
                 self.send("log", {"from": start, "actions": chunk})
                 start = i
@@ -80,6 +83,7 @@ class Link:
                 size = 0
             chunk.append(t)
             size += len(t) + 3
+            i += 1
         if chunk:
             self.send("log", {"from": start, "actions": chunk})
 
