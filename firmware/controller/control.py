@@ -129,13 +129,12 @@ class Controller:
     def restore(self):
         # At boot: replay the game in the log. True if there was one.
         try:
-            saved = self.log.load()
+            header = self.log.scan()
         except Exception as e:
             self.link.error("log", "the game log cannot be read (%s); start a new game" % (e,))
             return False
-        if not saved:
+        if header is None:
             return False
-        header, texts = saved
         try:
             extra = header.get("extra") or {}
             dice = extra.get("dice", "electronic")
@@ -143,22 +142,20 @@ class Controller:
         except (GameError, KeyError, TypeError, AttributeError) as e:
             self.link.error("log", "the game log holds no game this board can play (%s); start a new game" % (e,))
             return False
-        done = 0
-        for text in texts:
-            try:
-                game.apply_text(text)
-            except GameError as e:
-                self.link.error(
-                    "log", "the game log stops making sense at action %d (%s: %s); the game goes on before it"
-                    % (done + 1, text, e)
-                )
-                break
-            done += 1
-        if done < len(texts):  # keep the log to what the game is now
+        bad = None
+        for text in self.log.actions():  # one at a time: a long game's texts never all in the heap
+            if bad is None:
+                try:
+                    game.apply_text(text)
+                except GameError as e:
+                    bad = "the game log stops making sense at action %d (%s: %s); the game goes on before it" % (
+                        len(game.history) + 1, text, e)
+        if bad is not None:  # keep the log to what the game is now
+            self.link.error("log", bad)
             try:
                 self.log.begin(header["game"], header["players"], header["options"], extra)
-                for text in texts[:done]:
-                    self.log.append(text)
+                for action in game.history:
+                    self.log.append(game.action_text(action))
             except Exception as e:
                 self.link.error("log", "the game log could not be rewritten (%s)" % (e,))
         self.install(header["game"], game, cell_map, dice, extra.get("seed"))

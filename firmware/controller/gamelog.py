@@ -60,12 +60,13 @@ class GameLog:
         self.dropped = 0  # damaged lines dropped by the last load()
         self.count = 0  # actions in the game (after load or begin)
         self._clean = False  # the file ends with a good line
+        self._kept = []  # where the actions scan() found start in the file
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
         header = {"game": game, "players": players, "options": options or {},
                   "extra": extra or {}}
-        self._replace(seal("H " + dumps(header)))
+        self._replace([seal("H " + dumps(header))])
         self._clean = True
         self.count = 0
 
@@ -84,63 +85,103 @@ class GameLog:
 
     def load(self):
         # -> (header dict, [action texts]) or None when there is no game.
-        self.dropped = 0
-        text = self._read(self.path)
-        if text is None:
-            # A new game was written but the power went before its rename
-            # (only where rename cannot replace a file): finish the job.
-            text = self._read(self.path + ".tmp")
-            if text is None or self._parse(text)[0] is None:
-                return None
-            os.rename(self.path + ".tmp", self.path)
-        header, actions, dropped = self._parse(text)
-        self.dropped = dropped
+        header = self.scan()
         if header is None:
             return None
+        return header, list(self.actions())
+
+    def scan(self):
+        # Reads the log a line at a time and keeps only where each action's
+        # line starts, so a long game's texts are never all in the heap
+        # (actions() gives them one by one). Repairs a damaged end.
+        # -> the header dict, or None when there is no game.
+        self.dropped = 0
+        self._kept = []
+        found = self._scan(self.path)
+        if found is None:
+            # A new game was written but the power went before its rename
+            # (only where rename cannot replace a file): finish the job.
+            found = self._scan(self.path + ".tmp")
+            if found is None or found[0] is None:
+                return None
+            os.rename(self.path + ".tmp", self.path)
+        header, kept, dropped = found
+        if header is None:
+            return None
+        self._kept = kept
+        self.dropped = dropped
         if dropped:
             # Rewrite without the damage, so the next append starts clean.
-            self._replace(self._render(header, actions))
+            self._replace(self._lines(header))
+            self._kept = self._scan(self.path)[1]
         self._clean = True
-        self.count = len(actions)
-        return header, actions
+        self.count = len(self._kept)
+        return header
+
+    def actions(self):
+        # The texts of the actions scan() found, in order, read one by one.
+        kept = self._kept
+        f = open(self.path, "rb")
+        try:
+            at = 0
+            k = 0
+            while k < len(kept):
+                line = f.readline()
+                if at == kept[k]:
+                    yield line[2:-11].decode()  # "A <text> *<crc32>\n"
+                    k += 1
+                at += len(line)
+        finally:
+            f.close()
 
     # ---- inside ----------------------------------------------------------
 
-    def _parse(self, text):
-        # -> (header or None, actions, number of damaged lines dropped)
-        lines = text.split("\n")
-        torn = lines.pop()  # text after the last newline: "" or a torn line
+    def _scan(self, path):
+        # -> (header or None, offsets of the kept action lines, number of
+        # damaged lines dropped), or None when there is no file.
+        try:
+            f = open(path, "rb")
+        except OSError:
+            return None
         header = None
-        actions = []
-        for n in range(len(lines)):
-            body = unseal(lines[n] + "\n")
-            if body is None:
-                break
-            if header is None:
-                if not body.startswith("H "):
+        kept = []
+        dropped = 0
+        at = 0
+        try:
+            while True:
+                raw = f.readline()
+                if not raw:
                     break
+                body = None
                 try:
-                    header = json.loads(body[2:])
-                except ValueError:
+                    body = unseal(raw.decode())
+                except UnicodeError:
+                    pass
+                if body is not None and header is None:
+                    header = _header(body)
+                    if header is None:
+                        body = None
+                elif body is not None and body.startswith("A "):
+                    kept.append(at)
+                elif body == "U" and kept:
+                    kept.pop()
+                elif body is not None:
+                    body = None
+                if body is None:
+                    # this line and every line after it are dropped
+                    dropped = 1
+                    while f.readline():
+                        dropped += 1
                     break
-                if not isinstance(header, dict):
-                    header = None
-                    break
-            elif body.startswith("A "):
-                actions.append(body[2:])
-            elif body == "U" and actions:
-                actions.pop()
-            else:
-                break
-        else:
-            return header, actions, 1 if torn else 0
-        return header, actions, len(lines) - n + (1 if torn else 0)
+                at += len(raw)
+        finally:
+            f.close()
+        return header, kept, dropped
 
-    def _render(self, header, actions):
-        out = [seal("H " + dumps(header))]
-        for text in actions:
-            out.append(seal("A " + text))
-        return "".join(out)
+    def _lines(self, header):
+        yield seal("H " + dumps(header))
+        for text in self.actions():
+            yield seal("A " + text)
 
     def _check_text(self, text):
         if not isinstance(text, str) or not text or "\n" in text or "\r" in text:
@@ -149,7 +190,7 @@ class GameLog:
     def _write(self, line):
         if not self._clean:
             # Never append after a torn line: load() first repairs the file.
-            if self.load() is None:
+            if self.scan() is None:
                 raise GameLogError("no game in %s to add to; begin() one first" % self.path)
             if line.startswith("U ") and self.count == 0:
                 raise GameLogError("no action to take back")
@@ -161,11 +202,14 @@ class GameLog:
         finally:
             f.close()
 
-    def _replace(self, text):
+    def _replace(self, lines):
+        # `lines`: the new file's lines, written to a new file that is then
+        # renamed over the log.
         tmp = self.path + ".tmp"
         f = open(tmp, "w")
         try:
-            f.write(text)
+            for line in lines:
+                f.write(line)
             f.flush()
             _sync(f)
         finally:
@@ -179,33 +223,16 @@ class GameLog:
             os.rename(tmp, self.path)
         _sync(None)
 
-    def _read(self, path):
-        try:
-            f = open(path, "rb")
-        except OSError:
-            return None
-        try:
-            data = f.read()
-        finally:
-            f.close()
-        try:
-            return data.decode()
-        except UnicodeError:
-            # Garbage bytes: keep the text up to the last good line.
-            return _decode_prefix(data)
 
-
-def _decode_prefix(data):
-    end = len(data)
-    while end > 0:
-        end = data.rfind(b"\n", 0, end)
-        if end < 0:
-            return ""
-        try:
-            return data[:end + 1].decode() + "?"
-        except UnicodeError:
-            pass
-    return ""
+def _header(body):
+    # The game of a header line's body, or None.
+    if not body.startswith("H "):
+        return None
+    try:
+        header = json.loads(body[2:])
+    except ValueError:
+        return None
+    return header if isinstance(header, dict) else None
 
 
 def _sync(f):
