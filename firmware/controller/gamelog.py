@@ -20,8 +20,17 @@ class GameLogError(ValueError):
     pass
 
 
+try:
+    from binascii import crc32 as _c_crc32  # in C on the Pico, the unix port, CPython
+except ImportError:
+    _c_crc32 = None
+
+
 def crc32(data):
-    # CRC-32 (as zlib), bitwise: log lines are short and written rarely.
+    # CRC-32 (as zlib). Bitwise only where binascii has none: on a 32-bit
+    # MicroPython every step of it makes a long int, garbage for each byte.
+    if _c_crc32 is not None:
+        return _c_crc32(data) & 0xFFFFFFFF
     crc = 0xFFFFFFFF
     for b in data:
         crc ^= b
