@@ -82,6 +82,40 @@ def test_a_partition_without_a_valid_image_is_skipped_at_boot(tmp_path, content)
     assert r.stdout.strip() == "['', '.frozen', 'lib'] 1 8192"
 
 
+def test_the_partition_behaves_as_the_picos_flash(tmp_path):
+    part = tmp_path / "romfs.img"
+    part.write_bytes(b"\xff" * 8192)
+    env = dict(os.environ, TURTLEBOARD_ROMFS=str(part), MICROPYPATH=PICO_DIR + ":.frozen:lib")
+    code = """__import__('pico_boot').power_on(0)
+import vfs
+d = vfs.rom_ioctl(2, 0)
+print(vfs.rom_ioctl(1), d.ioctl(4, 0), d.ioctl(5, 0), vfs.rom_ioctl(3, 0, 0, 4096))
+d.writeblocks(1, b'\\xf0' * 256, 0)
+d.writeblocks(1, b'\\x3c' * 256, 0)   # no erase between: only bits cleared
+print(d[4096], d[4096 + 256])
+for bad in ((1, b'x' * 100, 0), (1, b'x' * 256, 8), (2, b'x' * 256, 0)):
+    try:
+        d.writeblocks(*bad)
+        print('wrote', bad[1][:1], bad[2])
+    except ValueError:
+        print('refused')
+d.writeblocks(0, b'\\x01' * 4096)     # no offset: the block is erased first
+d.ioctl(6, 1)
+"""
+    from turtleboard.mpy import micropython_command
+
+    r = subprocess.run(micropython_command() + ["-c", code], env=env, capture_output=True,
+                       text=True, timeout=30, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.split("\n")[:5] == ["1 2 4096 -22", "48 255", "refused", "refused", "refused"]
+    assert part.read_bytes() == b"\x01" * 4096 + b"\xff" * 4096  # on the file at once
+    part.write_bytes(b"\xff" * 4096 + b"\x30" * 256 + b"\xff" * 3840)
+    code = "__import__('pico_boot').power_on(0)\nimport vfs\nprint(bytes(vfs.rom_ioctl(2, 0)[4096:4098]))"
+    r = subprocess.run(micropython_command() + ["-c", code], env=env, capture_output=True,
+                       text=True, timeout=30, cwd=tmp_path)
+    assert r.stdout.strip() == "b'00'"  # what was written is read back after a reboot
+
+
 def test_mpremote_romfs_query_and_deploy_work_on_the_virtual_pico(vdev, tmp_path):
     v = vdev("mahe", fields=5, extra=["--blank"])
     assert rom(v) == b"\xff" * 262144  # a new partition is erased flash
