@@ -76,3 +76,22 @@ def test_a_board_whose_mpy_version_differs_is_refused():
     with pytest.raises(Exception, match=r"loads .mpy v6.0, but mpy-cross here emits v6.3"):
         check_mpy_version(info, (6, 3))
     check_mpy_version(dict(info, mpy_sub=3), (6, 3))
+
+
+def test_the_firmware_image_fits_the_turtleboard_pico_partition():
+    # The MicroPython board definition the device is built from, the virtual
+    # Pico's partition and the image `flash` writes must agree.
+    import re
+
+    from turtleboard.flashing import Flasher
+    from turtleboard.sim.device import ROMFS_BYTES
+
+    header = (ROOT / "boards" / "micropython" / "TURTLEBOARD_PICO" / "mpconfigboard.h").read_text()
+    kb = int(re.search(r"MICROPY_HW_ROMFS_BYTES\s+\((\d+) \* 1024\)", header).group(1))
+    assert kb * 1024 == ROMFS_BYTES and ROMFS_BYTES % 4096 == 0
+    plan = Flasher("unused", str(BOARD))
+    plan.check_board()
+    plan.info = {"arch": "armv6m"}  # as for the Pico
+    plan.build()
+    image = plan.build_image()
+    assert image.startswith(b"\xd2\xcd\x31") and 20_000 < len(image) < ROMFS_BYTES // 2
