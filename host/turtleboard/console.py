@@ -146,6 +146,7 @@ class Console:
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.redraw = None  # callable that reprints the prompt line
+        self.last_heard = time.monotonic()  # when the board last sent something
 
     def note(self, direction: str, text: str) -> None:
         if self.log:
@@ -231,11 +232,24 @@ class Console:
         if self.repl_mode:
             data = self.link.read_bytes(timeout)
             if data:
+                self.last_heard = time.monotonic()
                 self.note("|", data.decode("utf-8", "replace"))
                 os.write(sys.stdout.fileno(), data)
             return
         for ev in self.link.read(timeout):
+            self.last_heard = time.monotonic()
             self.show(ev)
+
+    def linger(self, quiet: float) -> None:
+        """Keep showing what the board sends until it has been quiet for
+        `quiet` seconds (commands from a pipe: the answers come after the
+        last command); a board that never goes quiet, `quiet` + 10 s."""
+        start = time.monotonic()
+        self.last_heard = max(self.last_heard, start)
+        while not self.stop.is_set() and time.monotonic() - start < quiet + 10:
+            if time.monotonic() - self.last_heard >= quiet:
+                return
+            time.sleep(0.05)
 
     def reader(self) -> None:
         while not self.stop.is_set():
@@ -287,7 +301,7 @@ class Console:
             self.say("\n[bold]back[/bold]: the firmware restarts (Ctrl-D sent)")
 
 
-def run_console(link: Link, log_path: str | None = None) -> int:
+def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) -> int:
     import readline
 
     log = open(log_path, "a", encoding="utf-8") if log_path else None
@@ -331,6 +345,8 @@ def run_console(link: Link, log_path: str | None = None) -> int:
                     break
             except Disconnected as e:
                 con.say(f"[red]not sent: {escape(str(e))}[/red]")
+        if not interactive and linger > 0:
+            con.linger(linger)  # with the reader still running
     finally:
         con.stop.set()
         thread.join(1)

@@ -126,3 +126,22 @@ def test_console_reconnects_when_the_board_comes_back(tmp_path):
     assert "lost the board" in out and "reconnecting" in out
     assert "reconnected" in out and "Second board" in out
     assert ("ping", {}) in second.received
+
+
+def test_piped_commands_still_show_what_the_board_sends_after_the_last_one():
+    # A status comes 0.5 s after the answer, after stdin has ended: the
+    # console keeps reading until the board has been quiet for --linger.
+    import threading
+
+    def ping(seq, payload):
+        late = peer.frame("status", {"text": "a late status"})
+        threading.Timer(0.5, peer.write, (late,)).start()
+        return [peer.frame("ok", {"re": seq})]
+
+    peer = Peer(hello=HELLO, handlers={"ping": ping})
+    try:
+        r = turtleboard("console", "--port", peer.path, "--linger", "1.5", input="ping\n")
+    finally:
+        peer.close()
+    assert r.returncode == 0, r.stderr
+    assert '{"re":' in r.stdout and "a late status" in r.stdout

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-import time
-
 from rich.console import Console as RichConsole
 
 from turtleboard.console import run_console
@@ -15,7 +12,8 @@ def add_arguments(p) -> None:
     p.add_argument("--port", help="the serial port or pty (default: the one Pico plugged in)")
     p.add_argument("--log", help="append the whole session to this file")
     p.add_argument("--linger", type=float, default=1.0,
-                   help="when commands come from a pipe: seconds to keep showing frames after the last one")
+                   help="when commands come from a pipe: keep showing frames until the board has "
+                        "been quiet this many seconds")
 
 
 def run(args) -> int:
@@ -32,9 +30,6 @@ def run(args) -> int:
         err.print("[yellow]opening it anyway: raw lines are shown; `repl` reaches MicroPython[/yellow]")
         link.connect()
     try:
-        code = run_console(link, args.log)
-        if not sys.stdin.isatty():
-            time.sleep(args.linger)
-        return code
+        return run_console(link, args.log, linger=args.linger)
     finally:
         link.close()
