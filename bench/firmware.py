@@ -277,35 +277,24 @@ for i in range(40):
     gc.enable()
 # A rebuild, as after a move: the new candidates are built while the old
 # ones are held. On the device the collector runs whenever an allocation
-# does not fit; this wasm build cannot collect inside a call (it loses the
-# roots in the call's locals), so Position's loop (controller/matcher.py) is
-# run here at the top level, the heap taken after each candidate and then
+# does not fit; this wasm build crashes when it runs deep inside calls, so
+# the candidates are added one by one here at the top level (Position.add,
+# as Position's own loop does), the heap taken after each and then
 # collected: the peak is the held heap, the candidates so far and one
-# candidate's garbage. It must build what Position builds.
+# candidate's garbage.
+from controller.matcher import Position
 g = ctl.game
 gc.collect()
 gc.disable()
 peak_rebuild = 0
-cur = bytes(g.image())
-groups = []
-unseen = []
-index = {}
+pos = Position(g, ())
 for action in g.legal_actions():
-    g.push(action)
-    img = bytes(g.image())
-    g.undo()
-    if img == cur:
-        unseen.append(action)
-    elif img in index:
-        groups[index[img]][1].append(action)
-    else:
-        index[img] = len(groups)
-        groups.append((img, [action]))
+    pos.add(g, action)
     peak_rebuild = max(peak_rebuild, gc.mem_alloc() - base)
     gc.collect()
 gc.enable()
-assert groups == ctl.pos.groups and unseen == ctl.pos.unseen, "Position builds other candidates"
-del groups, unseen, index, img, cur
+assert pos.groups == ctl.pos.groups and pos.unseen == ctl.pos.unseen, "not the position's candidates"
+del pos
 hal.adc[ch] = UPV
 ctl.step(hal.clock)
 hal.clock += 5

@@ -10,8 +10,9 @@ def image_bytes(game):
 
 
 class Position:
-    # The candidates of the game's current position.
-    def __init__(self, game):
+    # The candidates of the game's current position (of `actions` when given:
+    # none, for adding them one by one with add()).
+    def __init__(self, game, actions=None):
         self.image = image_bytes(game)
         self.groups = []  # [(image, [actions])], in legal-action order
         self.unseen = []  # player actions that leave the board as it is
@@ -21,18 +22,23 @@ class Position:
         self.player = who >= 0
         if who < 0:
             return
-        index = {}
-        for action in game.legal_actions():
-            game.push(action)
-            img = image_bytes(game)
-            game.undo()
-            if img == self.image:
-                self.unseen.append(action)
-            elif img in index:
-                self.groups[index[img]][1].append(action)
-            else:
-                index[img] = len(self.groups)
-                self.groups.append((img, [action]))
+        for action in game.legal_actions() if actions is None else actions:
+            self.add(game, action)
+
+    def add(self, game, action):
+        # One candidate: the board `action` leaves, with the others that
+        # leave the same board.
+        game.push(action)
+        img = image_bytes(game)
+        game.undo()
+        if img == self.image:
+            self.unseen.append(action)
+            return
+        for other, actions in self.groups:
+            if other == img:
+                actions.append(action)
+                return
+        self.groups.append((img, [action]))
 
     def match(self, sensed):
         # The actions whose resulting board is `sensed` (an empty list if none).
