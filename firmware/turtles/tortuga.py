@@ -65,6 +65,7 @@ class Tortuga(Game):
         ("hatching", 0, (0, 1)),
         ("turn_limit", 0, (0, 100, 200, 500)),
     )
+    DEFAULT_GEOMETRY = None  # parsed on demand: default_geometry()
     default_geometry = staticmethod(default_geometry)  # the reference board, a dict
 
     # ---- set-up ----------------------------------------------------------
@@ -287,9 +288,9 @@ class Tortuga(Game):
             me = p + 1
             for v in self.geo.jumps[p][cur]:
                 m = b[v & 255]
-                if m == 0 or b[v >> 8]:  # nothing to jump, or land taken or off the board
-                    continue
                 land = v >> 8
+                if m == 0 or b[land]:  # nothing to jump, or land taken or off the board
+                    continue
                 if m == me:
                     if kind == ENEMY:
                         continue
