@@ -73,8 +73,7 @@ class Link:
         start = 0
         chunk = []
         size = 0
-        i = 0
-        for action in game.history:
+        for i, action in enumerate(game.history):
             t = game.action_text(action)
             if chunk and size + len(t) + 3 > LOG_CHUNK:
                 self.send("log", {"from": start, "actions": chunk})
@@ -83,7 +82,6 @@ class Link:
                 size = 0
             chunk.append(t)
             size += len(t) + 3
-            i += 1
         if chunk:
             self.send("log", {"from": start, "actions": chunk})
 
