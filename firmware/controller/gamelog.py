@@ -66,8 +66,8 @@ def unseal(line):
 class GameLog:
     def __init__(self, path="game.log"):
         self.path = path
-        self.dropped = 0  # damaged lines dropped by the last load()
-        self.count = 0  # actions in the game (after load or begin)
+        self.dropped = 0  # damaged lines dropped by the last scan()
+        self.count = 0  # actions in the game (after scan or begin)
         self._clean = False  # the file ends with a good line
         self._kept = []  # where the actions scan() found start in the file
 
@@ -161,22 +161,20 @@ class GameLog:
                 raw = f.readline()
                 if not raw:
                     break
-                body = None
-                try:
-                    body = unseal(raw.decode())
-                except UnicodeError:
-                    pass
-                if body is not None and header is None:
-                    header = _header(body)
-                    if header is None:
-                        body = None
-                elif body is not None and body.startswith("A "):
-                    kept.append(at)
-                elif body == "U" and kept:
-                    kept.pop()
-                elif body is not None:
-                    body = None
+                body = _body(raw)
                 if body is None:
+                    good = False
+                elif header is None:
+                    header = _header(body)
+                    good = header is not None
+                elif body.startswith("A "):
+                    kept.append(at)
+                    good = True
+                else:
+                    good = body == "U" and len(kept) > 0
+                    if good:
+                        kept.pop()
+                if not good:
                     # this line and every line after it are dropped
                     dropped = 1
                     while f.readline():
@@ -198,7 +196,7 @@ class GameLog:
 
     def _write(self, line):
         if not self._clean:
-            # Never append after a torn line: load() first repairs the file.
+            # Never append after a torn line: scan() first repairs the file.
             if self.scan() is None:
                 raise GameLogError("no game in %s to add to; begin() one first" % self.path)
             if line.startswith("U ") and self.count == 0:
@@ -231,6 +229,14 @@ class GameLog:
             os.remove(self.path)
             os.rename(tmp, self.path)
         _sync(None)
+
+
+def _body(raw):
+    # The body of a good raw line, or None for a torn or damaged one.
+    try:
+        return unseal(raw.decode())
+    except UnicodeError:
+        return None
 
 
 def _header(body):
