@@ -7,12 +7,14 @@ and loaded into the heap (docs/host.md)."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
 from turtleboard.errors import UserError
 from turtleboard.flashing import Flasher
+from turtleboard.mpy import FIRMWARE
 from turtleboard.ports import list_serial_ports
 
 NO_ROMFS = ("this board's MicroPython has no ROMFS partition, so the firmware runs from RAM "
@@ -57,8 +59,7 @@ def run(args) -> int:
     if args.firmware and not os.path.isfile(os.path.join(args.firmware, "main.py")):
         raise UserError(f"--firmware {args.firmware}: no main.py there; name the folder that "
                         f"holds main.py, turtles/, controller/ and hal/")
-    flasher = Flasher(pick_port(args.port), args.board,
-                      **({"firmware": args.firmware} if args.firmware else {}))
+    flasher = Flasher(pick_port(args.port), args.board, Path(args.firmware or FIRMWARE))
     board = flasher.check_board()
     out.print(f"board file {args.board}: {board.get('name', '?')} v{board.get('version', '?')}, ok")
     flasher.check_port_free()
