@@ -37,7 +37,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FIRMWARE = ROOT / "firmware"
+FIRMWARE = ROOT / "src" / "turtleboard" / "firmware"
 WASM_MOUNT = "/input"
 
 # Defines report(obj) in the snippet: one RESULT line of JSON.
@@ -61,7 +61,7 @@ def _result(stdout: str, stderr: str, where: str) -> dict:
 
 def run_unix(code: str, timeout: float = 900) -> dict:
     """Run `code` under the MicroPython unix port with firmware/ importable."""
-    sys.path.insert(0, str(ROOT / "host"))
+    sys.path.insert(0, str(ROOT / "src"))
     try:
         from turtleboard.mpy import run_micropython
     finally:

@@ -12,7 +12,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from boards import write_board  # noqa: E402
 from controller.gamelog import GameLog  # noqa: E402
-from turtleboard.mpy import ROOT  # noqa: E402
+from turtleboard.paths import BOARDS  # noqa: E402
 from turtleboard.replica import Mirror  # noqa: E402
 from turtleboard.sim import device  # noqa: E402
 from turtleboard.sim.hands import FAST, Hands  # noqa: E402
@@ -79,7 +79,7 @@ def vdev(tmp_path):
             if board_kw or game == "mahe":
                 board = write_board(tmp_path / ("%s.json" % game), game=game, **board_kw)
             else:
-                board = str(ROOT / "boards" / ("%s.json" % game))
+                board = str(BOARDS / ("%s.json" % game))
         v = VDev(str(tmp_path / ("vd%d" % len(made))), board, extra)
         made.append(v)
         return v

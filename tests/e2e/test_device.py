@@ -171,14 +171,14 @@ def test_a_missing_micropython_says_how_to_install_it(tmp_path):
     # with our packages on its path, and a PATH without MicroPython.
     import serial as pyserial
 
-    from turtleboard.mpy import ROOT
+    from turtleboard.paths import FIRMWARE
 
     python = tmp_path / "bin" / "python3"
     python.parent.mkdir()
     python.symlink_to(os.path.realpath(os.path.join(sys.base_prefix, "bin", "python3")))
     site = os.path.dirname(os.path.dirname(pyserial.__file__))
     env = dict(os.environ, PATH="/usr/bin:/bin",
-               PYTHONPATH=os.pathsep.join([str(ROOT / "host"), str(ROOT / "firmware"), site]))
+               PYTHONPATH=os.pathsep.join([str(FIRMWARE.parents[1]), site]))
     board = write_board(tmp_path / "b.json", game="mahe", fields=5)
     r = subprocess.run([str(python), "-m", "turtleboard", "sim", "--board", board, "--dir",
                         str(tmp_path / "d")], capture_output=True, text=True, timeout=60, env=env)

@@ -9,12 +9,15 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
 from turtleboard.link import Link
-from turtleboard.mpy import FIRMWARE, ROOT
+from turtleboard.mpy import FIRMWARE
 from turtleboard.sim.supervisor import PICO_DIR
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.e2e, pytest.mark.micropython]
 

@@ -160,7 +160,7 @@ def test_interactive_view_plays_the_board_by_hand(world):
     asyncio.run(run())
 
 
-BOARDS = os.path.join(os.path.dirname(__file__), "..", "..", "boards")
+BOARDS = os.path.join(os.path.dirname(__file__), "..", "..", "src", "turtleboard", "boards")
 
 
 def reference_world(tmp_path, game):

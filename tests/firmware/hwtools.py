@@ -95,7 +95,7 @@ class ScriptedHal:
         pass
 
 
-BOARDS = __file__.rsplit("/", 1)[0] + "/../../boards/"
+BOARDS = __file__.rsplit("/", 1)[0] + "/../../src/turtleboard/boards/"
 
 
 def board(name):

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from controller.frames import decode, encode
-from turtleboard.mpy import FIRMWARE, ROOT, micropython_command
+from turtleboard.mpy import FIRMWARE, micropython_command
+from turtleboard.paths import BOARDS
 
-BOARD = ROOT / "boards" / "tortuga.json"
+BOARD = BOARDS / "tortuga.json"
 pytestmark = pytest.mark.micropython
 
 

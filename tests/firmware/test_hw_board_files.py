@@ -12,7 +12,8 @@ import pytest
 
 from controller import board as checker
 
-BOARDS = Path(__file__).resolve().parents[2] / "boards"
+ROOT = Path(__file__).resolve().parents[2]
+BOARDS = ROOT / "src" / "turtleboard" / "boards"
 SCHEMA = json.loads((BOARDS / "schema.json").read_text(encoding="utf-8"))
 NAMES = ["mahe", "race", "tortuga"]
 
@@ -22,7 +23,7 @@ def _load(name):
 
 
 def test_reference_boards_match_the_engines(capsys):
-    spec = importlib.util.spec_from_file_location("make_boards", BOARDS / "make_boards.py")
+    spec = importlib.util.spec_from_file_location("make_boards", ROOT / "tools" / "make_boards.py")
     make_boards = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make_boards)
     assert make_boards.main(["--check"]) == 0, capsys.readouterr().out

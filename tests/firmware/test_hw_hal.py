@@ -23,9 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE, ROOT, micropython_command, run_micropython
-
-BOARDS = ROOT / "boards"
+from turtleboard.mpy import micropython_command, run_micropython
+from turtleboard.paths import BOARDS, FIRMWARE
 
 
 def _sim(tmp_path: Path, code: str, board: str = "race") -> list:

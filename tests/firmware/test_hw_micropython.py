@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE, ROOT, run_micropython
+from turtleboard.mpy import FIRMWARE, run_micropython
+
+ROOT = Path(__file__).resolve().parents[2]
 
 HERE = Path(__file__).parent
 MPRUN = ROOT / "tests" / "engine" / "mprun.py"

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from controller.board import load_board
-from turtleboard.mpy import FIRMWARE, ROOT, micropython_command
+from turtleboard.mpy import FIRMWARE, micropython_command
+from turtleboard.paths import BOARDS
 from turtleboard.sim.world import World
 
 DEVICE = """
@@ -44,7 +45,7 @@ GAP = 0.4  # seconds between moves: the 60 ms window, the 5 ms re-read and the n
 
 @pytest.mark.micropython
 def test_moves_in_a_noisy_sim_world_give_exactly_the_right_images(tmp_path: Path):
-    board_file = ROOT / "boards" / "tortuga.json"
+    board_file = BOARDS / "tortuga.json"
     board = load_board(board_file.read_text(encoding="utf-8"))
     flash = tmp_path / "flash"
     flash.mkdir()

@@ -9,10 +9,11 @@ from hosttools import ROOT, turtleboard
 
 from turtleboard.flashing import check_mpy_version
 from turtleboard.link import Link, NotOurDevice, open_port
+from turtleboard.paths import FIRMWARE as FW
 
 pytestmark = pytest.mark.micropython
 
-BOARD = ROOT / "boards" / "mahe.json"
+BOARD = ROOT / "src" / "turtleboard" / "boards" / "mahe.json"
 
 
 def test_flash_copies_precompiled_firmware_then_only_what_changed(bare_device):
@@ -32,8 +33,7 @@ def test_flash_copies_precompiled_firmware_then_only_what_changed(bare_device):
     assert not (flash / "turtles" / "game.py").exists()
     assert not (stale / "old_module.py").exists()
     assert json.loads((flash / "board.json").read_text())["name"] == json.loads(BOARD.read_text())["name"]
-    if (ROOT / "firmware" / "main.py").exists():
-        assert (flash / "main.py").read_text() == (ROOT / "firmware" / "main.py").read_text()
+    assert (flash / "main.py").read_text() == (FW / "main.py").read_text()
 
     (flash / "turtles" / "rng.mpy").write_bytes(b"damaged")
     second = turtleboard("flash", "--port", port, "--board", BOARD, "--no-reset")
@@ -86,7 +86,7 @@ def test_the_firmware_image_fits_the_turtleboard_pico_partition():
     from turtleboard.flashing import Flasher
     from turtleboard.sim.device import ROMFS_BYTES
 
-    header = (ROOT / "boards" / "micropython" / "TURTLEBOARD_PICO" / "mpconfigboard.h").read_text()
+    header = (ROOT / "micropython" / "boards" / "TURTLEBOARD_PICO" / "mpconfigboard.h").read_text()
     kb = int(re.search(r"MICROPY_HW_ROMFS_BYTES\s+\((\d+) \* 1024\)", header).group(1))
     assert kb * 1024 == ROMFS_BYTES and ROMFS_BYTES % 4096 == 0
     plan = Flasher("unused", str(BOARD))

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 
 from turtleboard.errors import UserError
 from turtleboard.flashing import Flasher
-from turtleboard.mpy import FIRMWARE
+from turtleboard.paths import FIRMWARE
 from turtleboard.ports import list_serial_ports
 
 NO_ROMFS = ("this board's MicroPython has no ROMFS partition, so the firmware runs from RAM "

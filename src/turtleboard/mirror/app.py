@@ -31,14 +31,14 @@ from turtleboard.describe import panel_lines
 from turtleboard.errors import UserError
 from turtleboard.link import Disconnected, LinkError
 from turtleboard.mirror.board_text import board_text
-from turtleboard.mpy import ROOT
+from turtleboard.paths import reference_boards
 from turtleboard.replica import Mirror
 
 
 def board_file_for(name: str | None, given: str | None = None) -> dict | None:
     """The board definition (for the LED map): the file given, else the one in
     boards/ whose name matches the board's hello."""
-    paths = [Path(given)] if given else sorted((ROOT / "boards").glob("*.json"))
+    paths = [Path(given)] if given else reference_boards()
     for path in paths:
         try:
             obj = json.loads(path.read_text(encoding="utf-8"))

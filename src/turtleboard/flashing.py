@@ -41,7 +41,7 @@ from pathlib import Path
 
 from turtleboard.errors import UserError
 from turtleboard.link import Link, LinkError, PortError, open_port
-from turtleboard.mpy import FIRMWARE
+from turtleboard.paths import FIRMWARE
 
 PACKAGES = ("turtles", "controller", "hal")  # precompiled to .mpy
 PLAIN = ("main.py",)  # copied as source (MicroPython runs main.py, not main.mpy)

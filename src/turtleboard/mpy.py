@@ -8,8 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-FIRMWARE = ROOT / "firmware"
+from turtleboard.paths import FIRMWARE  # noqa: F401  (re-exported for callers)
 
 INSTALL_HINT = (
     "the MicroPython unix port is not installed; install it with "

@@ -10,7 +10,7 @@ import tempfile
 import time
 
 from turtleboard.errors import UserError
-from turtleboard.mpy import ROOT
+from turtleboard.paths import reference_board
 
 GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
 # Tattoo Turtles and Hatching Day are Tortuga's variants, on Tortuga's board.
@@ -108,7 +108,7 @@ def run(args) -> int:
     if args.game not in GAMES:
         raise UserError("there is no game %r; the games are: %s" % (args.game, ", ".join(GAMES)))
     rules, options = RULES.get(args.game, (args.game, {}))
-    board_path = args.board or str(ROOT / "boards" / ("%s.json" % rules))
+    board_path = args.board or str(reference_board(rules))
     if not os.path.exists(board_path):
         raise UserError("no board file for %s (%s); the virtual board plays the games that have "
                         "a board file in boards/, or give one with --board FILE"

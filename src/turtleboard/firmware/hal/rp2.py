@@ -7,9 +7,10 @@ import select
 import sys
 import time
 
-import micropython
 import neopixel
 from machine import ADC, Pin
+
+import micropython
 
 SETTLE_US = 10  # after switching the multiplexer, before sampling
 

@@ -19,10 +19,9 @@ import sys
 import time
 
 from turtleboard.errors import UserError
-from turtleboard.mpy import FIRMWARE
+from turtleboard.paths import FIRMWARE, FIRMWARE_PARTS
 from turtleboard.sim.supervisor import die_with_parent
 
-FIRMWARE_PARTS = ("main.py", "turtles", "controller", "hal")
 ROMFS_BYTES = 256 * 1024  # the virtual Pico's ROM partition (0: a stock Pico, none)
 ROMFS_FILE = "romfs.img"
 

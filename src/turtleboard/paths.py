@@ -1,0 +1,48 @@
+"""Where the installed package keeps what it reads at run time: the device's
+firmware folder and the reference board files. Found through
+importlib.resources, so a wheel, an editable install and a source tree agree."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+from turtleboard import FIRMWARE_DIR
+from turtleboard.errors import UserError
+
+FIRMWARE = Path(FIRMWARE_DIR)
+BOARDS = Path(str(resources.files("turtleboard") / "boards"))
+SCHEMA = BOARDS / "schema.json"
+
+# What the device needs: its entry point and its three packages.
+FIRMWARE_PARTS = ("main.py", "turtles", "controller", "hal")
+
+
+def reference_boards() -> list[Path]:
+    """The reference board files that ship with the tool."""
+    return sorted(p for p in BOARDS.glob("*.json") if p.name != "schema.json")
+
+
+def reference_board(name: str) -> Path:
+    return BOARDS / (name + ".json")
+
+
+def check_firmware(folder: Path) -> Path:
+    """`folder` if it holds a whole firmware tree; a UserError that names what
+    is missing otherwise (never a silent copy of nothing)."""
+    missing = []
+    for part in FIRMWARE_PARTS:
+        path = folder / part
+        if part.endswith(".py"):
+            ok = path.is_file() and path.stat().st_size > 0
+        else:
+            ok = path.is_dir() and any(path.glob("*.py"))
+        if not ok:
+            missing.append(part)
+    if missing:
+        raise UserError(
+            f"the firmware folder {folder} is incomplete: {', '.join(missing)} missing or empty. "
+            "Reinstall turtleboard (pip install --force-reinstall turtleboard), "
+            "or give --firmware a folder with main.py, turtles/, controller/ and hal/"
+        )
+    return folder
