@@ -2,7 +2,7 @@
 board's world (its adc file rewritten) to the host replica having applied the
 action the firmware reports.
 
-    python bench/latency.py [--moves 500] [--stable-ms N] [--board boards/tortuga.json]
+    python bench/latency.py [--moves 500] [--stable-ms N] [--board tortuga]
 
 The sequence: Tortuga, south steps a turtle forward (an action), then puts it
 back (a return to the earlier position: the board reports a takeback, `undone`,

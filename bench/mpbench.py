@@ -72,7 +72,7 @@ def run_unix(code: str, timeout: float = 900) -> dict:
     return _result(proc.stdout, proc.stderr, "micropython")
 
 
-PACKAGES = ("turtles", "controller", "hal")  # what the device gets as .mpy (host/turtleboard/flashing.py)
+PACKAGES = ("turtles", "controller", "hal")  # what the device gets as .mpy (src/turtleboard/flashing.py)
 
 
 def compile_mpy(dest: Path) -> Path:

@@ -3,8 +3,8 @@ the rules engine: the geometry is each game's default_geometry() and the cells
 are the engine's cells, in order. Run it after a change to an engine's
 default geometry:
 
-    python boards/make_boards.py          # rewrite the files
-    python boards/make_boards.py --check  # exit 1 if a file is out of date
+    python tools/make_boards.py          # rewrite the files
+    python tools/make_boards.py --check  # exit 1 if a file is out of date
 
 The wiring is the one in docs/hardware.md: cell number i (in the engine's
 order) is on sensor channel i (multiplexer i // 16, input i % 16) and is LED i
@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
             path.write_text(text, encoding="utf-8")
             print("wrote", path)
     if stale:
-        print("out of date (run python boards/make_boards.py):", ", ".join(stale))
+        print("out of date (run python tools/make_boards.py):", ", ".join(stale))
         return 1
     return 0
 

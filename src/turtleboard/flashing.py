@@ -257,7 +257,7 @@ class Flasher:
         try:
             self.board_text = self.board_path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise UserError(f"no such board file: {self.board_path} (the boards are in boards/)") from None
+            raise UserError(f"no such board file: {self.board_path} (give a board file, or a reference board: mahe, race, tortuga)") from None
         except (OSError, UnicodeDecodeError) as e:
             raise UserError(f"cannot read the board file {self.board_path}: {e}") from None
         try:

@@ -399,14 +399,14 @@ class Link:
                 raise NotOurDevice(
                     f"{self.port} echoes what we send: a plain MicroPython REPL (or a serial "
                     f"loop-back), not a Turtleboard. To put the firmware on a Pico: "
-                    f"turtleboard flash --port {self.port} --board boards/<board>.json"
+                    f"turtleboard flash --port {self.port} --board <board file or mahe|race|tortuga>"
                 )
             if raw_seen:
                 tail = " | ".join(t.strip() for t in raw_seen[-3:])[:200]
                 raise NotOurDevice(
                     f"{self.port} answers, but not as a Turtleboard (it said: {tail!r}). "
                     f"If it is a Pico with plain MicroPython, put the firmware on it: "
-                    f"turtleboard flash --port {self.port} --board boards/<board>.json"
+                    f"turtleboard flash --port {self.port} --board <board file or mahe|race|tortuga>"
                 )
             raise NotOurDevice(
                 f"no Turtleboard answers on {self.port} (nothing came back in "

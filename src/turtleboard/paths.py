@@ -46,3 +46,21 @@ def check_firmware(folder: Path) -> Path:
             "or give --firmware a folder with main.py, turtles/, controller/ and hal/"
         )
     return folder
+
+
+BOARD_HELP = "a board file (JSON), or the name of a reference board: mahe, race, tortuga"
+
+
+def board_arg(text: str) -> str:
+    """argparse type of every --board: a file that exists is itself; otherwise
+    the name of a reference board that ships with the tool (`tortuga`,
+    `tortuga.json`) is that board's file; anything else is left for the
+    reader of the file to report."""
+    import os
+
+    if os.path.exists(text):
+        return text
+    name = text[:-5] if text.endswith(".json") else text
+    if os.sep not in name and "/" not in name and reference_board(name).is_file() and name != "schema":
+        return str(reference_board(name))
+    return text

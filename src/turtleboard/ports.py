@@ -50,7 +50,7 @@ def probe(path: str, timeout: float = 1.5) -> tuple[str, dict | None]:
     if hello.get("board") is None:
         return (
             "Turtleboard firmware %s, protocol %s, but no usable board file: put one on it with "
-            "turtleboard flash --port %s --board boards/<board>.json"
+            "turtleboard flash --port %s --board <board file or mahe|race|tortuga>"
             % (hello.get("fw"), hello.get("proto"), path),
             hello,
         )

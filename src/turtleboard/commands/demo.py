@@ -10,7 +10,7 @@ import tempfile
 import time
 
 from turtleboard.errors import UserError
-from turtleboard.paths import reference_board
+from turtleboard.paths import BOARD_HELP, board_arg, reference_board
 
 GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
 # Tattoo Turtles and Hatching Day are Tortuga's variants, on Tortuga's board.
@@ -25,8 +25,8 @@ def add_arguments(p) -> None:
                    help="the hands' decisions and timing (default: 1)")
     p.add_argument("--players", type=int, default=None, metavar="N",
                    help="number of players (default: 2, 3 for the Race)")
-    p.add_argument("--board", metavar="FILE",
-                   help="the board file (default: boards/<game>.json, the reference board)")
+    p.add_argument("--board", type=board_arg,
+                   help=BOARD_HELP + " (default: the reference board of the game)")
     p.add_argument("--dir", metavar="D",
                    help="the virtual device's folder (default: a temporary one, removed after)")
     p.add_argument("--fast", action="store_true",
@@ -111,7 +111,7 @@ def run(args) -> int:
     board_path = args.board or str(reference_board(rules))
     if not os.path.exists(board_path):
         raise UserError("no board file for %s (%s); the virtual board plays the games that have "
-                        "a board file in boards/, or give one with --board FILE"
+                        "a reference board, or give one with --board FILE"
                         % (args.game, board_path))
     board = device.load_board_file(board_path)
     if rules not in board.games:

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 
 from turtleboard.errors import UserError
 from turtleboard.flashing import Flasher
-from turtleboard.paths import FIRMWARE
+from turtleboard.paths import BOARD_HELP, FIRMWARE, board_arg
 from turtleboard.ports import list_serial_ports
 
 NO_ROMFS = ("this board's MicroPython has no ROMFS partition, so the firmware runs from RAM "
@@ -23,9 +23,9 @@ NO_ROMFS = ("this board's MicroPython has no ROMFS partition, so the firmware ru
 
 def add_arguments(p) -> None:
     p.add_argument("--port", help="the serial port (default: the one RP2040 board plugged in)")
-    p.add_argument("--board", required=True, help="the board definition file (boards/*.json)")
+    p.add_argument("--board", required=True, type=board_arg, help=BOARD_HELP)
     p.add_argument("--firmware", metavar="DIR", default=None,
-                   help="the firmware folder to flash (default: this checkout's firmware/)")
+                   help="the firmware folder to flash (default: the one installed with this tool)")
     p.add_argument("--force", action="store_true",
                    help="copy every file and write the ROMFS image, even unchanged ones")
     p.add_argument("--no-reset", action="store_true", help="do not restart the board afterwards")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from turtleboard.errors import UserError
 from turtleboard.link import LinkError
+from turtleboard.paths import BOARD_HELP, board_arg
 
 
 def add_arguments(p) -> None:
     p.add_argument("--port", help="the serial port or pty (default: the one Pico plugged in)")
     p.add_argument("--player", type=int, help="show what player N (from 1) may see; default: what an onlooker sees")
-    p.add_argument("--board", help="the board file, if not one of boards/*.json (for the LED map and geometry)")
+    p.add_argument("--board", type=board_arg,
+                   help="for the LED map and geometry, if the board is not a reference board: " + BOARD_HELP)
 
 
 def run(args) -> int:

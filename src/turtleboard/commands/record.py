@@ -7,6 +7,7 @@ from pathlib import Path
 
 from turtleboard.errors import UserError
 from turtleboard.link import LinkError
+from turtleboard.paths import BOARD_HELP, board_arg
 
 
 def add_arguments(p) -> None:
@@ -14,7 +15,8 @@ def add_arguments(p) -> None:
     ex = sub.add_parser("export", help="write the game on the board (running or finished) as a record")
     ex.add_argument("--port", help="the serial port or pty (default: the one Pico plugged in)")
     ex.add_argument("-o", "--output", help="the record file to write (default: standard output)")
-    ex.add_argument("--board", help="the board file, if its geometry is not the standard one")
+    ex.add_argument("--board", type=board_arg,
+                    help="the board file, if its geometry is not the standard one (" + BOARD_HELP + ")")
 
 
 def export_record(port: str, geometry=None, timeout: float = 5.0) -> str:

@@ -12,10 +12,11 @@ import sys
 import threading
 
 from turtleboard.errors import UserError
+from turtleboard.paths import BOARD_HELP, board_arg
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--board", required=True, metavar="FILE", help="the board file (JSON)")
+    p.add_argument("--board", required=True, type=board_arg, help=BOARD_HELP)
     p.add_argument("--dir", default="turtleboard-sim", metavar="D",
                    help="the device's folder: flash/ and world/ (default: ./turtleboard-sim; "
                         "kept, so the game and the pieces survive a restart)")
