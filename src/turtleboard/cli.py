@@ -32,12 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"turtleboard {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS:
-        try:
-            module = importlib.import_module(f"turtleboard.commands.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"turtleboard.commands.{name}":
-                raise
-            continue
+        module = importlib.import_module(f"turtleboard.commands.{name}")
         p = sub.add_parser(name, help=help_text, description=help_text)
         module.add_arguments(p)
         p.set_defaults(run=module.run)

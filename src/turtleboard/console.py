@@ -271,8 +271,13 @@ class Console:
         if not os.isatty(sys.stdin.fileno()):
             self.say("[red]repl needs a terminal[/red]")
             return
-        import termios
-        import tty
+        try:
+            import termios
+            import tty
+        except ImportError:  # Windows: no POSIX terminal to put in raw mode
+            self.say("[red]repl needs a POSIX terminal (Linux, macOS); here use "
+                     "`mpremote connect %s repl`[/red]" % self.link.port)
+            return
 
         self.say("[bold]MicroPython REPL[/bold]: the firmware is stopped. Ctrl-] restarts it and comes back.")
         redraw, self.redraw = self.redraw, None  # no tb> prompt while the REPL has the keys
@@ -302,7 +307,10 @@ class Console:
 
 
 def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) -> int:
-    import readline
+    try:
+        import readline
+    except ImportError:  # Windows: the console works, without completion and history
+        readline = None
 
     log = open(log_path, "a", encoding="utf-8") if log_path else None
     con = Console(link, log=log)
@@ -317,13 +325,15 @@ def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) ->
             options = [c for c in COMPLETIONS.get(words[0], []) if c.startswith(text)]
         return (options[state] + " ") if state < len(options) else None
 
-    readline.set_completer(complete)
-    readline.set_completer_delims(" ")
-    readline.parse_and_bind("tab: complete")
+    if readline is not None:
+        readline.set_completer(complete)
+        readline.set_completer_delims(" ")
+        readline.parse_and_bind("tab: complete")
     interactive = os.isatty(sys.stdin.fileno())
     if interactive:
         def redraw():
-            sys.stdout.write(prompt + readline.get_line_buffer())
+            typed = readline.get_line_buffer() if readline is not None else ""
+            sys.stdout.write(prompt + typed)
             sys.stdout.flush()
         con.redraw = redraw
     hello = link.hello or {}

@@ -151,6 +151,29 @@ def test_a_program_killed_hard_leaves_no_virtual_device(tmp_path):
     assert gone(firmware), "the firmware outlived its supervisor"
 
 
+def test_a_device_started_from_a_worker_thread_outlives_the_thread(tmp_path):
+    # The device lives as long as the program that started it, not the thread:
+    # a mirror or a test harness starts devices from threads that end.
+    import threading
+
+    from turtleboard.sim.device import Background
+
+    path = write_board(tmp_path / "b.json", game="mahe", fields=5)
+    started = []
+    worker = threading.Thread(target=lambda: started.append(Background(str(tmp_path / "dev"), path)))
+    worker.start()
+    worker.join(30)
+    bg = started[0]
+    try:
+        time.sleep(1.0)
+        assert bg.proc.poll() is None, "the virtual device died with the thread that started it"
+        firmware = bg.firmware_pid()
+        assert firmware and not gone(firmware, 0.2), "the firmware died with the starting thread"
+    finally:
+        bg.stop()
+    assert gone(firmware), "the firmware outlived its supervisor's stop"
+
+
 def test_a_bad_board_file_is_refused_with_its_mistakes(tmp_path):
     path = write_board(tmp_path / "b.json", game="mahe", fields=5)
     text = open(path).read().replace('"ok": 15', '"ok": 99')

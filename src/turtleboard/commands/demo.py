@@ -99,7 +99,10 @@ class View:
 
 
 def run(args) -> int:
+    from turtleboard.commands.sim import require_sim_platform
     from turtleboard.replica import Mirror
+
+    require_sim_platform()
     from turtleboard.sim import device
     from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
     from turtleboard.sim.world import World, WorldError

@@ -6,6 +6,7 @@ docs/virtual-device.md."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import signal
 import sys
@@ -34,9 +35,27 @@ def add_arguments(p) -> None:
                    help="size of the ROM partition (default 262144, 256 KB; kept in "
                         "<dir>/romfs.img); 0: a stock Pico firmware without one")
     p.add_argument("--quiet", "-q", action="store_true", help="print only the pty path")
+    p.add_argument("--lifeline", action="store_true", help=argparse.SUPPRESS)
+    # --lifeline: stop when standard input closes (a program that starts the
+    # device keeps a pipe to it open, so the device dies with that program).
+
+
+SIM_PLATFORMS = (
+    "the virtual board runs on Linux and macOS (it needs pseudo-terminals and the "
+    "MicroPython unix port); on Windows, run it under WSL. Everything else of "
+    "turtleboard (play, flash, console, replay, render, board) works here"
+)
+
+
+def require_sim_platform() -> None:
+    try:
+        import termios  # noqa: F401  (the supervisor's pseudo-terminals)
+    except ImportError:
+        raise UserError(SIM_PLATFORMS)
 
 
 def run(args) -> int:
+    require_sim_platform()
     from turtleboard.sim import device
     from turtleboard.sim.supervisor import Supervisor
     from turtleboard.sim.world import World, WorldError
@@ -84,6 +103,8 @@ def run(args) -> int:
             app.exit()  # the terminal went away (SIGHUP) or we were told to stop
 
     old = {s: signal.signal(s, stop) for s in (signal.SIGTERM, signal.SIGHUP)}
+    if args.lifeline:
+        threading.Thread(target=_stop_when_stdin_closes, name="lifeline", daemon=True).start()
     try:
         if args.interactive:
             from turtleboard.sim.worldview import WorldApp
@@ -108,3 +129,12 @@ def run(args) -> int:
             except OSError:
                 pass
     return 0
+
+
+def _stop_when_stdin_closes() -> None:
+    try:  # the raw descriptor: a buffered reader's lock would hang interpreter shutdown
+        while os.read(0, 4096):
+            pass
+    except OSError:
+        pass
+    os.kill(os.getpid(), signal.SIGTERM)

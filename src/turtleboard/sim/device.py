@@ -20,7 +20,6 @@ import time
 
 from turtleboard.errors import UserError
 from turtleboard.paths import FIRMWARE, FIRMWARE_PARTS
-from turtleboard.sim.supervisor import die_with_parent
 
 ROMFS_BYTES = 256 * 1024  # the virtual Pico's ROM partition (0: a stock Pico, none)
 ROMFS_FILE = "romfs.img"
@@ -109,16 +108,16 @@ class Background:
         except OSError:
             pass
         args = [sys.executable, "-m", "turtleboard", "sim", "--board", board_path,
-                "--dir", sim_dir] + (extra or [])
+                "--dir", sim_dir, "--lifeline"] + (extra or [])
         self.proc = subprocess.Popen(
             args,
-            stdin=subprocess.DEVNULL,
+            # a lifeline: the device stops when this pipe closes, which it
+            # does when we exit, however we exit (also from a worker thread)
+            stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL if quiet else None,
             stderr=subprocess.PIPE,
             text=True,
-            # its own session, and it dies with us: a demo or a test killed
-            # hard leaves no virtual device running
-            preexec_fn=die_with_parent,
+            start_new_session=True,
         )
         self.path = wait_for_pty(sim_dir, self.proc)
 
@@ -146,8 +145,15 @@ class Background:
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
-        if self.proc.stderr:
-            self.proc.stderr.close()
+        self._close_pipes()
+
+    def _close_pipes(self) -> None:
+        for pipe in (self.proc.stdin, self.proc.stderr):
+            if pipe:
+                try:
+                    pipe.close()
+                except OSError:
+                    pass
 
     def kill(self) -> None:
         """kill -9 of the whole virtual device (supervisor and firmware)."""
@@ -156,8 +162,7 @@ class Background:
         except ProcessLookupError:
             pass
         self.proc.wait()
-        if self.proc.stderr:
-            self.proc.stderr.close()
+        self._close_pipes()
 
     def __enter__(self):
         return self

@@ -25,7 +25,6 @@ parts of a Pico that the unix port lacks:
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import os
 import select
@@ -46,19 +45,6 @@ PICO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pico")
 ROMFS_BLOCK = 4096  # the RP2040's flash sector
 
 OUT_MAX = 4096  # bytes of output kept for a host that does not read (a Pico keeps less)
-
-_PR_SET_PDEATHSIG = 1
-
-
-def die_with_parent() -> None:
-    """In the child: start a new session and die when the supervisor dies."""
-    os.setsid()
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except OSError:
-        pass
-
 
 def set_raw(fd: int, isig: bool = False, onlcr: bool = False) -> None:
     """Raw mode; ISIG marks 'code is running' (the REPL clears it while it reads)."""
@@ -138,12 +124,14 @@ class Supervisor:
         """Power on: start the firmware (or a bare REPL after a raw-REPL reset)."""
         inner, inner_slave = os.openpty()
         set_raw(inner_slave, isig=True)
+        env_tty = os.ttyname(inner_slave)
         os.set_blocking(inner, False)
         # pico_boot mounts the ROM partition, then runs boot.py and main.py
         args = ["-i", "-c", "__import__('pico_boot').power_on(%d)" % run_main]
         env = dict(os.environ)
         env["MICROPYPATH"] = PICO_DIR + ":.frozen:lib"
         env.pop("TURTLEBOARD_ROMFS", None)
+        env["TURTLEBOARD_TTY"] = env_tty  # pico_boot makes it its controlling terminal
         if self.romfs:
             env["TURTLEBOARD_ROMFS"] = self.romfs
         try:
@@ -154,7 +142,7 @@ class Supervisor:
                 stderr=inner_slave,
                 cwd=self.flash_dir,
                 env=env,
-                preexec_fn=die_with_parent,
+                start_new_session=True,
                 close_fds=True,
             )
         finally:

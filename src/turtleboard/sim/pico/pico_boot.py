@@ -36,7 +36,21 @@ def _run(name):
     exec(compile(source, name, "exec"), __main__.__dict__)
 
 
+def _take_terminal():
+    # Opening our terminal by name makes it the controlling terminal of this
+    # session (the supervisor starts us in a new one): when the supervisor
+    # dies, however it dies, its end of the pty closes and the kernel hangs
+    # us up (SIGHUP), as a Pico loses power with its USB cable.
+    name = os.getenv("TURTLEBOARD_TTY")
+    if name:
+        try:
+            open(name).close()
+        except OSError:
+            pass
+
+
 def power_on(run_main):
+    _take_terminal()
     _mount_rom()
     here = __file__.rsplit("/", 1)[0]
     if here in sys.path:
