@@ -1,24 +1,32 @@
 # The two set-up commands of the README: `make demo` and `make test`.
-# Both create .venv and install the project into it on first use.
+# Both create .venv and install the project into it on first use: `make demo`
+# only what the tool and the virtual board need (the `sim` extra), `make test`
+# the test and bench tools too (the `dev` extra).
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+PIP := $(PY) -m pip install -q --disable-pip-version-check
 
-$(STAMP): pyproject.toml
+$(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
-	touch $(STAMP)
+
+$(VENV)/.installed-sim: pyproject.toml | $(PY)
+	$(PIP) -e '.[sim]'
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PIP) -e '.[dev]'
+	touch $@ $(VENV)/.installed-sim
 
 .PHONY: install demo test lint bench
-install: $(STAMP)
+install: $(VENV)/.installed-dev
 
-demo: $(STAMP)
+demo: $(VENV)/.installed-sim
 	$(VENV)/bin/turtleboard demo $(ARGS)
 
-test: $(STAMP)
+test: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 	$(PY) -m pytest -q $(ARGS)
 
-bench: $(STAMP)
+bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from controller.board import Board, check_board, engine_cells
+from turtleboard.paths import board_arg
 
 
 def add_arguments(p) -> None:
@@ -15,7 +16,8 @@ def add_arguments(p) -> None:
     check = sub.add_parser("check", help="check a board file and list every mistake",
                            description="Check a board file (JSON) and list every mistake "
                            "with its place in the file; exit status 1 if there is any.")
-    check.add_argument("files", nargs="+", metavar="FILE", help="board file(s) to check")
+    check.add_argument("files", nargs="+", metavar="FILE", type=board_arg,
+                       help="board file(s) to check, or reference boards: mahe, race, tortuga")
 
 
 def run(args) -> int:

@@ -1,0 +1,114 @@
+"""The wheel is the product: built from the sdist (so the sdist holds what a
+build needs), installed into fresh virtual environments (not editable), with
+and without the `sim` extra, and used as a maker would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.wheel
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(cmd, timeout=600, **kw):
+    return subprocess.run([str(c) for c in cmd], capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory):
+    out = tmp_path_factory.mktemp("dist")
+    # sdist first, then the wheel from the unpacked sdist (python -m build's way)
+    r = run([sys.executable, "-m", "build", "--outdir", out, ROOT], timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    wheels = list(out.glob("turtleboard-*.whl"))
+    sdists = list(out.glob("turtleboard-*.tar.gz"))
+    assert len(wheels) == 1 and len(sdists) == 1, list(out.iterdir())
+    return wheels[0]
+
+
+def make_venv(where: Path, wheel: Path, extra: str = "") -> Path:
+    venv.EnvBuilder(with_pip=True, clear=True).create(where)
+    bin_dir = where / ("Scripts" if os.name == "nt" else "bin")
+    target = f"{wheel}[{extra}]" if extra else str(wheel)
+    r = run([bin_dir / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check",
+             target], timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    return bin_dir
+
+
+def env_for(bin_dir: Path) -> dict:
+    # only this venv's commands: no `micropython` or `turtleboard` of the checkout
+    return dict(os.environ, PATH=os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]),
+                COLUMNS="120", NO_COLOR="1", PYTHONPATH="")
+
+
+def test_the_wheel_holds_one_top_level_name_and_everything_read_at_run_time(dist):
+    names = zipfile.ZipFile(dist).namelist()
+    tops = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
+    assert tops == {"turtleboard"}
+    for needed in ["turtleboard/commands/flash.py", "turtleboard/mirror/app.py",
+                   "turtleboard/pictures/tortuga.py", "turtleboard/sim/supervisor.py",
+                   "turtleboard/sim/pico/pico_boot.py", "turtleboard/sim/pico/pico_vfs.py",
+                   "turtleboard/firmware/main.py", "turtleboard/firmware/turtles/game.py",
+                   "turtleboard/firmware/controller/boot.py", "turtleboard/firmware/hal/rp2.py",
+                   "turtleboard/boards/tortuga.json", "turtleboard/boards/mahe.json",
+                   "turtleboard/boards/race.json", "turtleboard/boards/schema.json"]:
+        assert needed in names, needed
+    source = ROOT / "src" / "turtleboard" / "firmware"
+    shipped = {n for n in names if n.startswith("turtleboard/firmware/") and n.endswith(".py")}
+    on_disk = {"turtleboard/firmware/" + p.relative_to(source).as_posix()
+               for p in source.rglob("*.py") if "__pycache__" not in p.parts}
+    assert shipped == on_disk
+
+
+def test_installed_without_the_sim_extra(dist, tmp_path):
+    bin_dir = make_venv(tmp_path / "plain", dist)
+    env = env_for(bin_dir)
+    tb = bin_dir / "turtleboard"
+    for args in (["--help"], ["--version"], ["devices"], ["board", "check", "tortuga"]):
+        r = run([tb, *args], env=env, cwd=tmp_path)
+        assert r.returncode == 0, (args, r.stderr)
+    record = tmp_path / "game.txt"
+    assert run([tb, "selfplay", "mahe", "--seed", "2", "-o", record], env=env).returncode == 0
+    r = run([tb, "replay", record, "--json"], env=env)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["result"]
+    r = run([tb, "render", record, "-o", tmp_path / "game.svg"], env=env)
+    assert r.returncode == 0 and (tmp_path / "game.svg").stat().st_size > 1000, r.stderr
+    # the virtual board needs the extra, and says so
+    r = run([tb, "sim", "--board", "mahe", "--dir", tmp_path / "d"], env=env, timeout=60)
+    assert r.returncode == 2 and "turtleboard[sim]" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_installed_with_the_sim_extra_plays_and_flashes(dist, tmp_path):
+    bin_dir = make_venv(tmp_path / "sim", dist, extra="sim")
+    env = env_for(bin_dir)
+    tb = bin_dir / "turtleboard"
+    r = run([tb, "demo", "--game", "tortuga", "--fast", "--seed", "3"], env=env, cwd=tmp_path,
+            timeout=600)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    # flash the installed firmware onto a blank virtual Pico
+    sim_dir = tmp_path / "blank"
+    sim = subprocess.Popen([str(tb), "sim", "--board", "tortuga", "--blank", "--quiet",
+                            "--dir", str(sim_dir)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        port = sim.stdout.readline().strip()
+        assert port, sim.stderr.read()
+        r = run([tb, "flash", "--port", port, "--board", "tortuga"], env=env, timeout=600)
+        assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+        assert "Tortuga" in r.stdout
+    finally:
+        sim.terminate()
+        sim.wait(10)
