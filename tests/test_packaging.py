@@ -95,6 +95,7 @@ def test_installed_with_the_sim_extra_plays_and_flashes(dist, tmp_path):
     bin_dir = make_venv(tmp_path / "sim", dist, extra="sim")
     env = env_for(bin_dir)
     tb = bin_dir / "turtleboard"
+    assert run([tb, "--help"], env=env).returncode == 0
     r = run([tb, "demo", "--game", "tortuga", "--fast", "--seed", "3"], env=env, cwd=tmp_path,
             timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
