@@ -17,9 +17,10 @@ import json
 import sys
 from pathlib import Path
 
+import turtleboard  # noqa: F401  (puts the device packages on the path)
 from turtles import game_class
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1] / "src" / "turtleboard" / "boards"
 
 SELECT_PINS = [2, 3, 4, 5]  # S0..S3 of every 74HC4067
 ADC_PINS = [26, 27, 28]  # one per multiplexer: mux 0 -> GP26, 1 -> GP27, 2 -> GP28
