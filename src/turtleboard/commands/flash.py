@@ -69,14 +69,16 @@ def bootsel_advice(drive) -> str:
             f"first: turtleboard flash --micropython FILE.uf2 --board <board>. {WHERE_TO_GET}.")
 
 
-def pick_port(port: str | None) -> str:
+def pick_port(port: str | None, drives: list[str] | None = None) -> str:
+    """The port named, or the one board plugged in; when there is none, a Pico
+    in BOOTSEL mode (found, or among `drives`) gets advice on MicroPython."""
     if port:
         return port
     boards = [p.path for p in list_serial_ports() if p.likely_board]
     if len(boards) == 1:
         return boards[0]
     if not boards:
-        picos = [d for d in find_drives() if d.board_id in BOOTROMS]
+        picos = [d for d in find_drives(drives) if d.board_id in BOOTROMS]
         if picos:
             raise UserError(bootsel_advice(picos[0]))
         raise UserError("no Pico found; plug it in or name the port with --port")
@@ -181,7 +183,7 @@ def flash(args, out: Console, flasher: Flasher) -> int:
                       f"turtleboard flash --port {port} --board <board>")
             return 0
     else:
-        port = pick_port(args.port)
+        port = pick_port(args.port, [args.drive] if args.drive else None)
     flasher.port = resolve_port(port)  # the virtual board's DIR/pty names its pty
     flasher.check_port_free()
     info = flasher.device_info()
