@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn
 
 from turtleboard.errors import UserError
-from turtleboard.flashing import NOTHING_CHANGED, Flasher, copy_uf2, wait_for_serial
+from turtleboard.flashing import FILES_COPYING, NOTHING_CHANGED, Flasher, copy_uf2, wait_for_serial
 from turtleboard.paths import BOARD_HELP, FIRMWARE, board_arg
 from turtleboard.ports import list_serial_ports, resolve_port
 from turtleboard.uf2 import (
@@ -161,6 +161,10 @@ def run(args) -> int:
     with Flasher("", args.board or "", Path(args.firmware or FIRMWARE)) as flasher:
         try:
             return flash(args, out, flasher)
+        except UserError as e:
+            if flasher.state != FILES_COPYING:
+                raise
+            raise UserError(f"{e}. Now {flasher.state}. Flash again to finish.") from None
         except KeyboardInterrupt:
             again = f"turtleboard flash --port {flasher.port or '<port>'} --board {args.board or '<board>'}"
             if flasher.state == NOTHING_CHANGED:
