@@ -265,6 +265,25 @@ def check_mpy_version(info: dict, emitted: tuple[int, int]) -> None:
         )
 
 
+def firmware_sources(folder: Path) -> list[Path]:
+    """main.py and every module of the packages, in a fixed order."""
+    out = [folder / name for name in PLAIN if (folder / name).exists()]
+    for pkg in PACKAGES:
+        out += [p for p in sorted((folder / pkg).rglob("*.py")) if "__pycache__" not in p.parts]
+    return out
+
+
+def mip_package(folder: Path = FIRMWARE) -> str:
+    """The text of the firmware's package.json for `mpremote mip install`:
+    each file by a URL relative to the package.json, to the same path under
+    the target folder (docs/host.md)."""
+    from controller.commands import FW_VERSION
+
+    urls = [json.dumps([p.relative_to(folder).as_posix()] * 2) for p in firmware_sources(folder)]
+    return '{\n  "urls": [\n    %s\n  ],\n  "version": %s\n}\n' % (
+        ",\n    ".join(urls), json.dumps(FW_VERSION))
+
+
 def romfs_image(tree: Path) -> bytes:
     """The folder `tree` as a ROMFS image, by mpremote's builder (which prints
     the tree, and on a file it cannot read prints an error and exits)."""
@@ -379,15 +398,7 @@ class Flasher:
     # ---- 3. what goes on the device -------------------------------------
 
     def sources(self) -> list[Path]:
-        out = []
-        for name in PLAIN:
-            if (self.firmware / name).exists():
-                out.append(self.firmware / name)
-        for pkg in PACKAGES:
-            for path in sorted((self.firmware / pkg).rglob("*.py")):
-                if "__pycache__" not in path.parts:
-                    out.append(path)
-        return out
+        return firmware_sources(self.firmware)
 
     def build(self) -> dict[str, bytes]:
         """Precompile the packages for the device; -> {device path: bytes}."""
