@@ -201,3 +201,17 @@ def test_flash_takes_the_virtual_boards_folder_link_as_play_does(bare_device, tm
     os.remove(link)
     r = turtleboard("flash", "--port", link, "--board", "mahe")
     assert r.returncode == 2 and f"no such port: {link}" in r.stderr
+
+
+def test_a_circuitpython_board_is_marked_and_counts_as_a_likely_board():
+    from turtleboard.commands.devices import mark
+    from turtleboard.ports import Port
+
+    feather = Port("/dev/ttyACM1", "Feather RP2040", 0x239A, 0x80F2, "DF62")
+    pico = Port("/dev/ttyACM0", "Board in FS mode", 0x2E8A, 0x0005, "E660")
+    other = Port("/dev/ttyUSB0", "CP2102", 0x10C4, 0xEA60, None)
+    assert (feather.circuitpython, feather.rp2040, feather.likely_board) == (True, False, True)
+    assert (pico.circuitpython, pico.rp2040, pico.likely_board) == (False, True, True)
+    assert not other.likely_board
+    assert mark({"rp2040": False, "circuitpython": True}) == "  CircuitPython board (Adafruit USB id)"
+    assert mark({"rp2040": True, "circuitpython": False}) == "  RP2040 (a Pico?)"

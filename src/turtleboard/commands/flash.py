@@ -166,7 +166,8 @@ def run(args) -> int:
                 raise
             raise UserError(f"{e}. Now {flasher.state}. Flash again to finish.") from None
         except KeyboardInterrupt:
-            again = f"turtleboard flash --port {flasher.port or '<port>'} --board {args.board or '<board>'}"
+            port = args.port or flasher.port or "<port>"
+            again = f"turtleboard flash --port {port} --board {args.board or '<board>'}"
             if flasher.state == NOTHING_CHANGED:
                 what = "stopped before anything on the board was changed"
             else:
