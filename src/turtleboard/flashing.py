@@ -695,23 +695,27 @@ def copy_uf2(uf2: UF2Info, drive: str) -> None:
 def wait_for_serial(before: set[str], port: str | None, timeout: float) -> str | None:
     """The serial port a restarted board comes back on: `port` once it exists
     (a folder link such as the virtual board's DIR/pty once it names a device),
-    otherwise a likely board's port that was not there `before`. None after
-    `timeout` seconds."""
+    otherwise a Pico's port that was not there `before`; and once it opens
+    (the system may give it its permissions a moment after it appears). None
+    after `timeout` seconds."""
     from turtleboard.ports import list_serial_ports, resolve_port
 
     deadline = time.monotonic() + timeout
     while True:
+        found = []
         if port:
             try:
-                path = resolve_port(port)
+                found = [resolve_port(port)]
             except UserError:
-                path = None
-            if path and os.path.exists(path):
-                return path
+                pass
         else:
-            new = [p.path for p in list_serial_ports() if p.rp2040 and p.path not in before]
-            if new:
-                return new[0]
+            found = [p.path for p in list_serial_ports() if p.rp2040 and p.path not in before]
+        for path in found:
+            try:
+                open_port(path).close()
+            except PortError:
+                continue
+            return path
         if time.monotonic() >= deadline:
             return None
         time.sleep(0.2)

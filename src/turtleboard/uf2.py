@@ -86,7 +86,7 @@ def check_uf2(path: str | os.PathLike, family: tuple[int, ...] = (RP2040, *RP235
     total = len(data) // BLOCK
     seen: set[int] = set()
     families: set[int] = set()
-    start, end, size = None, 0, 0
+    start, end, size = XIP_BASE + FLASH_MAX, 0, 0
     for i in range(total):
         block = data[i * BLOCK:(i + 1) * BLOCK]
         m0, m1, flags, addr, n, number, count, fam = struct.unpack_from("<8I", block)
@@ -111,7 +111,7 @@ def check_uf2(path: str | os.PathLike, family: tuple[int, ...] = (RP2040, *RP235
                             f"the Pico's flash. {WHERE_TO_GET}.")
         seen.add(number)
         families.add(fam)
-        start = addr if start is None else min(start, addr)
+        start = min(start, addr)
         end = max(end, addr + n)
         size += n
     if not seen:

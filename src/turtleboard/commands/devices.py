@@ -52,7 +52,7 @@ def run(args) -> int:
     rows = []
     for port in list_serial_ports(ports):
         likely = port.likely_board or port.path in ports
-        row = {
+        row: dict = {
             "kind": "serial",
             "port": port.path,
             "description": port.description,
