@@ -33,6 +33,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,6 +43,7 @@ from pathlib import Path
 from turtleboard.errors import UserError
 from turtleboard.link import Link, LinkError, PortError, open_port
 from turtleboard.paths import FIRMWARE
+from turtleboard.uf2 import UF2Info, read_info
 
 PACKAGES = ("turtles", "controller", "hal")  # precompiled to .mpy
 PLAIN = ("main.py",)  # copied as source (MicroPython runs main.py, not main.mpy)
@@ -156,6 +158,34 @@ for _p in %r:
         _rm('.old-' + _p)
 """
 
+# Files go onto the board under this suffix, then are renamed: a power cut
+# mid-copy leaves the old file whole (and a temporary one the next flash removes).
+TMP = ".tbnew"
+
+# Runs on the device after a batch of copies: each new file takes its name.
+# littlefs (the Pico's) and the unix port rename onto an existing file in
+# one step; FAT refuses (EEXIST), so there the old file goes first.
+RENAME_SCRIPT = """
+import os
+for _p in %r:
+    try:
+        os.rename(_p + %r, _p)
+    except OSError as e:
+        if e.args[0] != 17:
+            raise
+        os.remove(_p)
+        os.rename(_p + %r, _p)
+"""
+
+# What the board holds, said when a flash stops half-way (Ctrl-C, an error).
+NOTHING_CHANGED = "nothing on the board was changed"
+IMAGE_WRITING = ("the ROMFS partition holds no valid image now (its header is written last), "
+                 "so the firmware's packages are missing and it cannot start")
+FILES_COPYING = ("some of the firmware's files on the board are new and some old (each one "
+                 "whole: written under a temporary name, then renamed), so it may not start")
+NOT_RESTARTED = "every file is on the board, but the board was not restarted"
+RESTARTING = "every file is on the board and it was restarting"
+
 PAGE = 256  # flash writes are whole pages
 WRITE_BATCH = 8  # image chunks per mpremote run
 
@@ -235,6 +265,42 @@ def check_mpy_version(info: dict, emitted: tuple[int, int]) -> None:
         )
 
 
+def firmware_sources(folder: Path) -> list[Path]:
+    """main.py and every module of the packages, in a fixed order."""
+    out = [folder / name for name in PLAIN if (folder / name).exists()]
+    for pkg in PACKAGES:
+        out += [p for p in sorted((folder / pkg).rglob("*.py")) if "__pycache__" not in p.parts]
+    return out
+
+
+def mip_package(folder: Path = FIRMWARE) -> str:
+    """The text of the firmware's package.json for `mpremote mip install`:
+    each file by a URL relative to the package.json, to the same path under
+    the target folder (docs/host.md)."""
+    from controller.commands import FW_VERSION
+
+    urls = [json.dumps([p.relative_to(folder).as_posix()] * 2) for p in firmware_sources(folder)]
+    return '{\n  "urls": [\n    %s\n  ],\n  "version": %s\n}\n' % (
+        ",\n    ".join(urls), json.dumps(FW_VERSION))
+
+
+def romfs_image(tree: Path) -> bytes:
+    """The folder `tree` as a ROMFS image, by mpremote's builder (which prints
+    the tree, and on a file it cannot read prints an error and exits)."""
+    from mpremote.romfs import make_romfs
+
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said):
+            return make_romfs(str(tree), mpy_cross=False)
+    except SystemExit:
+        why = said.getvalue().strip() or "no reason given"
+        raise UserError(
+            f"mpremote could not build the ROMFS image from {tree} ({why}). Nothing was "
+            f"written to the board. Flash again; if it fails again, flash with --files."
+        ) from None
+
+
 class Flasher:
     def __init__(self, port: str, board_path: str, firmware: Path = FIRMWARE):
         self.port = port
@@ -250,6 +316,18 @@ class Flasher:
         self.image = b""  # the ROMFS image of the packages, when deploying into ROMFS
         self.rom: dict | None = None  # the board's ROMFS partition 0 (None: it has none)
         self.romfs = False  # True: packages go into the ROMFS partition
+        # what the board holds now, for a message if the flash stops half-way
+        self.state = NOTHING_CHANGED
+
+    def close(self) -> None:
+        """Remove the staging folder (the .mpy files and the image built here)."""
+        shutil.rmtree(self.staging, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     # ---- 1. the board file ----------------------------------------------
 
@@ -320,15 +398,7 @@ class Flasher:
     # ---- 3. what goes on the device -------------------------------------
 
     def sources(self) -> list[Path]:
-        out = []
-        for name in PLAIN:
-            if (self.firmware / name).exists():
-                out.append(self.firmware / name)
-        for pkg in PACKAGES:
-            for path in sorted((self.firmware / pkg).rglob("*.py")):
-                if "__pycache__" not in path.parts:
-                    out.append(path)
-        return out
+        return firmware_sources(self.firmware)
 
     def build(self) -> dict[str, bytes]:
         """Precompile the packages for the device; -> {device path: bytes}."""
@@ -355,16 +425,13 @@ class Flasher:
 
     def build_image(self) -> bytes:
         """The packages' .mpy files as one ROMFS image (mpremote's builder)."""
-        from mpremote.romfs import make_romfs
-
         tree = self.staging / "romfs"
         for path, data in self.files.items():
             if path.split("/")[0] in PACKAGES:
                 out = tree / path
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_bytes(data)
-        with contextlib.redirect_stdout(io.StringIO()):  # it prints the tree
-            self.image = make_romfs(str(tree), mpy_cross=False)
+        self.image = romfs_image(tree)
         return self.image
 
     def read_rom(self) -> dict | None:
@@ -419,10 +486,12 @@ class Flasher:
             # a partition as a plain buffer (not rp2's): mpremote writes it
             local = self.staging / "firmware.romfs"
             local.write_bytes(image)
+            self.state = IMAGE_WRITING
             proc = mpremote(port, "romfs", "deploy", str(local), timeout=300)
             if proc.returncode != 0 or "ROMFS image deployed" not in proc.stdout:
                 raise self._write_failure(
                     mpremote_failure(port, proc, "writing the ROMFS image"), header_last=False)
+            self.state = FILES_COPYING
             return
         block = rom["block"]
         blocks = (len(image) + block - 1) // block
@@ -431,6 +500,7 @@ class Flasher:
         pieces = [(o, pad(data)) for o, data in pieces if data]
         # after a soft reset: nothing that runs from the old image (a timer, an
         # interrupt handler) is left to run while its blocks are erased
+        self.state = IMAGE_WRITING
         proc = mpremote(port, "exec", ROM_PREPARE % (block, block, blocks), timeout=60,
                         resume=False)
         if proc.returncode != 0:
@@ -452,6 +522,7 @@ class Flasher:
                 f"the ROMFS partition on {port} does not hold the image just written (its "
                 f"sha256 differs). Flash again."
             )
+        self.state = FILES_COPYING  # the new image, and the old main.py and board file
 
     def _write_failure(self, e: UserError, header_last: bool = True) -> UserError:
         if header_last:
@@ -484,7 +555,8 @@ class Flasher:
         return gone
 
     def read_device(self) -> dict[str, str]:
-        script = HASH_SCRIPT % (list(PLAIN) + [BOARD_FILE], list(PACKAGES))
+        top = list(PLAIN) + [BOARD_FILE]
+        script = HASH_SCRIPT % (top + [p + TMP for p in top], list(PACKAGES))
         proc = mpremote(self.port, "exec", script, timeout=60)
         if proc.returncode != 0:
             raise mpremote_failure(self.port, proc, "reading the files on the board")
@@ -502,13 +574,13 @@ class Flasher:
         return sorted(p for p, data in self.files.items() if self.device.get(p) != sha256(data))
 
     def stale(self) -> list[str]:
-        """Files in our packages on the device that the firmware no longer has
-        (an old .py would shadow its new .mpy)."""
-        if self.romfs:
-            return []  # remove_packages() takes the whole folders
-        return sorted(
-            p for p in self.device if p.split("/")[0] in PACKAGES and p not in self.files
-        )
+        """Files on the device to remove: temporary ones an interrupted flash
+        left, and files in our packages that the firmware no longer has (an
+        old .py would shadow its new .mpy)."""
+        def ours(p: str) -> bool:  # remove_packages() takes the whole folders
+            return not self.romfs and p.split("/")[0] in PACKAGES and p not in self.files
+
+        return sorted(p for p in self.device if p.endswith(TMP) or ours(p))
 
     # ---- 4. copy, reset, check -------------------------------------------
 
@@ -518,6 +590,8 @@ class Flasher:
         need_dirs = sorted(
             {str(Path(p).parent.as_posix()) for p in todo if "/" in p} - self.dirs
         )
+        if todo or stale:
+            self.state = FILES_COPYING
         if stale or need_dirs:
             script = "import os\n"
             for p in stale:
@@ -535,17 +609,20 @@ class Flasher:
                 local = self.staging / "out" / path
                 local.parent.mkdir(parents=True, exist_ok=True)
                 local.write_bytes(self.files[path])
-                args += (["+"] if args else []) + ["fs", "cp", str(local), ":" + path]
+                args += ["fs", "cp", str(local), ":" + path + TMP, "+"]
+            args += ["exec", RENAME_SCRIPT % (batch, TMP, TMP)]
             proc = mpremote(self.port, *args)
             if proc.returncode != 0:
                 raise mpremote_failure(self.port, proc, f"copying {', '.join(batch)}")
             done += len(batch)
             if progress:
                 progress(done, len(todo), batch[-1])
+        self.state = NOT_RESTARTED
         return todo
 
     def reset_and_wait(self, timeout: float = 20.0) -> dict:
         """Restart the firmware and wait for its hello."""
+        self.state = RESTARTING
         # Ctrl-C (stop whatever runs), Ctrl-B (the friendly REPL), then Ctrl-D:
         # a soft reboot that runs main.py, on a Pico as on the virtual board
         # (there the firmware process starts again, like a reboot).
@@ -592,3 +669,53 @@ class Flasher:
                 f"from {self.board_path}; the board file did not take. Flash again."
             )
         return hello
+
+
+# ---- MicroPython onto a Pico in BOOTSEL mode ---------------------------------
+
+def copy_uf2(uf2: UF2Info, drive: str) -> None:
+    """Copy a checked UF2 file onto a BOOTSEL drive. The Pico writes it into
+    flash as it arrives and restarts after the last block; its drive may
+    vanish before the copy is flushed, which is how it should end."""
+    data = uf2.path.read_bytes()
+    target = os.path.join(drive, uf2.path.name)
+    try:
+        with open(target, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+    except OSError as e:
+        if read_info(drive) is not None:  # the drive is still there: a real failure
+            raise UserError(
+                f"could not copy {uf2.path.name} onto the drive {drive}: {e.strerror or e}. "
+                f"Unplug the Pico, hold BOOTSEL while plugging it in, and flash again."
+            ) from None
+
+
+def wait_for_serial(before: set[str], port: str | None, timeout: float) -> str | None:
+    """The serial port a restarted board comes back on: `port` once it exists
+    (a folder link such as the virtual board's DIR/pty once it names a device),
+    otherwise a Pico's port that was not there `before`; and once it opens
+    (the system may give it its permissions a moment after it appears). None
+    after `timeout` seconds."""
+    from turtleboard.ports import list_serial_ports, resolve_port
+
+    deadline = time.monotonic() + timeout
+    while True:
+        found = []
+        if port:
+            try:
+                found = [resolve_port(port)]
+            except UserError:
+                pass
+        else:
+            found = [p.path for p in list_serial_ports() if p.rp2040 and p.path not in before]
+        for path in found:
+            try:
+                open_port(path).close()
+            except PortError:
+                continue
+            return path
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.2)

@@ -7,9 +7,11 @@ from typing import NamedTuple
 
 from serial.tools import list_ports
 
-from turtleboard.link import Link, LinkError
+from turtleboard.errors import UserError
+from turtleboard.link import Link, LinkError, PortError
 
 RP2040_VID = 0x2E8A  # Raspberry Pi: the Pico's USB vendor id
+CIRCUITPYTHON_VID = 0x239A  # Adafruit: boards running CircuitPython
 
 
 class Port(NamedTuple):
@@ -20,8 +22,17 @@ class Port(NamedTuple):
     serial_number: str | None
 
     @property
-    def likely_board(self) -> bool:
+    def rp2040(self) -> bool:
         return self.vid == RP2040_VID
+
+    @property
+    def circuitpython(self) -> bool:
+        return self.vid == CIRCUITPYTHON_VID
+
+    @property
+    def likely_board(self) -> bool:
+        """A board the firmware may run on: a Pico, or a CircuitPython board."""
+        return self.rp2040 or self.circuitpython
 
 
 def list_serial_ports(extra: list[str] | None = None) -> list[Port]:
@@ -36,6 +47,15 @@ def list_serial_ports(extra: list[str] | None = None) -> list[Port]:
             desc = "pseudo-terminal" if "/pts/" in os.path.realpath(path) else "given path"
             found[path] = Port(path, desc, None, None, None)
     return [found[k] for k in sorted(found)]
+
+
+def resolve_port(port: str) -> str:
+    """The device behind `port`: itself, or, for a small file naming one (the
+    virtual board's DIR/pty), the path in it, as `play` opens it."""
+    try:
+        return Link(port).device_path()
+    except PortError as e:
+        raise UserError(str(e)) from None
 
 
 def probe(path: str, timeout: float = 1.5) -> tuple[str, dict | None]:

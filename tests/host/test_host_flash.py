@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 
 import pytest
 from hosttools import ROOT, turtleboard
@@ -78,20 +85,155 @@ def test_a_board_whose_mpy_version_differs_is_refused():
     check_mpy_version(dict(info, mpy_sub=3), (6, 3))
 
 
+PICO_BOARD_DIR = ROOT / "micropython" / "boards" / "TURTLEBOARD_PICO"
+
+
+def turtleboard_pico_sizes(**defines) -> dict:
+    """The board definition's CMake variables, as CMake itself computes them
+    (script mode: the board file alone, without the Pico SDK)."""
+    if not shutil.which("cmake"):
+        pytest.skip("cmake is not installed")
+    script = ('include(${BOARD}/mpconfigboard.cmake)\n'
+              'message("ROMFS=${MICROPY_HW_ROMFS_BYTES}")\n'
+              'message("FS=${MICROPY_HW_FLASH_STORAGE_BYTES}")\n'
+              'message("DEF=${MICROPY_DEF_BOARD}")\n'
+              'message("PICO_BOARD=${PICO_BOARD}")\n'
+              'message("PICO_PLATFORM=${PICO_PLATFORM}")\n')
+    with tempfile.NamedTemporaryFile("w", suffix=".cmake", delete=False) as f:
+        f.write(script)
+    try:
+        cmd = ["cmake", f"-DBOARD={PICO_BOARD_DIR}"] + [f"-D{k}={v}" for k, v in defines.items()]
+        proc = subprocess.run(cmd + ["-P", f.name], capture_output=True, text=True, timeout=60)
+    finally:
+        os.unlink(f.name)
+    assert proc.returncode == 0, proc.stderr
+    out = dict(line.split("=", 1) for line in proc.stderr.splitlines() if "=" in line)
+    return {k: int(v) if v.isdigit() else v for k, v in out.items()}
+
+
+def test_the_turtleboard_pico_board_definition_is_what_the_rp2_port_of_v1_29_reads():
+    """Since v1.29 the rp2 port takes the ROMFS and filesystem sizes as CMake
+    variables; a board also needs board.json. The sizes: MicroPython keeps
+    RPI_PICO's 640 KB, the partition comes out of the filesystem."""
+    sizes = turtleboard_pico_sizes()
+    assert (sizes["PICO_BOARD"], sizes["PICO_PLATFORM"]) == ("pico", "rp2040")
+    assert sizes["ROMFS"] == 256 * 1024 and sizes["FS"] == 1152 * 1024
+    assert sizes["ROMFS"] + sizes["FS"] == 1408 * 1024  # RPI_PICO's filesystem
+    assert sizes["DEF"] == "MICROPY_HW_ROMFS_BYTES=262144"
+    smaller = turtleboard_pico_sizes(MICROPY_HW_ROMFS_BYTES=128 * 1024)
+    assert smaller["FS"] == 1280 * 1024 and smaller["ROMFS"] % 4096 == 0
+    header = (PICO_BOARD_DIR / "mpconfigboard.h").read_text()
+    # a size defined in the header as well would be a redefinition (-Werror)
+    assert "MICROPY_HW_BOARD_NAME" in header
+    assert "#define MICROPY_HW_ROMFS_BYTES" not in header
+    assert "#define MICROPY_HW_FLASH_STORAGE_BYTES" not in header
+    meta = json.loads((PICO_BOARD_DIR / "board.json").read_text())
+    assert meta["mcu"] == "rp2040" and meta["deploy"] == ["README.md"]
+    assert all((PICO_BOARD_DIR / d).is_file() for d in meta["deploy"])
+    assert {"deploy", "docs", "features", "images", "mcu", "product", "thumbnail", "url",
+            "vendor"} <= set(meta)
+
+
 def test_the_firmware_image_fits_the_turtleboard_pico_partition():
     # The MicroPython board definition the device is built from, the virtual
     # Pico's partition and the image `flash` writes must agree.
-    import re
-
     from turtleboard.flashing import Flasher
     from turtleboard.sim.device import ROMFS_BYTES
 
-    header = (ROOT / "micropython" / "boards" / "TURTLEBOARD_PICO" / "mpconfigboard.h").read_text()
-    kb = int(re.search(r"MICROPY_HW_ROMFS_BYTES\s+\((\d+) \* 1024\)", header).group(1))
-    assert kb * 1024 == ROMFS_BYTES and ROMFS_BYTES % 4096 == 0
-    plan = Flasher("unused", str(BOARD))
-    plan.check_board()
-    plan.info = {"arch": "armv6m"}  # as for the Pico
-    plan.build()
-    image = plan.build_image()
+    sizes = turtleboard_pico_sizes()
+    assert sizes["ROMFS"] == ROMFS_BYTES and ROMFS_BYTES % 4096 == 0
+    with Flasher("unused", str(BOARD)) as plan:
+        plan.check_board()
+        plan.info = {"arch": "armv6m"}  # as for the Pico
+        plan.build()
+        image = plan.build_image()
+    assert not plan.staging.exists()
     assert image.startswith(b"\xd2\xcd\x31") and 20_000 < len(image) < ROMFS_BYTES // 2
+
+
+def flash_process(*args, tmp):
+    """`turtleboard flash ...` as a process of its own, unbuffered, with its
+    temporary folders in `tmp` (to count what it leaves there)."""
+    tmp.mkdir(exist_ok=True)
+    env = dict(os.environ, TMPDIR=str(tmp), PYTHONUNBUFFERED="1", COLUMNS="120", NO_COLOR="1")
+    return subprocess.Popen([sys.executable, "-m", "turtleboard", "flash", *map(str, args)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=ROOT, env=env)
+
+
+def wait_for(condition, timeout=60.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.01)
+
+
+def test_flash_removes_its_staging_folder_on_success_and_on_error(bare_device, tmp_path):
+    tmp = tmp_path / "tmp"
+    ok = flash_process("--port", bare_device.path, "--board", BOARD, "--no-reset", tmp=tmp)
+    assert ok.wait(300) == 0, ok.stderr.read()
+    failed = flash_process("--port", "/dev/nope", "--board", BOARD, tmp=tmp)
+    assert failed.wait(120) == 2 and "no such port" in failed.stderr.read()
+    assert list(tmp.iterdir()) == []
+
+
+def test_a_romfs_builder_that_gives_up_is_a_message_not_an_exit(tmp_path):
+    from turtleboard.errors import UserError
+    from turtleboard.flashing import romfs_image
+
+    tree = tmp_path / "romfs"
+    (tree / "turtles").mkdir(parents=True)
+    (tree / "turtles" / "game.mpy").write_bytes(b"M\x06")
+    (tree / "turtles" / "gone.mpy").symlink_to(tmp_path / "nowhere")  # cannot be read
+    with pytest.raises(UserError, match=r"mpremote could not build the ROMFS image .*"
+                                        r"Error: OSError .*Nothing was written"):
+        romfs_image(tree)
+    (tree / "turtles" / "gone.mpy").unlink()
+    assert romfs_image(tree).startswith(b"\xd2\xcd\x31")
+
+
+def test_a_power_cut_mid_copy_leaves_the_old_file_whole(bare_device, tmp_path):
+    """Every file goes onto the board as NAME.tbnew, then takes its name: the
+    device's power is cut (its process killed) while the board file is being
+    written; the old board file is intact, and the next flash finishes and
+    removes the piece left."""
+    port, flash = bare_device.path, bare_device.flash
+    first = turtleboard("flash", "--port", port, "--board", BOARD, "--no-reset", "--files")
+    assert first.returncode == 0, first.stderr
+    old = (flash / "board.json").read_bytes()
+    big = tmp_path / "big.json"  # the same board, with 150 KB of JSON whitespace
+    text = BOARD.read_text(encoding="utf-8")
+    big.write_text(text[:-2] + " " * 150_000 + text[-2:], encoding="utf-8")
+    proc = flash_process("--port", port, "--board", big, "--no-reset", "--files",
+                         tmp=tmp_path / "tmp")
+    part = flash / "board.json.tbnew"
+    wait_for(lambda: part.exists() and part.stat().st_size > 2000, what="the copy to start")
+    bare_device.child.send_signal(signal.SIGKILL)  # the power cut
+    assert proc.wait(120) == 2
+    err = proc.stderr.read()
+    assert "Traceback" not in err  # mpremote fails, or gets no answer: either way it says
+    assert "some of the firmware's files on the board are new and some old" in err
+    assert "Flash again to finish" in err
+    assert (flash / "board.json").read_bytes() == old
+    assert part.exists() and part.stat().st_size < big.stat().st_size  # the piece, not the file
+    again = turtleboard("flash", "--port", port, "--board", big, "--no-reset", "--files")
+    assert again.returncode == 0, again.stderr
+    assert (flash / "board.json").read_bytes() == big.read_bytes()
+    assert not list(flash.rglob("*.tbnew"))
+
+
+def test_ctrl_c_during_flash_says_what_the_board_holds_and_flash_again_finishes(bare_device, tmp_path):
+    port, flash = bare_device.path, bare_device.flash
+    tmp = tmp_path / "tmp"
+    proc = flash_process("--port", port, "--board", BOARD, "--files", tmp=tmp)
+    wait_for(lambda: any(flash.rglob("*.mpy*")), what="the copy to start")
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(120) == 130
+    err = proc.stderr.read()
+    assert "Traceback" not in err
+    assert "turtleboard flash: interrupted, stopped half-way: some of the firmware's files" in err
+    assert f"Flash again to finish: turtleboard flash --port {port} --board {BOARD}" in err
+    assert list(tmp.iterdir()) == []  # the staging folder is gone too
+    again = turtleboard("flash", "--port", port, "--board", BOARD, "--files")
+    assert again.returncode == 0, again.stderr
+    assert "ok: firmware" in again.stdout and "running from files" in again.stdout
