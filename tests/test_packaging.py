@@ -59,7 +59,8 @@ def test_the_wheel_holds_one_top_level_name_and_everything_read_at_run_time(dist
     for needed in ["turtleboard/commands/flash.py", "turtleboard/mirror/app.py",
                    "turtleboard/pictures/tortuga.py", "turtleboard/sim/supervisor.py",
                    "turtleboard/sim/pico/pico_boot.py", "turtleboard/sim/pico/pico_vfs.py",
-                   "turtleboard/firmware/main.py", "turtleboard/firmware/turtles/game.py",
+                   "turtleboard/firmware/main.py", "turtleboard/firmware/package.json",
+                   "turtleboard/firmware/turtles/game.py",
                    "turtleboard/firmware/controller/boot.py", "turtleboard/firmware/hal/rp2.py",
                    "turtleboard/boards/tortuga.json", "turtleboard/boards/mahe.json",
                    "turtleboard/boards/race.json", "turtleboard/boards/schema.json"]:
