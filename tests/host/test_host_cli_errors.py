@@ -44,3 +44,13 @@ def test_a_board_that_answers_hello_but_never_syncs():
     finally:
         peer.close()
     assert r.returncode == 2 and "did not finish a sync" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_an_empty_firmware_folder_is_refused_before_the_port_is_touched(tmp_path):
+    empty = tmp_path / "fw"
+    (empty / "turtles").mkdir(parents=True)
+    (empty / "main.py").write_text("")
+    r = turtleboard("flash", "--port", "/dev/ttyNOPE9", "--board", "mahe", "--firmware", empty)
+    assert r.returncode == 2
+    assert "incomplete" in r.stderr and "main.py, turtles, controller, hal" in r.stderr
+    assert "Traceback" not in r.stderr and "/dev/ttyNOPE9" not in r.stderr

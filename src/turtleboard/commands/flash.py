@@ -8,7 +8,6 @@ and loaded into the heap (docs/host.md)."""
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn
 
 from turtleboard.errors import UserError
 from turtleboard.flashing import FILES_COPYING, NOTHING_CHANGED, Flasher, copy_uf2, wait_for_serial
-from turtleboard.paths import BOARD_HELP, FIRMWARE, board_arg
+from turtleboard.paths import BOARD_HELP, FIRMWARE, board_arg, check_firmware
 from turtleboard.ports import list_serial_ports, resolve_port
 from turtleboard.uf2 import (
     BOOTROMS,
@@ -155,10 +154,10 @@ def run(args) -> int:
     if not args.board and not args.micropython:
         raise UserError("say which board file to put on the board: --board <board file or "
                         "mahe|race|tortuga>")
-    if args.firmware and not os.path.isfile(os.path.join(args.firmware, "main.py")):
-        raise UserError(f"--firmware {args.firmware}: no main.py there; name the folder that "
-                        f"holds main.py, turtles/, controller/ and hal/")
-    with Flasher("", args.board or "", Path(args.firmware or FIRMWARE)) as flasher:
+    # a firmware folder found empty (a broken install, a wrong --firmware) is an
+    # error, never a silent copy of nothing
+    firmware = check_firmware(Path(args.firmware or FIRMWARE))
+    with Flasher("", args.board or "", firmware) as flasher:
         try:
             return flash(args, out, flasher)
         except UserError as e:
