@@ -201,6 +201,14 @@ def cmd_ledtest(ctl, payload):
     ctl.ledtest_at = ctl.hal.ticks_ms()
 
 
+def cmd_selftest(ctl, payload):
+    from . import selftest  # loaded only when a board is tested
+
+    problem = selftest.command(ctl, payload)
+    if problem is not None:
+        raise CommandError("bad-payload", problem)
+
+
 COMMANDS = {
     "hello": cmd_hello,
     "ping": cmd_ping,
@@ -212,4 +220,5 @@ COMMANDS = {
     "bright": cmd_bright,
     "diag": cmd_diag,
     "ledtest": cmd_ledtest,
+    "selftest": cmd_selftest,
 }
