@@ -1,0 +1,81 @@
+"""The end of `turtleboard board test`: the report on screen, the corrected
+board file and the calibration written beside the board file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from turtleboard.errors import UserError
+from turtleboard.maker import out_path
+from turtleboard.maker.selftest import SelfTest, board_text, differences
+
+
+def report_lines(test: SelfTest) -> list[str]:
+    out = ["", "Report"]
+    wrong = [(led, cell, seen) for led, cell, seen in test.leds if seen != cell]
+    if not wrong:
+        out.append("  LEDs: all %d in the board file's order" % len(test.leds))
+    else:
+        out.append("  LEDs: %d of %d not where the board file says; the mapping found:"
+                   % (len(wrong), len(test.leds)))
+        for led, cell, seen in wrong:
+            out.append("    LED %d is %s (the board file: cell %s)"
+                       % (led, "beside cell %s" % seen if seen else "not lit", cell))
+    bad = [r for r in test.cells.values() if r.problems]
+    good = len(test.cells) - len(bad)
+    out.append("  Sensors: %d of %d cells right%s" % (good, len(test.cells), ":" if bad else ""))
+    for r in bad:
+        for problem in r.problems:
+            out.append("    cell %s: %s" % (r.cell, problem))
+    for note in test.notes:
+        out.append("  Note: " + note)
+    answered = [r for r in test.cells.values() if r.found is not None]
+    if answered:
+        weakest = min(answered, key=lambda r: r.strength)
+        strongest = max(answered, key=lambda r: r.strength)
+        out.append("  Turtles read from %d (cell %s) to %d (cell %s) counts off empty"
+                   % (weakest.strength, weakest.cell, strongest.strength, strongest.cell))
+    return out
+
+
+def repairs(test: SelfTest) -> list[str]:
+    """Faults a board file cannot fix: the soldering iron's."""
+    out = []
+    for r in test.cells.values():
+        for p in r.problems:
+            if not p.startswith(("wired to", "empty level")):
+                out.append("cell %s: %s" % (r.cell, p.split(":")[0]))
+    return out
+
+
+def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: str) -> int:
+    for line in report_lines(test):
+        print(line)
+    new = test.corrected()
+    changes = differences(test.obj, new)
+    board_path = out_path(board_file, "-corrected.json", out_dir)
+    cal_path = out_path(board_file, "-corrected.calibration.txt", out_dir)
+    try:
+        board_path.write_text(board_text(new) + "\n", encoding="utf-8")
+        cal_path.write_text(test.calibration(new), encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"cannot write the corrected files: {e}") from None
+    print()
+    if changes:
+        print(f"Wrote {board_path}, the board file as the board is wired and measured; "
+              f"what differs from {Path(board_file).name}:")
+        for line in changes:
+            print("  " + line)
+    else:
+        print(f"Wrote {board_path}: the same as {Path(board_file).name}")
+    n = sum(1 for r in test.cells.values() if r.found is not None)
+    print(f"Wrote {cal_path}: the empty level of {n} cells, as the device keeps it "
+          f"(calibration.txt)")
+    fix = repairs(test)
+    if fix:
+        print("Repair first (no board file can):")
+        for line in fix:
+            print("  " + line)
+    print(f"Then put them on the board:\n  turtleboard flash --port {port} --board {board_path} "
+          f"--calibration {cal_path}")
+    return 1 if changes or fix else 0
