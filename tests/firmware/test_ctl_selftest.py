@@ -3,8 +3,8 @@
 # back as it was when the host says so or goes away.
 from ctl_rig import FIELD, Rig, actions, kinds, only
 
-from controller.sensing import MID
 from controller.selftest import TIMEOUT_MS
+from controller.sensing import MID
 
 
 def codes(frames):

@@ -32,7 +32,7 @@ class SelfTest:
         hal = self.ctl.hal
         n = self.ctl.board.channels()
         total = [0] * n
-        for k in range(reads):
+        for _ in range(reads):
             hal.refresh()
             for ch in range(n):
                 total[ch] += hal.read_channel(ch)
