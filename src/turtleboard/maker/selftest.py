@@ -121,8 +121,16 @@ class SelfTest:
 
     # ---- the device -----------------------------------------------------
 
+    def command(self, payload: dict, timeout: float = 3.0) -> None:
+        """A selftest command, answered by its own `ok` or `error` only (a
+        faulty board sends sensor errors of its own at any time)."""
+        seq = self.link.send("selftest", payload)
+        f = self.link.wait_for(("ok", "error"), timeout, lambda f: f.payload.get("re") == seq)
+        if f.kind == "error":
+            raise DeviceError(f.payload.get("code", "?"), f.payload.get("msg", ""))
+
     def start(self) -> None:
-        self.link.command("selftest", {"on": True, "led": -1})
+        self.command({"on": True, "led": -1})
         self._alive = threading.Thread(target=self._keepalive, name="selftest-alive", daemon=True)
         self._alive.start()
 
@@ -140,7 +148,7 @@ class SelfTest:
             self._alive.join(1)
         if self.link.is_open:
             try:
-                self.link.command("selftest", {"on": False}, timeout=3)
+                self.command({"on": False})
             except LinkError:
                 pass  # the device gives itself back after 10 s anyway
 
@@ -154,7 +162,7 @@ class SelfTest:
         return f.payload["raw"]
 
     def light(self, led: int) -> None:
-        self.link.command("selftest", {"led": led, "colour": WHITE})
+        self.command({"led": led, "colour": WHITE})
 
     # ---- the steps --------------------------------------------------------
 
