@@ -7,7 +7,8 @@ from pathlib import Path
 
 from turtleboard.errors import UserError
 from turtleboard.maker import out_path
-from turtleboard.maker.selftest import SelfTest, board_text, differences
+from turtleboard.maker.boardfile import board_text, differences
+from turtleboard.maker.selftest import SelfTest
 
 
 def report_lines(test: SelfTest) -> list[str]:

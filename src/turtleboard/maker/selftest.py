@@ -22,15 +22,14 @@ the device, which shows its game's scene again; no action is ever made.
 from __future__ import annotations
 
 import copy
-import json
 import statistics
 import threading
 import time
-from pathlib import Path
 
 from controller.board import Board, engine_cells
 from controller.sensing import MID
 from turtleboard.link import DeviceError, Link, LinkError
+from turtleboard.maker.boardfile import differences
 
 POLL_S = 0.04        # between two readings of the channels
 READS = 4            # readings the device averages per poll
@@ -383,40 +382,3 @@ class SelfTest:
             if r is not None and r.found is not None:
                 lines.append("%s %d" % (cell, self.base[r.found]))
         return "\n".join(lines) + "\n"
-
-
-# ---- the board file -------------------------------------------------------
-
-def differences(old: dict, new: dict, path: str = "$") -> list[str]:
-    """`$.cells.3.sensor: 3 -> 4` for every value that differs."""
-    out = []
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in sorted(set(old) | set(new), key=str):
-            out += differences(old.get(key), new.get(key), "%s.%s" % (path, key))
-    elif old != new:
-        out.append("%s: %s -> %s" % (path, json.dumps(old), json.dumps(new)))
-    return out
-
-
-def board_text(obj: dict, indent: str = "") -> str:
-    """A board file laid out as the reference boards are: an object per line
-    where it fits, lists of scalars on one line, lists of lists a row a line."""
-    def flat(v) -> bool:
-        return not isinstance(v, (dict, list)) or (
-            isinstance(v, list) and all(not isinstance(x, (dict, list)) for x in v))
-
-    if isinstance(obj, dict):
-        if all(flat(v) for v in obj.values()) and len(json.dumps(obj)) < 70 and indent:
-            return json.dumps(obj)
-        inner = indent + "  "
-        items = ["%s%s: %s" % (inner, json.dumps(k), board_text(v, inner)) for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + "\n" + indent + "}"
-    if isinstance(obj, list) and not flat(obj):
-        inner = indent + "  "
-        return "[\n" + ",\n".join(inner + board_text(v, inner) for v in obj) + "\n" + indent + "]"
-    return json.dumps(obj)
-
-
-def beside(path: Path, suffix: str) -> Path:
-    return path.with_name(path.stem + suffix)
-
