@@ -90,6 +90,16 @@ def test_wiring_of_a_reordered_board_shows_its_own_order(tmp_path):
     assert words[y + 2] == "cell 4"
 
 
+def test_the_docs_show_the_reference_wiring_as_drawn_now():
+    from turtleboard.paths import BOARDS
+
+    docs = BOARDS.parents[2] / "docs" / "tortuga-wiring.svg"
+    if not docs.exists():
+        pytest.skip("no docs/ beside an installed package")
+    assert docs.read_text(encoding="utf-8") == wiring_svg(ref("tortuga")), (
+        "run: turtleboard board wiring tortuga -o docs/tortuga-wiring.svg")
+
+
 @pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert is not installed")
 def test_wiring_command_writes_an_svg_that_renders(tmp_path):
     out = tmp_path / "w.svg"
