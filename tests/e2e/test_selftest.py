@@ -55,7 +55,7 @@ def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path
 
     # The corrected board file: the wiring as found, the threshold measured.
     base = os.path.splitext(v.board_path)[0]
-    fixed_path, cal_path = base + "-corrected.json", base + "-corrected.calibration.txt"
+    fixed_path, cal_path = base + "-v2.json", base + "-v2.calibration.txt"
     fixed = json.loads(open(fixed_path).read())
     cells = fixed["cells"]
     assert (cells["2"]["sensor"], cells["3"]["sensor"], cells["9"]["sensor"]) == (3, 2, 20)
@@ -80,6 +80,13 @@ def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path
     on_device = open(os.path.join(v.dir, "flash", "calibration.txt")).read().splitlines()
     assert on_device[0] == cal[0]
     assert on_device[1:] == cal[1:] or len(on_device) == 13  # the replaced sensor learnt at boot
+
+    # Tested again: nothing left to correct.
+    r = turtleboard("board", "test", "--port", v.path, "--board", fixed_path,
+                    "--sim-hands", v.dir, "--patience", "3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Sensors: 12 of 12 cells right" in r.stdout and "LEDs: all 12" in r.stdout
+    assert "is right as it is: nothing to correct" in r.stdout
 
     # And a whole game through the sensors.
     m = v.mirror()
@@ -123,7 +130,7 @@ def test_ctrl_c_gives_the_board_back_as_it_was(vdev):
             proc.wait()
     assert proc.returncode == 130, seen + rest + err
     assert "the board is back in its game as it was" in err
-    assert not os.path.exists(os.path.splitext(v.board_path)[0] + "-corrected.json")
+    assert not os.path.exists(os.path.splitext(v.board_path)[0] + "-v2.json")
     world.stop_ticker()
     world._load()  # the pieces as the hands left them
     assert world.pieces() == pieces_before

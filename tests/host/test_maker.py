@@ -127,6 +127,21 @@ def test_differences_name_each_changed_value():
     assert differences(old, old) == []
 
 
+def test_corrected_files_are_named_after_their_version(tmp_path):
+    from turtleboard.maker.report import versioned
+
+    assert versioned(str(tmp_path / "my.json"), 2, ".json", None) == tmp_path / "my-v2.json"
+    assert versioned(str(tmp_path / "my-v2.json"), 3, ".calibration.txt", None) == \
+        tmp_path / "my-v3.calibration.txt"
+    assert versioned(str(reference_board("race")), 2, ".json", None).parent == type(tmp_path)(".")
+
+
+def test_a_threshold_close_to_the_measured_one_is_kept():
+    test = judged(results={c: (i, 12500) for i, c in enumerate(ref("race")["cells"])})
+    assert test.measured_sensing() == ref("race")["sensing"]  # 6000 is within 10% of 6200
+    assert test.corrected() == ref("race")
+
+
 # ---- what the self-test concludes ----------------------------------------------
 
 def judged(name="race", flips=None, results=None, leds=None, base=None, noise=None):

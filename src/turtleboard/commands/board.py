@@ -133,6 +133,7 @@ def run_test(args) -> int:
     port = pick_port(args.port)
     link = Link(port)
     hello = link.open()
+    device = link.device_path()  # the port itself (a virtual board's <dir>/pty names it)
     try:
         if hello.get("board") != obj["name"] or hello.get("board_version") != obj["version"]:
             raise UserError(
@@ -159,7 +160,7 @@ def run_test(args) -> int:
     finally:
         link.close()
     test.judge()
-    return write_results(test, args.board, args.out_dir, port)
+    return write_results(test, args.board, args.out_dir, device)
 
 
 def check_file(name: str) -> int:

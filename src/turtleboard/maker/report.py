@@ -3,6 +3,7 @@ board file and the calibration written beside the board file."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from turtleboard.errors import UserError
@@ -49,26 +50,39 @@ def repairs(test: SelfTest) -> list[str]:
     return out
 
 
+def versioned(board_file: str, version: int, suffix: str, out_dir: str | None) -> Path:
+    """myboard.json (or myboard-v2.json) -> myboard-v<version><suffix>."""
+    stem = re.sub(r"-v[0-9]+$", "", Path(board_file).stem)
+    return out_path(str(Path(board_file).with_name(stem + ".json")), "-v%d%s" % (version, suffix),
+                    out_dir)
+
+
 def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: str) -> int:
     for line in report_lines(test):
         print(line)
     new = test.corrected()
     changes = differences(test.obj, new)
-    board_path = out_path(board_file, "-corrected.json", out_dir)
-    cal_path = out_path(board_file, "-corrected.calibration.txt", out_dir)
+    board_path = versioned(board_file, new["version"], ".json", out_dir)
+    cal_path = versioned(board_file, new["version"], ".calibration.txt", out_dir)
+    if not changes:
+        board_path = Path(board_file)
+    elif board_path.resolve() == Path(board_file).resolve():
+        board_path = board_path.with_name(board_path.stem + "-new.json")  # never over the original
     try:
-        board_path.write_text(board_text(new) + "\n", encoding="utf-8")
+        board_path.parent.mkdir(parents=True, exist_ok=True)
+        if changes:
+            board_path.write_text(board_text(new) + "\n", encoding="utf-8")
         cal_path.write_text(test.calibration(new), encoding="utf-8")
     except OSError as e:
         raise UserError(f"cannot write the corrected files: {e}") from None
     print()
     if changes:
-        print(f"Wrote {board_path}, the board file as the board is wired and measured; "
-              f"what differs from {Path(board_file).name}:")
+        print(f"Wrote {board_path}, the board file as the board is wired and measured "
+              f"(version {new['version']}); what differs from {Path(board_file).name}:")
         for line in changes:
             print("  " + line)
     else:
-        print(f"Wrote {board_path}: the same as {Path(board_file).name}")
+        print(f"The board file {board_file} is right as it is: nothing to correct")
     n = sum(1 for r in test.cells.values() if r.found is not None)
     print(f"Wrote {cal_path}: the empty level of {n} cells, as the device keeps it "
           f"(calibration.txt)")
@@ -77,6 +91,6 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
         print("Repair first (no board file can):")
         for line in fix:
             print("  " + line)
-    print(f"Then put them on the board:\n  turtleboard flash --port {port} --board {board_path} "
-          f"--calibration {cal_path}")
+    print(f"{'Then put' if fix else 'Put'} them on the board:\n  turtleboard flash --port {port} "
+          f"--board {board_path} --calibration {cal_path}")
     return 1 if changes or fix else 0

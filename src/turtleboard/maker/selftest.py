@@ -93,6 +93,10 @@ class CellResult:
         return min(values) if values else None
 
 
+def up100(n: int) -> int:
+    return (n + 99) // 100 * 100
+
+
 def where(ch: int) -> str:
     return "multiplexer %d input %d (channel %d)" % (ch >> 4, ch & 15, ch)
 
@@ -345,19 +349,23 @@ class SelfTest:
 
     def measured_sensing(self) -> dict:
         """Threshold and hysteresis from the turtles measured: about half the
-        weakest offset (docs/hardware.md), never so low that an empty cell
-        with the largest allowed offset (zero_band) could read as a turtle."""
+        weakest offset (docs/hardware.md); the hysteresis a third of it but at
+        least the noise seen; never so low that an empty cell with the largest
+        allowed offset (zero_band) could read as a turtle, nor within three
+        times the noise."""
         s = dict(self.obj["sensing"])
-        strengths = [r.strength for r in self.cells.values() if r.found is not None]
-        if not strengths:
+        answered = [r for r in self.cells.values() if r.found is not None]
+        if not answered:
             return s
-        threshold = min(strengths) // 2 // 100 * 100
-        floor = (self.zero_band + 500) * 3 // 2
-        floor = (floor + 99) // 100 * 100
-        noise = max(self.noise) if self.noise else 0
-        threshold = max(threshold, floor, 8 * noise)
+        noise = max(self.noise[r.found] for r in answered)  # unused inputs may float: not them
+        half = min(r.strength for r in answered) // 2 // 100 * 100
+        hysteresis = up100(max(half // 3, noise))
+        threshold = up100(max(half, self.zero_band + 500 + hysteresis, 3 * noise))
+        if (abs(self.threshold - threshold) * 10 <= threshold and self.hysteresis >= noise
+                and self.threshold - self.hysteresis >= self.zero_band + 500):
+            return s  # close enough, and sound: a test again changes nothing
         s["threshold"] = threshold
-        s["hysteresis"] = threshold // 3 // 100 * 100
+        s["hysteresis"] = hysteresis
         return s
 
     def corrected(self) -> dict:

@@ -181,7 +181,9 @@ def load_wiring(board, world_dir: str) -> Wiring:
 
 
 def _atomic_write(path: str, text: str) -> None:
-    tmp = path + ".tmp"
+    # A temporary name of this process and thread: the virtual board's own
+    # world (adding noise) and the program moving the pieces both write adc.
+    tmp = "%s.%d-%d.tmp" % (path, os.getpid(), threading.get_ident())
     with open(tmp, "w") as f:
         f.write(text)
     os.replace(tmp, path)
