@@ -40,7 +40,7 @@ def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path
                     "--sim-hands", v.dir, "--patience", "3")
     out = r.stdout
     assert r.returncode == 1, out + r.stderr  # faults found
-    assert "[12/12] cell lettuce" in out  # progress, cell by cell
+    assert "[12/12] cell lettuce" in out and "[2/2] OK: ok" in out  # progress, step by step
     assert "LED 1 is beside cell 4 (the board file: cell 1)" in out
     assert "LED 4 is beside cell 1 (the board file: cell 4)" in out
     assert "cell 2: wired to multiplexer 0 input 3 (channel 3)" in out and "swapped" in out
@@ -141,3 +141,18 @@ def test_ctrl_c_gives_the_board_back_as_it_was(vdev):
     while world.leds() != leds_before and time.monotonic() < deadline:
         time.sleep(0.05)
     assert world.leds() == leds_before
+
+
+def test_on_a_tortuga_board_every_turtle_is_also_flipped(vdev):
+    v = vdev("tortuga", extra=["--reverse-sensor", "d4", "--swap-sensors", "a1,g4"])
+    r = turtleboard("board", "test", "--port", v.path, "--board", v.board_path,
+                    "--sim-hands", v.dir, "--out-dir", os.path.join(v.dir, "out"),
+                    "--patience", "3")
+    out = r.stdout
+    assert r.returncode == 1, out + r.stderr
+    assert "turn it over (on its back) on cell g4" in out
+    assert "cell b2: channel 5, on its feet +14000, flipped -14000" in out
+    assert "cell d4: channel 18, on its feet -14000, flipped +14000" in out
+    assert "cell d4: polarity reversed" in out
+    assert "cell a1: wired to multiplexer 2 input 4 (channel 36)" in out
+    assert "Sensors: 34 of 37 cells right" in out

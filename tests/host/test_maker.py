@@ -190,6 +190,16 @@ def test_led_order_is_reported_as_the_mapping_found_and_corrected():
     assert check_board(new) == [] and new["version"] == 2
 
 
+def test_swapped_and_silent_buttons_are_named_and_swaps_corrected():
+    obj = ref("race")
+    test = SelfTest(None, obj, Person(out=lambda s: None))
+    test.buttons = {"next": "ok", "ok": "next", "undo": None}
+    test.judge()
+    assert "button NEXT is wired to GP7, the pin of OK in the board file" in test.notes
+    assert "button UNDO (GP8) does not answer: check it between GP8 and GND" in test.notes
+    assert test.corrected()["buttons"] == {"next": 7, "ok": 6, "undo": 8}
+
+
 def test_the_measured_threshold_keeps_empty_cells_empty():
     test = judged(results={"8": (8, 5000)})
     s = test.measured_sensing()

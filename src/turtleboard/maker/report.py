@@ -29,6 +29,9 @@ def report_lines(test: SelfTest) -> list[str]:
     for r in bad:
         for problem in r.problems:
             out.append("    cell %s: %s" % (r.cell, problem))
+    if test.buttons:
+        good = [n for n, got in test.buttons.items() if got == n]
+        out.append("  Buttons: %d of %d answer as the board file says" % (len(good), len(test.buttons)))
     for note in test.notes:
         out.append("  Note: " + note)
     answered = [r for r in test.cells.values() if r.found is not None]

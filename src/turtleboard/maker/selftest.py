@@ -71,6 +71,12 @@ class Person:
     def lift(self, cell: str) -> None:
         self.out("  take it off cell %s" % cell)
 
+    def press(self, button: str) -> None:
+        self.out("  press and hold %s" % button.upper())
+
+    def release(self, button: str) -> None:
+        self.out("  let go of %s" % button.upper())
+
     def done(self) -> None:
         pass
 
@@ -118,6 +124,7 @@ class SelfTest:
         self.noise: list[int] = []
         self.leds: list[tuple[int, str, str | None]] = []  # (led, the file's cell, seen)
         self.cells: dict[str, CellResult] = {}
+        self.buttons: dict[str, str | None] = {}  # button -> what the board read when pressed
         self.notes: list[str] = []
         self._stop = threading.Event()
         self._alive: threading.Thread | None = None
@@ -156,13 +163,16 @@ class SelfTest:
                 pass  # the device gives itself back after 10 s anyway
 
     def read(self) -> list[int]:
+        return self.read_all()["raw"]
+
+    def read_all(self) -> dict:
         seq = self.link.send("selftest", {"read": READS})
         f = self.link.wait_for(("channels", "error"), 3.0,
                                lambda f: f.kind == "channels" or f.payload.get("re") == seq)
         if f.kind == "error":
             raise DeviceError(f.payload.get("code", "?"), f.payload.get("msg", ""))
         self.link.backlog.clear()  # the `ok`s and whatever else: nothing to keep
-        return f.payload["raw"]
+        return f.payload
 
     def light(self, led: int) -> None:
         self.command({"led": led, "colour": WHITE})
@@ -176,6 +186,7 @@ class SelfTest:
             self.measure_empty()
             self.test_leds()
             self.test_sensors()
+            self.test_buttons()
         finally:
             self.stop()
             self.person.done()
@@ -237,6 +248,33 @@ class SelfTest:
             self.person.lift(cell)
             self.wait_quiet(r.found)
             self.person.tell("  [%d/%d] cell %s: %s" % (k + 1, len(b.cells), cell, self.describe(r)))
+
+    def test_buttons(self) -> None:
+        names = [name for name, _ in self.board.buttons]
+        self.person.tell("Buttons: each in turn.")
+        for k, name in enumerate(names):
+            self.person.press(name)
+            held = self.wait_held(lambda held: len(held) > 0)
+            self.buttons[name] = held[0] if held and len(held) == 1 else None
+            self.person.release(name)
+            self.wait_held(lambda held: not held)
+            got = self.buttons[name]
+            verdict = "ok" if got == name else ("read as %s" % got.upper() if got else "no answer")
+            self.person.tell("  [%d/%d] %s: %s" % (k + 1, len(names), name.upper(), verdict))
+
+    def wait_held(self, done) -> list[str] | None:
+        """The buttons held once `done(held)` has held for SETTLED polls."""
+        end = time.monotonic() + self.patience_s
+        agree = 0
+        last = None
+        while time.monotonic() < end:
+            held = self.read_all().get("held", [])
+            agree = agree + 1 if done(held) and held == last else 0
+            last = held
+            if agree >= SETTLED - 1:
+                return held
+            time.sleep(POLL_S)
+        return None
 
     def offsets(self, raw: list[int]) -> list[int]:
         return [raw[ch] - self.base[ch] for ch in range(len(raw))]
@@ -338,6 +376,14 @@ class SelfTest:
                               "sensors")
             for r in answered:
                 r.problems = [p for p in r.problems if not p.startswith("polarity")]
+        pins = dict(self.board.buttons)
+        for name, got in self.buttons.items():
+            if got is None:
+                self.notes.append("button %s (GP%d) does not answer: check it between GP%d and GND"
+                                  % (name.upper(), pins[name], pins[name]))
+            elif got != name:
+                self.notes.append("button %s is wired to GP%d, the pin of %s in the board file"
+                                  % (name.upper(), pins[got], got.upper()))
         for led, cell, seen in self.leds:
             if seen is None:
                 self.notes.append("LED %d (cell %s) does not light: check its power and the data "
@@ -376,6 +422,9 @@ class SelfTest:
                 cells[cell]["sensor"] = r.found
         for cell, led in self.led_mapping().items():
             cells[cell]["led"] = led
+        for name, got in self.buttons.items():
+            if got is not None:
+                obj["buttons"][name] = self.obj["buttons"][got]
         obj["sensing"] = self.measured_sensing()
         if differences(self.obj, obj):
             obj["version"] = self.obj["version"] + 1

@@ -49,6 +49,14 @@ class TesterHands(Person):
             self.world.lift(cell)
             self.world.put_away()
 
+    def press(self, button: str) -> None:
+        super().press(button)
+        self.world.press(button)
+
+    def release(self, button: str) -> None:
+        super().release(button)
+        self.world.release(button)
+
     def done(self) -> None:
         if self.saved is not None:
             self.out("(the hands put the game's turtles back)")
