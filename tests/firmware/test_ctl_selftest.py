@@ -11,6 +11,15 @@ def codes(frames):
     return [p["code"] for p in only(frames, "error")]
 
 
+def playing(game, players=2):
+    # A rig with a game set up on the board, its LEDs settled.
+    rig = Rig(game)
+    rig.new(players=players)
+    rig.show()
+    rig.run(300)
+    return rig
+
+
 def test_channels_are_read_raw_including_the_ones_no_cell_uses():
     rig = Rig("race")
     rig.hal.adc[12] = MID + 1234  # a sensor wired to an input the board file does not use
@@ -23,10 +32,7 @@ def test_channels_are_read_raw_including_the_ones_no_cell_uses():
 
 
 def test_one_led_at_a_time_then_the_scene_again():
-    rig = Rig("tortuga")
-    rig.new()
-    rig.show()
-    rig.run(200)
+    rig = playing("tortuga")
     before = list(rig.hal.leds)
     rig.send("selftest", {"on": True, "led": 7, "colour": "ffffff"})
     lit = [i for i, c in enumerate(rig.hal.leds) if c != (0, 0, 0)]
@@ -40,10 +46,7 @@ def test_one_led_at_a_time_then_the_scene_again():
 
 
 def test_the_game_stands_still_while_turtles_are_put_down_for_the_test():
-    rig = Rig("race")
-    rig.new(players=2)
-    rig.show()
-    rig.run(300)
+    rig = playing("race")
     hash_before = rig.ctl.hash()
     n = len(rig.ctl.game.history)
     rig.send("selftest", {"on": True})
@@ -60,10 +63,7 @@ def test_the_game_stands_still_while_turtles_are_put_down_for_the_test():
 
 
 def test_the_board_comes_back_by_itself_when_the_host_goes_away():
-    rig = Rig("race")
-    rig.new(players=2)
-    rig.show()
-    rig.run(300)
+    rig = playing("race")
     before = list(rig.hal.leds)
     rig.send("selftest", {"on": True, "led": 0})
     rig.run(TIMEOUT_MS - 200)
