@@ -28,6 +28,7 @@ import time
 
 from controller.board import Board, engine_cells
 from controller.sensing import MID
+from turtleboard.errors import UserError
 from turtleboard.link import DeviceError, Link, LinkError
 from turtleboard.maker.boardfile import differences
 
@@ -140,7 +141,13 @@ class SelfTest:
             raise DeviceError(f.payload.get("code", "?"), f.payload.get("msg", ""))
 
     def start(self) -> None:
-        self.command({"on": True, "led": -1})
+        try:
+            self.command({"on": True, "led": -1})
+        except DeviceError as e:
+            if e.code != "unknown-command":
+                raise
+            raise UserError("the firmware on the board has no self-test (it is older); update "
+                            "it with `turtleboard flash` and test again") from None
         self._alive = threading.Thread(target=self._keepalive, name="selftest-alive", daemon=True)
         self._alive.start()
 
