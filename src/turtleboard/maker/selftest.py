@@ -44,6 +44,7 @@ class Person:
     they see. Scripted hands (turtleboard.sim.tester) answer the same calls."""
 
     patience_s = 120.0  # how long a cell waits for its turtle
+    stdin_closed = False
 
     def __init__(self, out=print, ask=input):
         self.out = out
@@ -64,7 +65,25 @@ class Person:
         return None if text == "-" else text
 
     def put(self, cell: str) -> None:
-        self.out("  put a turtle on its feet on cell %s" % cell)
+        self.out("  put a turtle on its feet on cell %s (Enter: skip the cell)" % cell)
+
+    def skips(self) -> bool:
+        """True once the person pressed Enter while a cell waits for its turtle."""
+        import select
+        import sys
+
+        if self.stdin_closed:
+            return False
+        try:
+            if not select.select([sys.stdin], [], [], 0)[0]:
+                return False
+            line = sys.stdin.readline()
+        except (OSError, ValueError):
+            line = ""
+        if not line:  # no terminal to read from, or its end
+            self.stdin_closed = True
+            return False
+        return True
 
     def flip(self, cell: str) -> None:
         self.out("  turn it over (on its back) on cell %s" % cell)
@@ -243,7 +262,6 @@ class SelfTest:
             if found is None:
                 self.person.tell("  [%d/%d] cell %s: no sensor answered" % (k + 1, len(b.cells), cell))
                 self.person.lift(cell)
-                self.wait_quiet(None)
                 continue
             r.found, r.up = found
             r.empty = self.base[r.found]
@@ -297,7 +315,7 @@ class SelfTest:
         end = time.monotonic() + self.patience_s
         last = None
         agree = 0
-        while time.monotonic() < end:
+        while time.monotonic() < end and not self.person.skips():
             d = self.offsets(self.read())
             if channel is None:
                 live = [ch for ch in range(len(d))

@@ -25,6 +25,9 @@ class TesterHands(Person):
         self.out("(the hands take every turtle off the board)")
         self.world.clear()
 
+    def skips(self) -> bool:
+        return False
+
     def which_led(self, led: int, cell: str) -> str | None:
         end = time.monotonic() + 1.0
         while True:
