@@ -117,7 +117,8 @@ def draw_pico(svg: Svg, board: Board) -> None:
     notes = ["5 V 2 A supply: VDD of the LEDs (net 5V)",
              "1000 \u00b5F across the LEDs' 5V and GND",
              "330 \u03a9 in series: %s to DIN of LED 0" % pin_label(board.led_pin),
-             "100 nF at every sensor, VCC to GND (%d)" % len(board.cells),
+             "100 nF at every sensor and multiplexer, VCC to GND (%d)"
+             % (len(board.cells) + len(board.mux["adc"])),
              "buttons to GND: internal pull-ups, no resistors"]
     for i, note in enumerate(notes):
         svg.text(x, py + 18 + 16 * i, "\u2022 " + note, size=10.5)
