@@ -135,6 +135,11 @@ def run_test(args) -> int:
     hello = link.open()
     device = link.device_path()  # the port itself (a virtual board's <dir>/pty names it)
     try:
+        if hello.get("board") is None:
+            raise UserError(
+                f"the board on {port} has no usable board file (`turtleboard console --port "
+                f"{port}` shows why); flash one first: turtleboard flash --port {port} "
+                f"--board {args.board}")
         if hello.get("board") != obj["name"] or hello.get("board_version") != obj["version"]:
             raise UserError(
                 f"the board on {port} runs board file {hello.get('board')!r} version "
