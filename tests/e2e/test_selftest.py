@@ -68,6 +68,10 @@ def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path
     assert cal[0] == "turtleboard calibration 1 2 %s" % fixed["name"]
     assert len(cal) == 1 + 11  # every cell but the dead one
 
+    # Not on the board yet: the test will not run against another board file.
+    r = turtleboard("board", "test", "--port", v.path, "--board", fixed_path, "--sim-hands", v.dir)
+    assert r.returncode == 2 and "version 1, not" in r.stderr and "flash this one first" in r.stderr
+
     # The maker turns the reversed sensor over and replaces the dead one.
     world = v.open_world()
     wiring = world.wiring
