@@ -57,8 +57,12 @@ def test_the_game_stands_still_while_turtles_are_put_down_for_the_test():
         rig.take(cell)
         got += rig.run(400)
     assert actions(got) == [] and only(got, "prompt") == [] and only(got, "status") == []
+    for kind, payload in (("undo", {}), ("enter", {"text": "stack red"}),
+                          ("new", {"game": "race", "players": 3})):
+        assert codes(rig.send(kind, payload)) == ["selftest"]  # nor from the host
     got = rig.send("selftest", {"on": False}, run=300)
     assert len(rig.ctl.game.history) == n and rig.ctl.hash() == hash_before
+    assert rig.ctl.game.players == 2
     assert only(got, "leds")  # the scene goes out again
 
 

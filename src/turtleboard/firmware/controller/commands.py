@@ -10,6 +10,7 @@ from . import flows
 FW_VERSION = "0.1.0"
 PROTO_VERSION = 1
 RULE_SETS = ("mahe", "race", "tortuga")
+GAME_COMMANDS = ("new", "answer", "enter", "undo")  # refused while a self-test runs
 DICE_MODES = ("electronic", "physical")
 
 
@@ -37,6 +38,9 @@ def run_command(ctl, seq, kind, payload):
         )
         return
     try:
+        if ctl.selftest is not None and kind in GAME_COMMANDS:
+            raise CommandError("selftest", "a self-test of the board is running: the game stands "
+                               "still until it ends (selftest with on: false)")
         handler(ctl, payload)
     except CommandError as e:
         ctl.link.error(e.code, str(e), seq)
