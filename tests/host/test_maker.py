@@ -200,6 +200,20 @@ def test_swapped_and_silent_buttons_are_named_and_swaps_corrected():
     assert test.corrected()["buttons"] == {"next": 7, "ok": 6, "undo": 8}
 
 
+def test_a_cell_named_twice_writes_nothing(tmp_path, capsys):
+    from turtleboard.maker.report import write_results
+
+    leds = [(i, c, c) for i, c in enumerate(board_of(ref("race")).cells)]
+    leds[4] = (4, "4", "1")  # LED 4 said to be beside cell 1, whose LED 1 was seen there too
+    test = judged(leds=leds)
+    board = tmp_path / "my.json"
+    board.write_text(json.dumps(ref("race")))
+    assert write_results(test, str(board), None, "/dev/ttyACM0") == 1
+    out = capsys.readouterr().out
+    assert "nothing was written" in out and "LED 4 is also the LED of $.cells.1" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my.json"]
+
+
 def test_the_measured_threshold_keeps_empty_cells_empty():
     test = judged(results={"8": (8, 5000)})
     s = test.measured_sensing()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from controller.board import check_board
 from turtleboard.errors import UserError
 from turtleboard.maker import out_path
 from turtleboard.maker.boardfile import board_text, differences
@@ -65,6 +66,15 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
         print(line)
     new = test.corrected()
     changes = differences(test.obj, new)
+    problems = check_board(new)
+    if problems:
+        # Two cells found on one input or beside one LED: a turtle put on
+        # another cell than asked, or a cell named twice. Nothing is written.
+        print("\nThe corrected board file would not be right, so nothing was written:")
+        for where, what in problems:
+            print(f"  {where}: {what}")
+        print("Test again, with the turtle on the very cell asked for and each LED's own cell.")
+        return 1
     board_path = versioned(board_file, new["version"], ".json", out_dir)
     cal_path = versioned(board_file, new["version"], ".calibration.txt", out_dir)
     if not changes:
