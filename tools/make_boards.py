@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
-import turtleboard  # noqa: F401  (puts the device packages on the path)
+from turtleboard.maker.boardfile import board_text as dump
+from turtleboard.paths import BOARDS
 from turtles import game_class
 
-HERE = Path(__file__).resolve().parents[1] / "src" / "turtleboard" / "boards"
+HERE = BOARDS  # src/turtleboard/boards
 
 SELECT_PINS = [2, 3, 4, 5]  # S0..S3 of every 74HC4067
 ADC_PINS = [26, 27, 28]  # one per multiplexer: mux 0 -> GP26, 1 -> GP27, 2 -> GP28
@@ -75,20 +75,6 @@ def board(game, name, description, extra_groups):
         "sensing": SENSING,
         "cells": {cell: {"sensor": i, "led": i} for i, cell in enumerate(cells)},
     }
-
-
-def dump(value, indent=0):
-    # JSON with short containers kept on one line, so a board file reads as a table.
-    flat = json.dumps(value, ensure_ascii=False)
-    if len(flat) + indent <= 96 or not isinstance(value, (dict, list)):
-        return flat
-    pad = " " * (indent + 2)
-    if isinstance(value, list):
-        items = [pad + dump(v, indent + 2) for v in value]
-        return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
-    items = [pad + json.dumps(k, ensure_ascii=False) + ": " + dump(v, indent + 2)
-             for k, v in value.items()]
-    return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
 
 
 def main(argv: list[str]) -> int:

@@ -48,6 +48,7 @@ from turtleboard.uf2 import UF2Info, read_info
 PACKAGES = ("turtles", "controller", "hal")  # precompiled to .mpy
 PLAIN = ("main.py",)  # copied as source (MicroPython runs main.py, not main.mpy)
 BOARD_FILE = "board.json"
+CALIBRATION_FILE = "calibration.txt"  # controller/sensing.py reads it at boot
 COPY_BATCH = 6  # files per mpremote run (each run costs a connection)
 
 ARCHS = {
@@ -316,6 +317,7 @@ class Flasher:
         self.image = b""  # the ROMFS image of the packages, when deploying into ROMFS
         self.rom: dict | None = None  # the board's ROMFS partition 0 (None: it has none)
         self.romfs = False  # True: packages go into the ROMFS partition
+        self.calibration: bytes | None = None  # a calibration.txt to put on the board
         # what the board holds now, for a message if the flash stops half-way
         self.state = NOTHING_CHANGED
 
@@ -354,6 +356,24 @@ class Flasher:
             )
         self.board = obj if isinstance(obj, dict) else {}
         return self.board
+
+    def check_calibration(self, path: str) -> None:
+        """A calibration (from `turtleboard board test`) to flash with the
+        board file: it must be the calibration of that very board file (its
+        header names the board and its version, as the device checks)."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UserError(f"cannot read the calibration {path}: {e}") from None
+        want = "turtleboard calibration 1 %s %s" % (self.board.get("version"),
+                                                    str(self.board.get("name")).replace("\n", " "))
+        first = text.split("\n", 1)[0]
+        if first != want:
+            raise UserError(
+                f"the calibration {path} is for another board file ({first!r}); the device "
+                f"would ignore it. {self.board_path} needs one that starts {want!r}: run "
+                f"`turtleboard board test` with the board file that is on the board")
+        self.calibration = text.encode()
 
     # ---- 2. the device ----------------------------------------------------
 
@@ -418,6 +438,8 @@ class Flasher:
                 raise UserError(f"mpy-cross could not compile {rel}: {proc.stderr.strip()}")
             files[rel[:-3] + ".mpy"] = out.read_bytes()
         files[BOARD_FILE] = self.board_text.encode()
+        if self.calibration is not None:
+            files[CALIBRATION_FILE] = self.calibration
         self.files = files
         return files
 
@@ -555,7 +577,7 @@ class Flasher:
         return gone
 
     def read_device(self) -> dict[str, str]:
-        top = list(PLAIN) + [BOARD_FILE]
+        top = list(PLAIN) + [BOARD_FILE] + ([CALIBRATION_FILE] if self.calibration else [])
         script = HASH_SCRIPT % (top + [p + TMP for p in top], list(PACKAGES))
         proc = mpremote(self.port, "exec", script, timeout=60)
         if proc.returncode != 0:

@@ -54,6 +54,9 @@ def add_arguments(p) -> None:
                    help="the firmware folder to flash (default: the one installed with this tool)")
     p.add_argument("--force", action="store_true",
                    help="copy every file and write the ROMFS image, even unchanged ones")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="a calibration written by `turtleboard board test` for this board file, "
+                        "put on the board as calibration.txt")
     p.add_argument("--no-reset", action="store_true", help="do not restart the board afterwards")
     how = p.add_mutually_exclusive_group()
     how.add_argument("--romfs", action="store_true",
@@ -180,6 +183,9 @@ def flash(args, out: Console, flasher: Flasher) -> int:
     if args.board:
         board = flasher.check_board()
         out.print(f"board file {args.board}: {board.get('name', '?')} v{board.get('version', '?')}, ok")
+        if args.calibration:
+            flasher.check_calibration(args.calibration)
+            out.print(f"calibration {args.calibration}: for this board file, ok")
     if args.micropython:
         port = put_micropython(args, out, flasher)
         if not args.board:

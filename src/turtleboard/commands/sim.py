@@ -38,6 +38,24 @@ def add_arguments(p) -> None:
     p.add_argument("--lifeline", action="store_true", help=argparse.SUPPRESS)
     # --lifeline: stop when standard input closes (a program that starts the
     # device keeps a pipe to it open, so the device dies with that program).
+    w = p.add_argument_group(
+        "wiring faults", "the board as soldered may differ from the board file the firmware "
+        "runs (kept in <dir>/world/wiring.json until the next start; try `turtleboard board "
+        "test` on it)")
+    w.add_argument("--wiring", metavar="FILE",
+                   help="the physical wiring: a board file whose cells' sensor and led say "
+                        "where each cell's sensor and LED really are, or a wiring.json")
+    w.add_argument("--swap-sensors", action="append", default=[], metavar="A,B",
+                   help="the sensor wires of cells A and B swapped")
+    w.add_argument("--swap-leds", action="append", default=[], metavar="A,B",
+                   help="the LEDs of cells A and B in each other's place on the chain")
+    w.add_argument("--reverse-sensor", action="append", default=[], metavar="CELL",
+                   help="the sensor of CELL mounted the wrong way round")
+    w.add_argument("--kill-sensor", action="append", default=[], metavar="CELL",
+                   help="the sensor of CELL dead (its input reads 0)")
+    w.add_argument("--weak-magnet", action="append", default=[], metavar="CELL[=COUNTS]",
+                   help="a turtle on CELL reads only COUNTS from empty (default 7000, a "
+                        "healthy one 14000): a weak magnet or a sensor too deep")
 
 
 SIM_PLATFORMS = (
@@ -54,11 +72,60 @@ def require_sim_platform() -> None:
         raise UserError(SIM_PLATFORMS)
 
 
+def wiring_of(board, args):
+    """The physical wiring the options describe (None: the board file's)."""
+    import json
+
+    from turtleboard.sim.device import load_board_file
+    from turtleboard.sim.world import WEAK_FIELD, Wiring, WorldError
+
+    if not (args.wiring or args.swap_sensors or args.swap_leds or args.reverse_sensor
+            or args.kill_sensor or args.weak_magnet):
+        return None
+    try:
+        if args.wiring:
+            try:
+                with open(args.wiring) as f:
+                    spec = json.load(f)
+            except (OSError, ValueError) as e:
+                raise UserError("cannot read the wiring file %s (%s)" % (args.wiring, e))
+            if isinstance(spec, dict) and "mux" in spec:
+                wiring = Wiring.from_board_file(board, load_board_file(args.wiring))
+            else:
+                wiring = Wiring(board, spec)
+        else:
+            wiring = Wiring(board)
+        for option, swap in (("--swap-sensors", wiring.swap_sensors),
+                             ("--swap-leds", wiring.swap_leds)):
+            for pair in getattr(args, option[2:].replace("-", "_")):
+                cells = pair.split(",")
+                if len(cells) != 2:
+                    raise UserError("%s takes two cells with a comma between, like 3,4; not %r"
+                                    % (option, pair))
+                swap(cells[0], cells[1])
+        for cell in args.reverse_sensor:
+            wiring.reverse(cell)
+        for cell in args.kill_sensor:
+            wiring.kill(cell)
+        for item in args.weak_magnet:
+            cell, _, counts = item.partition("=")
+            try:
+                field = int(counts) if counts else WEAK_FIELD
+            except ValueError:
+                raise UserError("--weak-magnet takes CELL or CELL=COUNTS (like 5=6500), not %r"
+                                % item)
+            wiring.weaken(cell, field)
+        wiring.check()
+    except WorldError as e:
+        raise UserError(str(e))
+    return wiring
+
+
 def run(args) -> int:
     require_sim_platform()
     from turtleboard.sim import device
     from turtleboard.sim.supervisor import Supervisor
-    from turtleboard.sim.world import World, WorldError
+    from turtleboard.sim.world import WIRING_FILE, World, WorldError
 
     sim_dir = os.path.abspath(args.dir)
     if args.noise < 0:
@@ -75,6 +142,17 @@ def run(args) -> int:
     def log(text: str) -> None:
         if not quiet:
             print("sim: " + text, file=sys.stderr, flush=True)
+
+    wiring = wiring_of(board, args)
+    if wiring is None:
+        try:  # soldered as the board file says
+            os.unlink(os.path.join(world_dir, WIRING_FILE))
+        except OSError:
+            pass
+    else:
+        wiring.save(world_dir)
+        for fault in wiring.faults():
+            log("wiring: " + fault)
 
     try:
         # The pieces this process adds noise to, or that the person moves.

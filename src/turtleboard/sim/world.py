@@ -40,17 +40,150 @@ def sensor_offset(channel: int) -> int:
     return (channel * 7919 + 17) % (2 * OFFSET_SPAN + 1) - OFFSET_SPAN
 
 
-def reading(channel: int, stack: list) -> int:
-    """What the sensor under `stack` (bottom first) reads, without noise."""
+def reading(channel: int, stack: list, field: int = FIELD, polarity: int = 1) -> int:
+    """What the sensor under `stack` (bottom first) reads, without noise:
+    `field` is what one turtle adds at this cell, `polarity` -1 for a sensor
+    mounted the wrong way round."""
     value = MID + sensor_offset(channel)
     if stack:
-        strength = FIELD + STACK_STEP * min(len(stack) - 1, STACK_MAX)
-        value += strength if stack[0][1] else -strength
+        strength = field + STACK_STEP * min(len(stack) - 1, STACK_MAX)
+        value += polarity * (strength if stack[0][1] else -strength)
     return max(0, min(65535, value))
 
 
+WIRING_FILE = "wiring.json"
+WEAK_FIELD = 7000  # a weak magnet (or a sensor too deep under its cell), by default
+
+
+class Wiring:
+    """The board as it is soldered, which may differ from the board file the
+    firmware runs: per cell its sensor's channel and its LED's place on the
+    chain, and how its sensor answers (polarity, the field a turtle gives
+    there, dead). Kept in <world>/wiring.json (docs/sim-world.md)."""
+
+    def __init__(self, board, spec: dict | None = None):
+        self.board = board
+        self.cells = list(board.cells)
+        self.sensor = {c: board.sensor_of[i] for i, c in enumerate(self.cells)}
+        self.led = {c: board.led_of[i] for i, c in enumerate(self.cells)}
+        self.polarity = {c: 1 for c in self.cells}
+        self.field = {c: FIELD for c in self.cells}
+        self.dead: set[str] = set()
+        for cell, item in sorted((spec or {}).get("cells", {}).items()):
+            if cell not in self.led:
+                raise WorldError("the wiring names cell %r, which the board has not" % cell)
+            self.sensor[cell] = int(item.get("sensor", self.sensor[cell]))
+            self.led[cell] = int(item.get("led", self.led[cell]))
+            self.polarity[cell] = -1 if item.get("reversed") else 1
+            self.field[cell] = int(item.get("field", FIELD))
+            if item.get("dead"):
+                self.dead.add(cell)
+        self.check()
+
+    @classmethod
+    def from_board_file(cls, board, other) -> Wiring:
+        """The wiring another board file describes (its cells' sensor and led)."""
+        spec = {c: {"sensor": other.sensor_of[i], "led": other.led_of[i]}
+                for i, c in enumerate(other.cells) if c in board.cells}
+        return cls(board, {"cells": spec})
+
+    def check(self) -> None:
+        channels = self.board.channels()
+        seen: dict[int, str] = {}
+        for cell in self.cells:
+            ch = self.sensor[cell]
+            if not 0 <= ch < channels:
+                raise WorldError("cell %s: channel %d is not on the multiplexers (0..%d)"
+                                 % (cell, ch, channels - 1))
+            if ch in seen:
+                raise WorldError("cells %s and %s are both wired to channel %d"
+                                 % (seen[ch], cell, ch))
+            seen[ch] = cell
+            if not 0 <= self.led[cell] < self.board.led_count:
+                raise WorldError("cell %s: LED %d is not on the chain of %d"
+                                 % (cell, self.led[cell], self.board.led_count))
+
+    def _known(self, cell: str) -> str:
+        if cell not in self.sensor:
+            raise WorldError("there is no cell %r on this board; the cells are %s"
+                             % (cell, " ".join(self.cells)))
+        return cell
+
+    # -- the faults a maker can solder ------------------------------------------
+
+    def swap_sensors(self, a: str, b: str) -> None:
+        a, b = self._known(a), self._known(b)
+        self.sensor[a], self.sensor[b] = self.sensor[b], self.sensor[a]
+
+    def swap_leds(self, a: str, b: str) -> None:
+        a, b = self._known(a), self._known(b)
+        self.led[a], self.led[b] = self.led[b], self.led[a]
+
+    def reverse(self, cell: str) -> None:
+        self.polarity[self._known(cell)] *= -1
+
+    def kill(self, cell: str) -> None:
+        self.dead.add(self._known(cell))
+
+    def weaken(self, cell: str, field: int = WEAK_FIELD) -> None:
+        self.field[self._known(cell)] = field
+
+    def faults(self) -> list[str]:
+        """What differs from the board file, in words."""
+        out = []
+        board = self.board
+        for i, cell in enumerate(self.cells):
+            if self.sensor[cell] != board.sensor_of[i]:
+                out.append("cell %s: sensor on channel %d (the board file says %d)"
+                           % (cell, self.sensor[cell], board.sensor_of[i]))
+            if self.led[cell] != board.led_of[i]:
+                out.append("cell %s: LED %d (the board file says %d)"
+                           % (cell, self.led[cell], board.led_of[i]))
+            if self.polarity[cell] < 0:
+                out.append("cell %s: sensor mounted the wrong way round" % cell)
+            if cell in self.dead:
+                out.append("cell %s: dead sensor" % cell)
+            if self.field[cell] != FIELD:
+                out.append("cell %s: a turtle gives %d counts there, not %d"
+                           % (cell, self.field[cell], FIELD))
+        return out
+
+    def to_json(self) -> dict:
+        cells = {}
+        for cell in self.cells:
+            item = {"sensor": self.sensor[cell], "led": self.led[cell]}
+            if self.polarity[cell] < 0:
+                item["reversed"] = True
+            if self.field[cell] != FIELD:
+                item["field"] = self.field[cell]
+            if cell in self.dead:
+                item["dead"] = True
+            cells[cell] = item
+        return {"cells": cells}
+
+    def save(self, world_dir: str) -> None:
+        _atomic_write(os.path.join(world_dir, WIRING_FILE),
+                      json.dumps(self.to_json(), sort_keys=True, indent=1) + "\n")
+
+
+def load_wiring(board, world_dir: str) -> Wiring:
+    """The wiring in <world>/wiring.json, or the board file's when there is none."""
+    path = os.path.join(world_dir, WIRING_FILE)
+    try:
+        with open(path) as f:
+            spec = json.load(f)
+    except FileNotFoundError:
+        return Wiring(board)
+    except (OSError, ValueError) as e:
+        raise WorldError("%s cannot be read (%s); delete it for the board file's wiring"
+                         % (path, e))
+    return Wiring(board, spec)
+
+
 def _atomic_write(path: str, text: str) -> None:
-    tmp = path + ".tmp"
+    # A temporary name of this process and thread: the virtual board's own
+    # world (adding noise) and the program moving the pieces both write adc.
+    tmp = "%s.%d-%d.tmp" % (path, os.getpid(), threading.get_ident())
     with open(tmp, "w") as f:
         f.write(text)
     os.replace(tmp, path)
@@ -78,6 +211,8 @@ class World:
         self.changes = 0
         self.follow = follow  # only add noise to pieces another program moves
         self._seen_mtime = None
+        self._wiring_mtime = None
+        self.wiring = load_wiring(board, world_dir)
         if load:
             self._load()
         self.write(buttons=True)
@@ -97,9 +232,13 @@ class World:
         """Per sensor channel, what the ADC reads now (noise and bounce included)."""
         values = [reading(ch, []) for ch in range(self.board.channels())]
         now = time.monotonic()
-        for i, cell in enumerate(self.board.cells):
-            ch = self.board.sensor_of[i]
-            full = reading(ch, self.stacks[cell])
+        w = self.wiring
+        for cell in self.board.cells:
+            ch = w.sensor[cell]
+            if cell in w.dead:
+                values[ch] = 0  # no sensor output: the input is pulled to ground
+                continue
+            full = reading(ch, self.stacks[cell], w.field[cell], w.polarity[cell])
             until = self._settling.get(cell)
             if until is not None and now < until:
                 # Being put down: the magnet comes and goes.
@@ -120,9 +259,23 @@ class World:
             return []
 
     def cell_led(self, cell: str) -> str:
+        """The colour of the LED beside `cell` (where it is soldered)."""
         colours = self.leds()
-        i = self.board.led_of[self.board.cells.index(cell)]
+        i = self.wiring.led[cell]
         return colours[i] if i < len(colours) else "000000"
+
+    def lit_cells(self) -> list[str]:
+        """The cells whose LED is lit now, as a person looking at the board sees them."""
+        colours = self.leds()
+        return [c for c in self.board.cells
+                if self.wiring.led[c] < len(colours) and colours[self.wiring.led[c]] != "000000"]
+
+    def set_wiring(self, wiring: Wiring) -> None:
+        """Solder the board anew (a repair): saved for every program on this world."""
+        with self.lock:
+            self.wiring = wiring
+            wiring.save(self.dir)
+            self.write()
 
     # -- what a person does ---------------------------------------------------
 
@@ -222,6 +375,18 @@ class World:
             self.hand = []
             self._changed()
 
+    def pieces(self) -> dict[str, list]:
+        """Where the turtles stand now (a copy), for set_pieces()."""
+        with self.lock:
+            return {c: [list(p) for p in s] for c, s in self.stacks.items()}
+
+    def set_pieces(self, stacks: dict[str, list]) -> None:
+        """Put every turtle back where pieces() found them (the hand empty)."""
+        with self.lock:
+            self.stacks = {c: [list(p) for p in stacks.get(c, [])] for c in self.board.cells}
+            self.hand = []
+            self._changed()
+
     def press(self, name: str) -> None:
         with self.lock:
             if name not in self.button_names:
@@ -306,7 +471,19 @@ class World:
         self._ticker.start()
 
     def _follow(self) -> None:
-        # Another program moves the pieces: take its pieces.json when it changes.
+        # Another program moves the pieces: take its pieces.json when it
+        # changes (and its wiring.json: a repair).
+        try:
+            mtime = os.stat(os.path.join(self.dir, WIRING_FILE)).st_mtime_ns
+        except OSError:
+            mtime = None
+        if mtime != self._wiring_mtime:
+            self._wiring_mtime = mtime
+            with self.lock:
+                try:
+                    self.wiring = load_wiring(self.board, self.dir)
+                except WorldError:
+                    pass
         try:
             mtime = os.stat(os.path.join(self.dir, "pieces.json")).st_mtime_ns
         except OSError:

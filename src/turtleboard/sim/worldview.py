@@ -220,7 +220,7 @@ class WorldApp(App):
         views = list(self.query(CellView))
         for i, cell in enumerate(board.cells):
             view = views[i]
-            led = board.led_of[i]
+            led = self.world.wiring.led[cell]  # where it is soldered
             colour = leds[led] if led < len(leds) else "000000"
             look = ("%s\n%s" % (cell, stack_text(self.world.stacks[cell])), colour,
                     i == self.selected)

@@ -10,6 +10,7 @@ from . import flows
 FW_VERSION = "0.1.0"
 PROTO_VERSION = 1
 RULE_SETS = ("mahe", "race", "tortuga")
+GAME_COMMANDS = ("new", "answer", "enter", "undo")  # refused while a self-test runs
 DICE_MODES = ("electronic", "physical")
 
 
@@ -37,6 +38,9 @@ def run_command(ctl, seq, kind, payload):
         )
         return
     try:
+        if ctl.selftest is not None and kind in GAME_COMMANDS:
+            raise CommandError("selftest", "a self-test of the board is running: the game stands "
+                               "still until it ends (selftest with on: false)")
         handler(ctl, payload)
     except CommandError as e:
         ctl.link.error(e.code, str(e), seq)
@@ -201,6 +205,14 @@ def cmd_ledtest(ctl, payload):
     ctl.ledtest_at = ctl.hal.ticks_ms()
 
 
+def cmd_selftest(ctl, payload):
+    from . import selftest  # loaded only when a board is tested
+
+    problem = selftest.command(ctl, payload)
+    if problem is not None:
+        raise CommandError("bad-payload", problem)
+
+
 COMMANDS = {
     "hello": cmd_hello,
     "ping": cmd_ping,
@@ -212,4 +224,5 @@ COMMANDS = {
     "bright": cmd_bright,
     "diag": cmd_diag,
     "ledtest": cmd_ledtest,
+    "selftest": cmd_selftest,
 }

@@ -83,6 +83,7 @@ class Controller:
         self.trouble_text = None
         self.trouble_at = 0
         self.cell_map = []       # game cell -> board cell
+        self.selftest = None     # a running self-test (controller/selftest.py)
 
     # ---- the game -----------------------------------------------------------
 
@@ -243,6 +244,9 @@ class Controller:
             self.dirty = True
         for seq, kind, payload in self.link.poll():
             run_command(self, seq, kind, payload)
+        if self.selftest is not None:  # `turtleboard board test`: the game stands still
+            self.selftest.step(now)
+            return
         for name in self.buttons.poll(now):
             self.press(name)
         if sensing.faults != self.faults_sent:

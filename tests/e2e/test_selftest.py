@@ -1,0 +1,173 @@
+"""The maker's self-test end to end: a virtual board soldered with faults,
+`turtleboard board test` with scripted hands finds every one, the corrected
+board file and its calibration are flashed, and a whole game plays through
+the sensors. Ctrl-C in the middle gives the board back as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from turtleboard.sim.world import WEAK_FIELD
+
+pytestmark = pytest.mark.e2e
+
+
+def turtleboard(*args, timeout=180) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "turtleboard", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path):
+    # As soldered: cell 9's sensor on an input of the second multiplexer that
+    # the board file does not use (a --wiring file), and the fault options.
+    from boards import board_obj  # tests/e2e/boards.py
+
+    wired = board_obj("race", fields=10)
+    wired["cells"]["9"]["sensor"] = 20
+    wiring_file = tmp_path / "as-soldered.json"
+    wiring_file.write_text(json.dumps(wired))
+    v = vdev("race", fields=10, extra=[
+        "--wiring", str(wiring_file), "--swap-sensors", "2,3", "--reverse-sensor", "5",
+        "--kill-sensor", "7", "--weak-magnet", "8", "--swap-leds", "1,4"])
+    r = turtleboard("board", "test", "--port", v.path, "--board", v.board_path,
+                    "--sim-hands", v.dir, "--patience", "3")
+    out = r.stdout
+    assert r.returncode == 1, out + r.stderr  # faults found
+    assert "[12/12] cell lettuce" in out and "[2/2] OK: ok" in out  # progress, step by step
+    assert "LED 1 is beside cell 4 (the board file: cell 1)" in out
+    assert "LED 4 is beside cell 1 (the board file: cell 4)" in out
+    assert "cell 2: wired to multiplexer 0 input 3 (channel 3)" in out and "swapped" in out
+    assert "cell 3: wired to multiplexer 0 input 2 (channel 2)" in out
+    assert "cell 9: wired to multiplexer 1 input 4 (channel 20)" in out
+    assert "cell 5: polarity reversed" in out
+    assert "cell 7: dead: its input reads 0, at the ground rail" in out
+    assert "cell 8: weak magnet: a turtle reads +%d, %d counts above the threshold 6000" % (
+        WEAK_FIELD, WEAK_FIELD - 6000) in out
+    for healthy in ("start", "1", "4", "6", "10", "lettuce"):
+        assert "cell %s: " % healthy not in out.split("Report")[1].split("Wrote")[0]
+
+    # The corrected board file: the wiring as found, the threshold measured.
+    base = os.path.splitext(v.board_path)[0]
+    fixed_path, cal_path = base + "-v2.json", base + "-v2.calibration.txt"
+    fixed = json.loads(open(fixed_path).read())
+    cells = fixed["cells"]
+    assert (cells["2"]["sensor"], cells["3"]["sensor"], cells["9"]["sensor"]) == (3, 2, 20)
+    assert (cells["1"]["led"], cells["4"]["led"]) == (4, 1)
+    assert fixed["version"] == 2
+    assert fixed["sensing"]["threshold"] < 6000  # the weak magnet still reads
+    assert "$.cells.9.sensor: 9 -> 20" in out  # the differences shown
+    assert turtleboard("board", "check", fixed_path).returncode == 0
+    cal = open(cal_path).read().splitlines()
+    assert cal[0] == "turtleboard calibration 1 2 %s" % fixed["name"]
+    assert len(cal) == 1 + 11  # every cell but the dead one
+
+    # Not on the board yet: the test will not run against another board file.
+    r = turtleboard("board", "test", "--port", v.path, "--board", fixed_path, "--sim-hands", v.dir)
+    assert r.returncode == 2 and "version 1, not" in r.stderr and "flash this one first" in r.stderr
+
+    # The maker turns the reversed sensor over and replaces the dead one.
+    world = v.open_world()
+    wiring = world.wiring
+    wiring.reverse("5")
+    wiring.dead.discard("7")
+    world.set_wiring(wiring)
+
+    r = turtleboard("flash", "--port", v.path, "--board", fixed_path, "--calibration", cal_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    on_device = open(os.path.join(v.dir, "flash", "calibration.txt")).read().splitlines()
+    assert on_device[0] == cal[0]
+    assert on_device[1:] == cal[1:] or len(on_device) == 13  # the replaced sensor learnt at boot
+
+    # Tested again: nothing left to correct.
+    r = turtleboard("board", "test", "--port", v.path, "--board", fixed_path,
+                    "--sim-hands", v.dir, "--patience", "3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "Sensors: 12 of 12 cells right" in r.stdout and "LEDs: all 12" in r.stdout
+    assert "is right as it is: nothing to correct" in r.stdout
+
+    # And a whole game through the sensors.
+    m = v.mirror()
+    assert m.link.hello["board_version"] == 2
+    v.new_game(m, "race", 3)
+    hands = v.hands(m, seed=2)
+    hands.play()
+    game = m.replica.game
+    assert game.is_over() and m.replica.mismatches == 0
+    assert v.device_log() == [game.action_text(a) for a in game.history]
+
+
+def settled_leds(world, still_s=2.0, timeout=20.0) -> list[str]:
+    """The LED frame once it has not changed for `still_s`."""
+    end = time.monotonic() + timeout
+    last, since = world.leds(), time.monotonic()
+    while time.monotonic() < end:
+        time.sleep(0.05)
+        now = world.leds()
+        if now != last:
+            last, since = now, time.monotonic()
+        elif now and time.monotonic() - since >= still_s:
+            return now
+    raise AssertionError("the LEDs never settled")
+
+
+def test_ctrl_c_gives_the_board_back_as_it_was(vdev):
+    v = vdev("race", fields=10, extra=["--swap-sensors", "3,6"])
+    world = v.open_world()
+    m = v.mirror()
+    v.new_game(m, "race", 3)
+    leds_before = settled_leds(world)
+    hash_before = m.replica.game.state_hash()
+    pieces_before = world.pieces()
+    m.close()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "turtleboard", "board", "test", "--port", v.path, "--board",
+         v.board_path, "--sim-hands", v.dir, "--patience", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        seen = ""
+        while "put a turtle on its feet on cell 4" not in seen:
+            line = proc.stdout.readline()
+            assert line, "board test ended early: " + seen + proc.stderr.read()
+            seen += line
+        # A turtle of the test is down (or about to be) on cell 4.
+        proc.send_signal(signal.SIGINT)
+        rest, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, seen + rest + err
+    assert "the board is back in its game as it was" in err
+    assert not os.path.exists(os.path.splitext(v.board_path)[0] + "-v2.json")
+    world.stop_ticker()
+    world._load()  # the pieces as the hands left them
+    assert world.pieces() == pieces_before
+    m2 = v.mirror()
+    m2.wait_synced(10)
+    assert m2.replica.game.state_hash() == hash_before
+    deadline = time.monotonic() + 5  # well before the device would give up on the host (10 s)
+    while world.leds() != leds_before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert world.leds() == leds_before
+
+
+def test_on_a_tortuga_board_every_turtle_is_also_flipped(vdev):
+    v = vdev("tortuga", extra=["--reverse-sensor", "d4", "--swap-sensors", "a1,g4"])
+    r = turtleboard("board", "test", "--port", v.path, "--board", v.board_path,
+                    "--sim-hands", v.dir, "--out-dir", os.path.join(v.dir, "out"),
+                    "--patience", "3")
+    out = r.stdout
+    assert r.returncode == 1, out + r.stderr
+    assert "turn it over (on its back) on cell g4" in out
+    assert "cell b2: channel 5, on its feet +14000, flipped -14000" in out
+    assert "cell d4: channel 18, on its feet -14000, flipped +14000" in out
+    assert "cell d4: polarity reversed" in out
+    assert "cell a1: wired to multiplexer 2 input 4 (channel 36)" in out
+    assert "Sensors: 34 of 37 cells right" in out

@@ -1,0 +1,320 @@
+"""The maker's tools without a device: the parts list, the wiring diagram,
+what the self-test concludes from its readings, the files it writes, the
+virtual board's wiring faults and flash's check of a calibration."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+
+import pytest
+from hosttools import turtleboard
+
+from controller.board import Board, check_board, engine_cells, load_board
+from controller.sensing import MID, Sensing
+from turtleboard.errors import UserError
+from turtleboard.maker.boardfile import board_text, differences
+from turtleboard.maker.bom import bom_rows
+from turtleboard.maker.selftest import CellResult, Person, SelfTest
+from turtleboard.maker.wiring import wiring_svg
+from turtleboard.paths import reference_board, reference_boards
+from turtleboard.sim.world import FIELD, Wiring, World, WorldError, reading, sensor_offset
+
+
+def ref(name: str) -> dict:
+    return json.loads(reference_board(name).read_text(encoding="utf-8"))
+
+
+def board_of(obj: dict) -> Board:
+    return Board(obj, engine_cells(obj["games"][0], obj["geometry"]))
+
+
+# ---- the parts list -------------------------------------------------------
+
+def test_bom_counts_follow_the_board_file():
+    for name, cells, muxes, leds in (("mahe", 23, 2, 37), ("race", 10, 1, 16), ("tortuga", 37, 3, 40)):
+        rows = {part.split(" ")[0]: count for part, count, _ in bom_rows(ref(name))}
+        assert rows["DRV5055A1"] == cells
+        assert rows["74HC4067"] == muxes
+        assert rows["WS2812B"] == leds
+        assert rows["100"] == cells + muxes
+        assert rows["push"] == 3
+        assert rows["neodymium"] == {"mahe": 7, "race": 5, "tortuga": 16}[name]
+
+
+def test_bom_on_screen_and_as_csv():
+    r = turtleboard("board", "bom", "race")
+    assert r.returncode == 0 and "DRV5055A1 analog hall sensor" in r.stdout and " 10 " in r.stdout
+    r = turtleboard("board", "bom", "tortuga", "--csv", "-")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "part,count,notes" and any(line.startswith("DRV5055A1 analog hall sensor,37,") for line in lines)
+    r = turtleboard("board", "bom", "nosuch.json")
+    assert r.returncode == 2 and "no such board file" in r.stderr
+
+
+# ---- the wiring diagram -----------------------------------------------------
+
+def texts(svg: str) -> list[tuple[str, float]]:
+    root = ET.fromstring(svg)
+    return [(t.text or "", float(t.get("font-size"))) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+@pytest.mark.parametrize("name", ["mahe", "race", "tortuga"])
+def test_wiring_names_every_cell_led_and_pin(name):
+    obj = ref(name)
+    board = board_of(obj)
+    svg = wiring_svg(obj)
+    root = ET.fromstring(svg)
+    assert root.get("width") == "297mm" and root.get("height") == "210mm"  # A4 landscape
+    found = texts(svg)
+    words = [t for t, _ in found]
+    for i, cell in enumerate(board.cells):
+        ch = board.sensor_of[i]
+        assert "cell %s" % cell in words
+        assert "ch %d" % ch in words and "Y%d" % (ch & 15) in words
+    for led in range(board.led_count):
+        assert str(led) in words  # every LED of the chain, numbered
+    for gpio in board.mux["select"] + board.mux["adc"] + [board.led_pin] + [p for _, p in board.buttons]:
+        assert any(t.startswith("GP%d (pin " % gpio) for t in words), gpio
+    assert min(size for _, size in found) >= 9  # 9 units = 2.25 mm on A4: readable
+
+
+def test_wiring_of_a_reordered_board_shows_its_own_order(tmp_path):
+    obj = ref("race")
+    obj["cells"]["3"], obj["cells"]["4"] = obj["cells"]["4"], obj["cells"]["3"]
+    words = [t for t, _ in texts(wiring_svg(obj))]
+    y = words.index("Y3")
+    assert words[y + 2] == "cell 4"
+
+
+def test_the_docs_show_the_reference_wiring_as_drawn_now():
+    from turtleboard.paths import BOARDS
+
+    docs = BOARDS.parents[2] / "docs" / "tortuga-wiring.svg"
+    if not docs.exists():
+        pytest.skip("no docs/ beside an installed package")
+    assert docs.read_text(encoding="utf-8") == wiring_svg(ref("tortuga")), (
+        "run: turtleboard board wiring tortuga -o docs/tortuga-wiring.svg")
+
+
+@pytest.mark.skipif(shutil.which("rsvg-convert") is None, reason="rsvg-convert is not installed")
+def test_wiring_command_writes_an_svg_that_renders(tmp_path):
+    out = tmp_path / "w.svg"
+    r = turtleboard("board", "wiring", "tortuga", "-o", out)
+    assert r.returncode == 0, r.stderr
+    png = tmp_path / "w.png"
+    subprocess.run(["rsvg-convert", "-w", "1754", str(out), "-o", str(png)], check=True)
+    assert png.stat().st_size > 50000
+
+
+# ---- board files ------------------------------------------------------------
+
+def test_board_text_lays_out_a_board_as_the_reference_files_are():
+    for path in reference_boards():
+        text = path.read_text(encoding="utf-8")
+        assert board_text(json.loads(text)) + "\n" == text
+
+
+def test_differences_name_each_changed_value():
+    old = ref("race")
+    new = json.loads(json.dumps(old))
+    new["cells"]["3"]["sensor"] = 20
+    new["version"] = 2
+    assert differences(old, new) == ["$.cells.3.sensor: 3 -> 20", "$.version: 1 -> 2"]
+    assert differences(old, old) == []
+
+
+def test_corrected_files_are_named_after_their_version(tmp_path):
+    from turtleboard.maker.report import versioned
+
+    assert versioned(str(tmp_path / "my.json"), 2, ".json", None) == tmp_path / "my-v2.json"
+    assert versioned(str(tmp_path / "my-v2.json"), 3, ".calibration.txt", None) == \
+        tmp_path / "my-v3.calibration.txt"
+    assert versioned(str(reference_board("race")), 2, ".json", None).parent == type(tmp_path)(".")
+
+
+def test_a_threshold_close_to_the_measured_one_is_kept():
+    test = judged(results={c: (i, 12500) for i, c in enumerate(ref("race")["cells"])})
+    assert test.measured_sensing() == ref("race")["sensing"]  # 6000 is within 10% of 6200
+    assert test.corrected() == ref("race")
+
+
+# ---- what the self-test concludes ----------------------------------------------
+
+def judged(name="race", flips=None, results=None, leds=None, base=None, noise=None):
+    obj = ref(name)
+    test = SelfTest(None, obj, Person(out=lambda s: None))
+    n = test.board.channels()
+    test.base = base or [MID + sensor_offset(ch) for ch in range(n)]
+    test.noise = noise or [16] * n
+    for i, cell in enumerate(test.board.cells):
+        r = CellResult(cell, test.board.sensor_of[i])
+        r.found, r.up = results.get(cell, (r.channel, 14000)) if results else (r.channel, 14000)
+        if r.found is not None:
+            r.empty = test.base[r.found]
+        test.cells[cell] = r
+    test.leds = leds or [(test.board.led_of[i], c, c) for i, c in enumerate(test.board.cells)]
+    test.judge()
+    return test
+
+
+def test_every_kind_of_sensor_fault_is_named():
+    base = [MID + sensor_offset(ch) for ch in range(16)]
+    base[7] = 0
+    test = judged(results={"2": (3, 14000), "3": (2, 14000), "5": (5, -14000), "7": (None, None),
+                           "8": (8, 7000), "lettuce": (None, None)}, base=base)
+    p = {c: r.problems for c, r in test.cells.items() if r.problems}
+    assert sorted(p) == ["2", "3", "5", "7", "8", "lettuce"]
+    assert "swapped" in p["2"][0] and "channel 3" in p["2"][0]
+    assert p["5"][0].startswith("polarity reversed")
+    assert p["7"][0].startswith("dead: its input reads 0, at the ground rail")
+    assert p["8"][0].startswith("weak magnet: a turtle reads +7000, 1000 counts above the threshold 6000")
+    assert p["lettuce"][0].startswith("no answer")
+
+
+def test_every_turtle_reading_low_is_the_magnet_not_the_sensors():
+    test = judged(results={c: (i, -14000) for i, c in enumerate(ref("race")["cells"])})
+    assert all(not r.problems for r in test.cells.values())
+    assert "glued upside down" in test.notes[0]
+
+
+def test_led_order_is_reported_as_the_mapping_found_and_corrected():
+    leds = [(i, c, c) for i, c in enumerate(board_of(ref("race")).cells)]
+    leds[1], leds[4] = (1, "1", "4"), (4, "4", "1")
+    test = judged(leds=leds)
+    new = test.corrected()
+    assert (new["cells"]["1"]["led"], new["cells"]["4"]["led"]) == (4, 1)
+    assert check_board(new) == [] and new["version"] == 2
+
+
+def test_swapped_and_silent_buttons_are_named_and_swaps_corrected():
+    obj = ref("race")
+    test = SelfTest(None, obj, Person(out=lambda s: None))
+    test.buttons = {"next": "ok", "ok": "next", "undo": None}
+    test.judge()
+    assert "button NEXT is wired to GP7, the pin of OK in the board file" in test.notes
+    assert "button UNDO (GP8) does not answer: check it between GP8 and GND" in test.notes
+    assert test.corrected()["buttons"] == {"next": 7, "ok": 6, "undo": 8}
+
+
+def test_a_cell_named_twice_writes_nothing(tmp_path, capsys):
+    from turtleboard.maker.report import write_results
+
+    leds = [(i, c, c) for i, c in enumerate(board_of(ref("race")).cells)]
+    leds[4] = (4, "4", "1")  # LED 4 said to be beside cell 1, whose LED 1 was seen there too
+    test = judged(leds=leds)
+    board = tmp_path / "my.json"
+    board.write_text(json.dumps(ref("race")))
+    assert write_results(test, str(board), None, "/dev/ttyACM0") == 1
+    out = capsys.readouterr().out
+    assert "nothing was written" in out and "LED 4 is also the LED of $.cells.1" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my.json"]
+
+
+def test_the_measured_threshold_keeps_empty_cells_empty():
+    test = judged(results={"8": (8, 5000)})
+    s = test.measured_sensing()
+    # half the weakest turtle would be 2500: too close to an empty cell's allowed offset
+    assert s["threshold"] - s["hysteresis"] > s["zero_band"]
+    new = test.corrected()
+    assert check_board(new) == []
+    strong = judged().measured_sensing()
+    assert strong["threshold"] == 7000  # half of 14000
+
+
+def test_the_calibration_is_what_the_device_reads(tmp_path):
+    test = judged(results={"7": (None, None)})
+    new = test.corrected()
+    path = tmp_path / "calibration.txt"
+    path.write_text(test.calibration(new))
+    board = load_board(json.dumps(new))
+
+    class NoHal:
+        read_channel = ticks_diff = None
+
+    got = Sensing(NoHal(), board, str(path)).load()
+    for i, cell in enumerate(board.cells):
+        assert got[i] == (None if cell == "7" else test.base[board.sensor_of[i]])
+
+
+# ---- the virtual board's wiring ------------------------------------------------
+
+def test_wiring_faults_change_what_the_sensors_read(tmp_path):
+    board = board_of(ref("race"))
+    world = World(board, str(tmp_path))
+    wiring = Wiring(board)
+    wiring.swap_sensors("2", "3")
+    wiring.reverse("5")
+    wiring.kill("7")
+    wiring.weaken("8", 6500)
+    wiring.swap_leds("1", "4")
+    world.set_wiring(wiring)
+    for cell in ("2", "5", "7", "8"):
+        world.take()
+        world.place(cell)
+    values = world.readings()
+    assert values[3] == reading(3, [["t", True]]) and values[2] == reading(2, [])
+    assert values[5] == MID + sensor_offset(5) - FIELD
+    assert values[7] == 0
+    assert values[8] == MID + sensor_offset(8) + 6500
+    with open(tmp_path / "leds", "w") as f:
+        f.write(" ".join("ffffff" if i == 1 else "000000" for i in range(16)) + "\n")
+    assert world.lit_cells() == ["4"]
+    again = World(board, str(tmp_path))  # another program on the same world
+    assert again.wiring.to_json() == wiring.to_json()
+    assert len(wiring.faults()) == 7
+    world.close()
+    again.close()
+
+
+def test_impossible_wiring_is_refused():
+    board = board_of(ref("race"))
+    with pytest.raises(WorldError, match="both wired to channel 3"):
+        Wiring(board, {"cells": {"2": {"sensor": 3}}})
+    with pytest.raises(WorldError, match="not on the multiplexers"):
+        Wiring(board, {"cells": {"2": {"sensor": 16}}})
+    with pytest.raises(WorldError, match="no cell 'x'"):
+        Wiring(board).reverse("x")
+
+
+def test_sim_options_build_the_wiring(tmp_path):
+    from turtleboard.commands.sim import wiring_of
+
+    board = board_of(ref("race"))
+    ns = dict(wiring=None, swap_sensors=["2,3"], swap_leds=[], reverse_sensor=["5"],
+              kill_sensor=[], weak_magnet=["8=5000"])
+    w = wiring_of(board, argparse.Namespace(**ns))
+    assert (w.sensor["2"], w.polarity["5"], w.field["8"]) == (3, -1, 5000)
+    assert wiring_of(board, argparse.Namespace(**dict(ns, swap_sensors=[], reverse_sensor=[],
+                                                          weak_magnet=[]))) is None
+    with pytest.raises(UserError, match="two cells with a comma"):
+        wiring_of(board, argparse.Namespace(**dict(ns, swap_sensors=["2"])))
+    with pytest.raises(UserError, match="CELL=COUNTS"):
+        wiring_of(board, argparse.Namespace(**dict(ns, weak_magnet=["8=lots"])))
+    soldered = ref("race")
+    soldered["cells"]["lettuce"]["sensor"] = 12
+    path = tmp_path / "soldered.json"
+    path.write_text(json.dumps(soldered))
+    w = wiring_of(board, argparse.Namespace(**dict(ns, wiring=str(path), swap_sensors=[])))
+    assert w.sensor["lettuce"] == 12
+
+
+# ---- flash --calibration -------------------------------------------------------
+
+def test_flash_takes_only_the_calibration_of_its_board_file(tmp_path):
+    from turtleboard.flashing import Flasher
+
+    obj = ref("race")
+    flasher = Flasher("/dev/null", str(reference_board("race")))
+    flasher.check_board()
+    good = tmp_path / "good.txt"
+    good.write_text("turtleboard calibration 1 1 %s\n1 33000\n" % obj["name"])
+    flasher.check_calibration(str(good))
+    assert flasher.calibration.startswith(b"turtleboard calibration 1 1 ")
+    old = tmp_path / "old.txt"
+    old.write_text("turtleboard calibration 1 2 %s\n1 33000\n" % obj["name"])
+    with pytest.raises(UserError, match="is for another board file"):
+        flasher.check_calibration(str(old))
