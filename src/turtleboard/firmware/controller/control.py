@@ -19,7 +19,7 @@
 
 from turtles import GameError, IllegalAction, game_class
 from turtles.game import CHANCE, TERMINAL
-from turtles.rng import Rng
+from turtles.rng import Rng, derived
 
 from . import flows, scenes
 from .buttons import Buttons
@@ -477,13 +477,11 @@ class Controller:
         game = self.game
         if self.dice_seed is None:
             rng = self.rng
-            rng.state ^= self.hal.ticks_ms() & 0xFFFF
-            if not rng.state:
-                rng.state = 1
+            rng.stir(self.hal.ticks_ms())
         else:
             # Fixed dice (a demo or a test): the same seed rolls the same game,
             # before and after a power cut.
-            rng = Rng(self.dice_seed * 7919 + len(game.history) + 1)
+            rng = derived(self.dice_seed, len(game.history))  # Rng(seed * 7919 + n + 1)
         action = rng.weighted(game.chance_outcomes())
         value = flows.dice_value(game, action)
         if self.commit(action, "dice"):
