@@ -10,8 +10,10 @@
 #   leaves when the reading falls back inside threshold - hysteresis.
 # - Stability window: a new state counts after holding stable_ms.
 # - Faults: a reading within `rail` of 0 or 65535 for the window is a dead
-#   sensor; a reading that never changes at all for stuck_ms, while most
-#   other sensors show their usual noise, is a stuck one.
+#   sensor; a sensor that has shown noise (its reading changing all the time)
+#   and then does not change at all for stuck_ms, while most other sensors
+#   show theirs, is a stuck one. One whose noise is smaller than an ADC step
+#   never changes: it is quiet, not stuck.
 #   A faulty cell keeps its last stable state until it reads sanely again.
 #
 # scan() allocates nothing: every per-cell list is made once, here.
@@ -25,6 +27,7 @@ SAMPLES = 8  # readings averaged per cell at calibration
 OK, DEAD, STUCK = 0, 1, 2
 STUCK_EVERY_MS = 250  # how often the slow check for stuck readings runs
 LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
+NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
 
 
 class Sensing:
@@ -58,6 +61,8 @@ class Sensing:
         self._on_rail = [False] * n
         self._fault = [OK] * n
         self._stuck_at = 0
+        self._lively_run = [0] * n  # stuck checks in a row that found it lively
+        self._noisy = [False] * n  # it has shown noise: it can be judged stuck
         self._read = hal.read_channel  # bound once: a bound method costs a heap block
         self._diff = hal.ticks_diff
 
@@ -239,17 +244,26 @@ class Sensing:
 
     def _find_stuck(self, now):
         # A few times a second: readings that have not changed for stuck_ms,
-        # judged only while most sensors show the noise every live ADC input
-        # has (a board where nothing moves at all gives nothing to compare).
+        # of sensors that showed noise before, judged only while most sensors
+        # show theirs (a board where nothing moves at all gives nothing to
+        # compare). A sensor quieter than one ADC step (a small offset on a
+        # quiet supply) reads the same forever: never called stuck.
         n = len(self.channel)
+        run = self._lively_run
         lively = 0
         for i in range(n):
             if self._diff(now, self._moved[i]) < LIVELY_MS:
                 lively += 1
+                if run[i] < NOISY_CHECKS:
+                    run[i] += 1
+                    if run[i] == NOISY_CHECKS:
+                        self._noisy[i] = True
+            else:
+                run[i] = 0
         if lively * 2 <= n:
             return
         for i in range(n):
-            if self._fault[i] == OK and not self._on_rail[i]:
+            if self._fault[i] == OK and self._noisy[i] and not self._on_rail[i]:
                 if self._diff(now, self._moved[i]) >= self.stuck_ms:
                     self._set_fault(i, STUCK, self.raw[i])
 
