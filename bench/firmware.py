@@ -83,6 +83,10 @@ class Hal:
         pass
     def read_channel(self, ch):
         return self.adc[ch]
+    def read_mux(self, sel, out, count):
+        adc = self.adc
+        for m in range(count):
+            out[m] = adc[(m << 4) | sel]
     def write_leds(self, colors):
         self.leds = colors
     def button(self, name):

@@ -78,6 +78,10 @@ class FakeHal:
     def read_channel(self, ch):
         return self.adc[ch]
 
+    def read_mux(self, sel, out, count):
+        for m in range(count):
+            out[m] = self.adc[(m << 4) | sel]
+
     def write_leds(self, colors):
         self.leds = list(colors)
         self.writes += 1

@@ -44,9 +44,14 @@ class Sensing:
         self.stuck_ms = s["stuck_ms"]
         n = len(board.cells)
         self.channel = list(board.sensor_of)
-        # Read cells grouped by multiplexer input: the select lines switch at
-        # most 16 times per scan.
+        # Read cells grouped by multiplexer input: the multiplexers share
+        # their select lines, so each input is selected once per scan and
+        # read on every multiplexer that has a cell there (hal.read_mux).
         self.order = sorted(range(n), key=lambda i: (self.channel[i] & 15, self.channel[i]))
+        self._muxes = [0] * 16  # per input: how many multiplexers to read
+        for ch in self.channel:
+            self._muxes[ch & 15] = max(self._muxes[ch & 15], (ch >> 4) + 1)
+        self._mux_read = [0] * max(self._muxes)  # one select setting's readings
         self.base = [MID] * n
         self.trusted = [False] * n  # base measured on an empty cell
         self.image = [EMPTY] * n  # stable states
@@ -63,7 +68,7 @@ class Sensing:
         self._stuck_at = 0
         self._lively_run = [0] * n  # stuck checks in a row that found it lively
         self._noisy = [False] * n  # it has shown noise: it can be judged stuck
-        self._read = hal.read_channel  # bound once: a bound method costs a heap block
+        self._read = hal.read_mux  # bound once: a bound method costs a heap block
         self._diff = hal.ticks_diff
 
     # ---- calibration ---------------------------------------------------
@@ -195,8 +200,15 @@ class Sensing:
         release = self.release
         low = self.rail
         high = 65535 - low
+        muxes = self._muxes
+        got = self._mux_read
+        sel = -1
         for i in self.order:
-            r = read(channel[i])
+            ch = channel[i]
+            if (ch & 15) != sel:
+                sel = ch & 15
+                read(sel, got, muxes[sel])
+            r = got[ch >> 4]
             raw[i] = r
             if r <= low or r >= high:
                 self._at_rail(i, r, now)

@@ -45,8 +45,7 @@ class Hal:
     def refresh(self):
         pass
 
-    def read_channel(self, ch):
-        want = ch & 15
+    def _select_input(self, want):
         if want != self._input:
             pins = self._select
             pins[0].value = bool(want & 1)
@@ -56,7 +55,18 @@ class Hal:
             self._input = want
             # digitalio is slow enough (several us a call) for the 74HC4067
             # and the sensor to settle before the next sample.
+
+    def read_channel(self, ch):
+        self._select_input(ch & 15)
         return self._adc[ch >> 4].value
+
+    def read_mux(self, sel, out, count):
+        # Input `sel` of the first `count` multiplexers into out[0..count-1]
+        # (shared select lines: one setting serves them all).
+        self._select_input(sel)
+        adc = self._adc
+        for m in range(count):
+            out[m] = adc[m].value
 
     def button(self, name):
         io = self._buttons.get(name)

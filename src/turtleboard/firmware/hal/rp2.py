@@ -36,8 +36,7 @@ class Hal:
     def refresh(self):
         pass  # every read samples the hardware
 
-    def read_channel(self, ch):
-        want = ch & 15
+    def _select_input(self, want):
         if want != self._input:
             pins = self._select
             pins[0].value(want & 1)
@@ -46,7 +45,18 @@ class Hal:
             pins[3].value((want >> 3) & 1)
             self._input = want
             time.sleep_us(SETTLE_US)
+
+    def read_channel(self, ch):
+        self._select_input(ch & 15)
         return self._adc[ch >> 4].read_u16()
+
+    def read_mux(self, sel, out, count):
+        # Input `sel` of the first `count` multiplexers into out[0..count-1]:
+        # they share the select lines, so one setting serves them all.
+        self._select_input(sel)
+        adc = self._adc
+        for m in range(count):
+            out[m] = adc[m].read_u16()
 
     def button(self, name):
         pin = self._buttons.get(name)
