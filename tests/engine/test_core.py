@@ -88,6 +88,22 @@ def test_dumps_sorted_and_escaped():
 def test_fnv_known_value():
     assert fnv1a32("") == 0x811C9DC5
     assert fnv1a32("a") == 0xE40C292C
+    assert fnv1a32("foobar") == 0xBF9CF968
+    assert fnv1a32("tortuga \u00e9 1") == _fnv_reference("tortuga \u00e9 1".encode())
+
+
+def _fnv_reference(data):
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def test_fnv_is_the_32_bit_reference():
+    r = Rng(9)
+    for n in range(60):
+        data = bytes([r.below(128) for _ in range(n)])
+        assert fnv1a32(data.decode()) == _fnv_reference(data)
 
 
 def test_unknown_game():

@@ -25,13 +25,14 @@ from . import flows, scenes
 from .buttons import Buttons
 from .commands import run_command
 from .link import Link
-from .matcher import Position, chains, diff
+from .matcher import Position, chains, diff, image_after
 from .prompts import TAKEBACK, Prompt, choice_text
 
 GRACE_MS = 1500        # an unmatched stable board is guided after this
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 LEDTEST_STEP_MS = 400  # each colour of the LED test
 LEDS_PER_FRAME = 80    # `leds` frames carry at most this many colours
+BUILD_MS = 4           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
 
@@ -163,7 +164,9 @@ class Controller:
         return True
 
     def changed(self):
-        # The game changed: its candidates are computed again, once.
+        # The game changed: its candidates are worked out again, a few per
+        # cycle from the next quiet one (build()), or at once if the board
+        # is read against them first.
         self.pos = Position(self.game)
         self.chain_checked = None
         self.dirty = True
@@ -254,6 +257,8 @@ class Controller:
         while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
             self.think(now)
             rounds += 1
+        if rounds == 0 and self.pos is not None and not self.pos.done():
+            self.build()
         self.render(now)
         if rounds == 0 or self.held_back:
             self.held_back = False
@@ -275,6 +280,18 @@ class Controller:
             spent = hal.ticks_diff(hal.ticks_ms(), start)
             if spent < period_ms:
                 hal.sleep_ms(period_ms - spent)
+
+    def build(self):
+        # Candidates of the new position, for BUILD_MS of this cycle; once
+        # they are all known, think again (what may move is lit then).
+        hal = self.hal
+        pos = self.pos
+        start = hal.ticks_ms()
+        while pos.fill():
+            if hal.ticks_diff(hal.ticks_ms(), start) >= BUILD_MS:
+                break
+        if pos.done():
+            self.dirty = True
 
     def trouble(self, now, e):
         # A bug must not stop the board: report it (once a second at most).
@@ -406,6 +423,11 @@ class Controller:
                              game.legal_actions())
             self.show_prompt(scene)
             return
+        if not pos.done() and not flows.decide_all(self.name):
+            # until the candidates are known (build()): whose turn only
+            self.idle_scene(scene)
+            self.set_status("player %d to move" % (who + 1), {})
+            return
         if flows.decide_all(self.name) or (pos.unseen and not pos.groups):
             choices = game.legal_actions() if flows.decide_all(self.name) else pos.unseen
             self.open_prompt("decide", "player %d decides: NEXT shows the next choice, OK confirms"
@@ -436,9 +458,7 @@ class Controller:
         if action == TAKEBACK:
             img = self.prev_image
         elif action is not None:
-            game.push(action)
-            img = bytes(game.image())
-            game.undo()
+            img = image_after(game, action)
         if action is not None:
             off, on, flip = diff(self.pos.image, img)
             scene.leds = (
@@ -578,7 +598,11 @@ class Controller:
             return
         if name != "ok" or self.game is None or not self.pos.player:
             return
-        if self.board_image() == self.pos.image and self.pos.unseen:
+        pos = self.pos
+        if self.board_image() != pos.image:
+            return
+        pos.finish()
+        if pos.unseen:
             self.open_prompt("hidden", "which move was made? the last choice cancels",
-                             self.pos.unseen + [None])
+                             pos.unseen + [None])
             self.dirty = True
