@@ -32,8 +32,10 @@ Rows (the table of the issue "fast on the real chip"):
   rng_1000       1,000 draws of turtles.rng.Rng (below(6))
   position       the candidates of the position with the most legal actions
                  of seeded Tortuga games (Position + finish())
-  scan           Sensing.scan of the 37-cell Tortuga board
-  quiet_cycle    Controller.step with nothing changed
+  scan           Sensing.scan of the 37-cell Tortuga board, every reading
+                 moving by an ADC step as noise makes it (scan_still: none)
+  quiet_cycle    Controller.step with nothing changed on the board (the
+                 same noise; quiet_cycle_still: none)
   commit_cycle   the step that commits a move seen by the sensors (and the
                  one that takes it back), the action frame sent
   build_cycle    a step after a commit that adds candidates (BUILD_MS)
@@ -68,6 +70,7 @@ GC_MS = 0.5                 # a collection: this
 GC_MS_PER_KB = 0.13         # + this per KB of live objects
 SETTLE_US = 10              # hal/rp2.py: after switching the multiplexer
 LED_US = 30                 # a WS2812 frame, per LED
+ADC_US = 2                  # one ADC conversion (96 cycles of its 48 MHz clock)
 FLASH_PAGE_MS = 1.5         # programming one flash page (0.4-3 ms)
 LOG_ACTIONS = 900
 LOG_SEED = 124              # a 4-player Mahe game of random moves longer than 900 actions
@@ -85,6 +88,7 @@ adc_pins = []
 select_pins = []
 levels = {}
 writes = [0]
+calls = [0, 0]  # Pin.value, ADC.read_u16: C calls on the Pico, Python here
 
 
 class Pin:
@@ -102,6 +106,7 @@ class Pin:
         pass
 
     def value(self, v=None):
+        calls[0] += 1
         if v is None:
             return levels.get(self.n, 1)
         if self.bit:
@@ -118,6 +123,7 @@ class ADC:
         self.base = adc_pins.index(pin.n) << 4
 
     def read_u16(self):
+        calls[1] += 1
         return channels[self.base + sel[0]]
 
 
@@ -161,6 +167,38 @@ class NeoPixel:
         bitstream(self.pin, 0, self.timing, self.buf)
 '''
 
+# The Python models of the C calls (Pin.value, ADC.read_u16) cost more than
+# the C calls they stand for: their time beyond a C call is measured and
+# taken out.
+PER_CALL = """
+def per_call(fn):
+    # us per call of fn, over 500 calls, the loop's own cost taken out
+    def loop(f):
+        t = time.ticks_us()
+        for _ in range(500):
+            f()
+        return time.ticks_diff(time.ticks_us(), t)
+    best = None
+    for _ in range(3):
+        v = loop(fn) - loop(lambda: None)
+        best = v if best is None or v < best else best
+    return best / 500
+
+
+_pin = hal_._select[0]
+_adc = hal_._adc[0]
+_d = {}
+C_US = per_call(lambda: _d.get(1))          # a call into C with one argument
+PIN_US = per_call(lambda: _pin.value(1)) - C_US
+READ_US = per_call(lambda: _adc.read_u16()) - C_US
+_pin.value(hal_._input & 1)  # the select lines as the HAL left them
+
+
+def fake_us(pins, adcs):
+    # wasm time the Python models took beyond a C call each
+    return pins * PIN_US + adcs * READ_US
+"""
+
 # Mounts the ROMFS image (read into the heap here; in flash on the Pico: the
 # heap baseline is taken after it).
 PRELUDE = """
@@ -196,7 +234,9 @@ from controller.gamelog import GameLog
 
 
 class Clock:
-    # hal.rp2's time, counted: its sleeps are added as the Pico takes them
+    # hal.rp2's time: its sleeps counted (added as the Pico takes them), its
+    # milliseconds the Pico's (wasm time x PICO_PER_WASM), so that budgets
+    # in ms (Controller.build) hold as much work as on the Pico
     def __init__(self):
         self.settle = 0
     def sleep_us(self, us):
@@ -204,7 +244,7 @@ class Clock:
     def sleep_ms(self, ms):
         self.settle += ms * 1000
     def ticks_ms(self):
-        return time.ticks_ms()
+        return (time.ticks_us() * PICO_PER_WASM // 1000) & 0x3FFFFFFF
     def ticks_diff(self, a, b):
         return time.ticks_diff(a, b)
 
@@ -292,6 +332,9 @@ def cycle():
     now += 20
 for _ in range(6):
     cycle()
+
+
+PER_CALL
 gc.collect()
 live = gc.mem_alloc() - base
 """
@@ -307,11 +350,14 @@ def clocked(name, fn, extra=None):
     s0 = clock.settle
     w0 = machine.writes[0]
     l0 = log.writes
+    p0, r0 = machine.calls
     t = time.ticks_us()
     fn()
     us = time.ticks_diff(time.ticks_us(), t)
-    out.setdefault(name, []).append([us, gc.mem_alloc() - a, clock.settle - s0,
-                                     machine.writes[0] - w0, log.writes - l0])
+    out.setdefault(name, []).append([us - fake_us(machine.calls[0] - p0, machine.calls[1] - r0),
+                                     gc.mem_alloc() - a, clock.settle - s0,
+                                     machine.writes[0] - w0, log.writes - l0,
+                                     machine.calls[1] - r0])
 """ + body + """
 out['live'] = live
 out['legal'] = n_legal
@@ -336,9 +382,18 @@ for _ in range(3):
     clocked("position", build)
 """,
     "scan": """
+def wobble():
+    # one ADC step up or down on every channel: the noise of a real board
+    ch = machine.channels
+    for i in range(48):
+        ch[i] ^= 16
 for _ in range(20):
+    clocked("scan_still", lambda: sensing.scan(now))
+    clocked("quiet_cycle_still", cycle)
+for _ in range(20):
+    wobble()
     clocked("scan", lambda: sensing.scan(now))
-for _ in range(20):
+    wobble()
     clocked("quiet_cycle", cycle)
 """,
     "commit": """
@@ -377,6 +432,11 @@ for k in range(3):
 # Boot: what controller.boot.main does up to `hello`, step by step (main runs
 # the control loop after it), with the Mahe board and a 900-action log.
 BOOT = """
+import io
+f = open('/input/game.log', 'rb')
+LOG = f.read()  # the log is read from RAM: file reads through WASI are no Pico's
+f.close()
+del f
 gc.collect()
 t0 = time.ticks_us()
 import controller.boot
@@ -390,6 +450,16 @@ from controller.gamelog import GameLog
 from controller.sensing import Sensing
 from controller.control import Controller
 t_imports = time.ticks_diff(time.ticks_us(), t0)
+import controller.gamelog
+
+
+def ram_open(path, mode="r"):
+    if path == '/input/game.log':
+        return io.BytesIO(LOG)
+    return open(path, mode)
+
+
+controller.gamelog.open = ram_open
 
 
 class Clock:
@@ -400,7 +470,7 @@ class Clock:
     def sleep_ms(self, ms):
         self.settle += ms * 1000
     def ticks_ms(self):
-        return time.ticks_ms()
+        return (time.ticks_us() * PICO_PER_WASM // 1000) & 0x3FFFFFFF
     def ticks_diff(self, a, b):
         return time.ticks_diff(a, b)
 
@@ -439,8 +509,12 @@ ctl.restore()
 t_restore = time.ticks_diff(time.ticks_us(), t_restore)
 send_hello(ctl)
 us = time.ticks_diff(time.ticks_us(), t0)
+allocated = gc.mem_alloc() - base - len(LOG)
+pins, adcs = machine.calls
+PER_CALL
+us -= fake_us(pins, adcs)
 assert len(ctl.game.history) == LOG_ACTIONS and ctl.game.state_hash() == LOG_HASH, "not the logged game"
-report({"boot": [us, gc.mem_alloc() - base, clock.settle], "imports_us": t_imports,
+report({"boot": [us, allocated, clock.settle, 0, 0, adcs], "imports_us": t_imports,
         "restore_us": t_restore, "tx": usb.tx})
 """
 
@@ -591,6 +665,7 @@ def write_boot_files(rom: Path) -> dict:
 
 
 def run(code: str, rom: Path) -> dict:
+    code = code.replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
 
 
@@ -605,9 +680,9 @@ def estimate(samples: list, live: int, led_count: int) -> dict:
     """samples: [[wasm us, bytes, settle us, LED frames, log writes], ...]
     from all processes -> the fastest, as a real-Pico estimate in ms."""
     best = min(samples, key=lambda s: s[0])
-    us, allocated, settle, frames, writes = best
+    us, allocated, settle, frames, writes, adcs = best
     code_ms = us * PICO_PER_WASM / 1000
-    waits_ms = settle / 1000 + frames * led_count * LED_US / 1000 + writes * FLASH_PAGE_MS
+    waits_ms = (settle + adcs * ADC_US + frames * led_count * LED_US) / 1000 + writes * FLASH_PAGE_MS
     collect = gc_ms(allocated, live)
     return {"pico_ms": round(code_ms + waits_ms + collect, 2), "code_ms": round(code_ms, 2),
             "waits_ms": round(waits_ms, 2), "gc_ms": round(collect, 2), "wasm_us": us,
@@ -639,7 +714,7 @@ def main() -> int:
             for name, value in names.items():
                 boot = boot.replace(name, value)
             res = run(PRELUDE + boot, rom)
-            samples.setdefault("boot", []).append(res["boot"] + [0, 0])
+            samples.setdefault("boot", []).append(res["boot"])
             results["boot_detail_wasm_us"] = {"imports": res["imports_us"], "restore": res["restore_us"]}
         est = {name: estimate(got, live, led_count) for name, got in sorted(samples.items())}
         heap_boot = HEAP_BOOT
@@ -660,6 +735,8 @@ def main() -> int:
         "rng_1000_ms": est["rng_1000"]["pico_ms"],
         "position_ms": est["position"]["pico_ms"],
         "scan_ms": est["scan"]["pico_ms"],
+        "scan_still_ms": est["scan_still"]["pico_ms"],
+        "quiet_cycle_still_ms": est["quiet_cycle_still"]["pico_ms"],
         "quiet_cycle_ms": quiet,
         "commit_cycle_ms": commit,
         "build_cycle_ms": est["build_cycle"]["pico_ms"],

@@ -11,6 +11,9 @@ MAX_N = 1 << 15  # below(n) takes n up to this
 
 class Rng:
     def __init__(self, seed=1):
+        self._n = None  # below()'s last n, and what it worked out for it
+        self._m = 0
+        self._top = 0
         self.hi = (seed >> 16) & 0xFFFF
         self.lo = seed & 0xFFFF
         if not (self.hi or self.lo):
@@ -47,17 +50,27 @@ class Rng:
     def below(self, n):
         # Uniform in 0..n-1, without modulo bias: the 32-bit output x is
         # used if x < 2**32 - (2**32 % n), and x % n is returned, both
-        # worked out on the halves.
-        if n <= 0 or n > MAX_N:
-            raise ValueError("below() needs 1 <= n <= %d" % MAX_N)
-        m = 65536 % n                    # 2**16 % n
-        waste = (m * m) % n              # 2**32 % n: outputs left out at the top
-        top = 65536 - waste              # accepted: hi < 0xFFFF, or lo < top
+        # worked out on the halves (the step inlined: this is the hot path).
+        if n != self._n:
+            if n <= 0 or n > MAX_N:
+                raise ValueError("below() needs 1 <= n <= %d" % MAX_N)
+            m = 65536 % n                # 2**16 % n
+            self._n = n
+            self._m = m
+            self._top = 65536 - (m * m) % n  # 2**32 % n outputs left out at the top
+        m = self._m
+        top = self._top
+        hi = self.hi
+        lo = self.lo
         while True:
-            self._step()
-            hi = self.hi
-            lo = self.lo
-            if waste == 0 or hi < 0xFFFF or lo < top:
+            hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
+            lo ^= (lo << 13) & 0xFFFF
+            lo ^= hi >> 1
+            hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
+            lo ^= (lo << 5) & 0xFFFF
+            if hi < 0xFFFF or lo < top:
+                self.hi = hi
+                self.lo = lo
                 return ((hi % n) * m % n + lo) % n
 
     def choice(self, items):
@@ -89,7 +102,7 @@ def derived(seed, n):
     # generators, for 0 <= seed < 2**30 and 0 <= n < 2**16, worked out on
     # halves: the product itself would be a big int on the device.
     low = (seed & 0xFFFF) * 7919 + n + 1  # < 2**30
-    r = Rng(0)
+    r = Rng(1)
     r.hi = ((seed >> 16) * 7919 + (low >> 16)) & 0xFFFF
     r.lo = low & 0xFFFF
     if not (r.hi or r.lo):
