@@ -60,6 +60,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
+from firmware import RESTORE  # noqa: E402
 from mpbench import ROOT, BenchError, compile_mpy, run_wasm  # noqa: E402
 
 BOARDS = ROOT / "src" / "turtleboard" / "boards"
@@ -78,6 +79,39 @@ LOG_SEED = 124              # a 4-player Mahe game of random moves longer than 9
 TARGETS = {"position_ms": 10, "commit_cycle_ms": 15, "quiet_cycle_ms": 1.5, "new_ms": 100,
            "boot_ms": 1500, "latency_p99_ms": 40, "heap_live_bytes": 64 * 1024,
            "heap_restore_peak_bytes": 96 * 1024}
+
+# hal.rp2's clock and USB port, replaced after the HAL is made.
+HAL_TIME_AND_USB = """
+class Clock:
+    # hal.rp2's time: its sleeps counted (added as the Pico takes them), its
+    # milliseconds the Pico's (wasm time x PICO_PER_WASM), so that budgets
+    # in ms (Controller.build) hold as much work as on the Pico
+    def __init__(self):
+        self.settle = 0
+    def sleep_us(self, us):
+        self.settle += us
+    def sleep_ms(self, ms):
+        self.settle += ms * 1000
+    def ticks_ms(self):
+        return (time.ticks_us() * PICO_PER_WASM // 1000) & 0x3FFFFFFF
+    def ticks_diff(self, a, b):
+        return time.ticks_diff(a, b)
+
+
+class Usb:
+    # the USB serial port: bytes the host sends, bytes the device wrote
+    def __init__(self):
+        self.rx = b""
+        self.tx = 0
+    def poll(self, ms):
+        return len(self.rx) > 0
+    def read(self, n):
+        b = self.rx[:n]
+        self.rx = self.rx[n:]
+        return b
+    def write(self, data):
+        self.tx += len(data)
+"""
 
 # Models of the rp2 port's modules, compiled into the ROMFS image with the
 # firmware. The select lines drive `sel`, which the ADCs read.
@@ -233,36 +267,7 @@ from controller.control import Controller
 from controller.gamelog import GameLog
 
 
-class Clock:
-    # hal.rp2's time: its sleeps counted (added as the Pico takes them), its
-    # milliseconds the Pico's (wasm time x PICO_PER_WASM), so that budgets
-    # in ms (Controller.build) hold as much work as on the Pico
-    def __init__(self):
-        self.settle = 0
-    def sleep_us(self, us):
-        self.settle += us
-    def sleep_ms(self, ms):
-        self.settle += ms * 1000
-    def ticks_ms(self):
-        return (time.ticks_us() * PICO_PER_WASM // 1000) & 0x3FFFFFFF
-    def ticks_diff(self, a, b):
-        return time.ticks_diff(a, b)
-
-
-class Usb:
-    # the USB serial port: bytes the host sends, bytes the device wrote
-    def __init__(self):
-        self.rx = b""
-        self.tx = 0
-    def poll(self, ms):
-        return len(self.rx) > 0
-    def read(self, n):
-        b = self.rx[:n]
-        self.rx = self.rx[n:]
-        return b
-    def write(self, data):
-        self.tx += len(data)
-
+HAL_TIME_AND_USB
 
 class RamLog(GameLog):
     # the real GameLog, its file writes kept in RAM (counted: flash pages)
@@ -462,27 +467,7 @@ def ram_open(path, mode="r"):
 controller.gamelog.open = ram_open
 
 
-class Clock:
-    def __init__(self):
-        self.settle = 0
-    def sleep_us(self, us):
-        self.settle += us
-    def sleep_ms(self, ms):
-        self.settle += ms * 1000
-    def ticks_ms(self):
-        return (time.ticks_us() * PICO_PER_WASM // 1000) & 0x3FFFFFFF
-    def ticks_diff(self, a, b):
-        return time.ticks_diff(a, b)
-
-
-class Usb:
-    def __init__(self):
-        self.tx = 0
-    def poll(self, ms):
-        return False
-    def write(self, data):
-        self.tx += len(data)
-
+HAL_TIME_AND_USB
 
 f = open('/input/board.json')
 text = f.read()
@@ -554,37 +539,7 @@ log = GameLog('/input/game.log')
 ctl = Controller(hal_, board, sensing, log, 1)
 sample()
 gc.collect()
-f = open('/input/game.log', 'rb')
-kept = []
-at = 0
-while True:
-    raw = f.readline()
-    if not raw:
-        break
-    body = unseal(raw.decode())
-    if body.startswith("A "):
-        kept.append(at)
-    elif body == "U":
-        kept.pop()
-    at += len(raw)
-    sample()
-    gc.collect()
-f.close()
-del raw, body
-header = log.scan()
-assert log._kept == kept, "GameLog.scan keeps other lines"
-del kept
-gc.collect()
-game, cell_map = ctl.make_game(header["game"], header["players"], header["options"])
-sample()
-gc.collect()
-for text in log.actions():
-    game.apply_text(text)
-    sample()
-    gc.collect()
-ctl.install(header["game"], game, cell_map, "electronic")
-sample()
-assert len(game.history) == LOG_ACTIONS and game.state_hash() == LOG_HASH, "not the logged game"
+""" + RESTORE.replace("LOG_PATH", repr("/input/game.log")) + """
 del text
 gc.collect()
 report({"restore_peak": peak, "restored_live": gc.mem_alloc() - base})
@@ -665,7 +620,7 @@ def write_boot_files(rom: Path) -> dict:
 
 
 def run(code: str, rom: Path) -> dict:
-    code = code.replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
+    code = code.replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
 
 
@@ -704,7 +659,7 @@ def main() -> int:
         samples: dict = {}
         live = 0
         for _ in range(PROCESSES):
-            for row, body in ROWS.items():
+            for body in ROWS.values():
                 res = run(PRELUDE + timed_snippet(body).replace("BOARD_TEXT", repr(tortuga)), rom)
                 live = max(live, res.pop("live"))
                 results["legal_actions"] = res.pop("legal")

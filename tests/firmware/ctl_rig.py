@@ -99,6 +99,8 @@ class FakeHal:
         self.clock += ms
 
     def serial_read(self):
+        if not self.rx:
+            return b""  # as the real HALs: nothing allocated on a quiet line
         data = bytes(self.rx[:512])  # what arrived since the last cycle
         self.rx = self.rx[512:]
         return data

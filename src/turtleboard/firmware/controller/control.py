@@ -520,8 +520,12 @@ class Controller:
         if self.ledtest_at is not None:
             step = self.hal.ticks_diff(now, self.ledtest_at) // LEDTEST_STEP_MS
             if step < 4:
-                colours = scenes.ledtest_frame(step, self.board.led_count)
-                self.show([scenes.scale(c, self.level) for c in colours])
+                # a loop, not a comprehension: one using `self` boxes it in
+                # a heap cell at every call of render(), quiet cycles too
+                frame = []
+                for c in scenes.ledtest_frame(step, self.board.led_count):
+                    frame.append(scenes.scale(c, self.level))
+                self.show(frame)
                 return
             self.ledtest_at = None
             self.scene_key = None
