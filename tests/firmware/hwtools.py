@@ -78,6 +78,7 @@ class ScriptedHal:
         self.refreshes = 0
         self.reads = 0
         self.selects = 0  # read_mux calls: select settings
+        self.selected = [0] * 16  # the inputs selected, in order (a ring)
 
     def refresh(self):
         self.refreshes += 1
@@ -87,6 +88,7 @@ class ScriptedHal:
         return self.values[ch]
 
     def read_mux(self, sel, out, count):
+        self.selected[self.selects & 15] = sel  # no list growing: scans must allocate nothing
         self.selects += 1
         for m in range(count):
             self.reads += 1

@@ -321,6 +321,11 @@ def test_scan_selects_each_input_once_and_refreshes_once():
     assert len(b.cells) <= hal.reads == wanted
     for i, ch in enumerate(b.sensor_of):
         assert s.raw[i] == hal.values[ch]  # each cell got its own multiplexer's reading
+    # in Gray-code order: one select line changes from an input to the next
+    sel = hal.selected[:len(used)]
+    for k in range(1, len(sel)):
+        change = sel[k] ^ sel[k - 1]
+        assert change and change & (change - 1) == 0, sel
 
 
 def test_scan_allocates_nothing():

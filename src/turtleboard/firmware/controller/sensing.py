@@ -30,6 +30,15 @@ LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
 NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
 
 
+def _gray_rank(k):
+    # The position of k in the 4-bit Gray code 0, 1, 3, 2, 6, 7, 5, 4, ...
+    r = k
+    while k:
+        k >>= 1
+        r ^= k
+    return r
+
+
 class Sensing:
     def __init__(self, hal, board, path="calibration.txt"):
         self.hal = hal
@@ -47,7 +56,8 @@ class Sensing:
         # Read cells grouped by multiplexer input: the multiplexers share
         # their select lines, so each input is selected once per scan and
         # read on every multiplexer that has a cell there (hal.read_mux).
-        self.order = sorted(range(n), key=lambda i: (self.channel[i] & 15, self.channel[i]))
+        # Inputs in Gray-code order: one select line changes between two.
+        self.order = sorted(range(n), key=lambda i: (_gray_rank(self.channel[i] & 15), self.channel[i]))
         self._muxes = [0] * 16  # per input: how many multiplexers to read
         for ch in self.channel:
             self._muxes[ch & 15] = max(self._muxes[ch & 15], (ch >> 4) + 1)

@@ -46,12 +46,19 @@ class Hal:
         pass
 
     def _select_input(self, want):
-        if want != self._input:
+        # Only the select lines that change are written (the sensing reads
+        # the inputs in Gray-code order, one line apart).
+        change = want ^ self._input
+        if change:
             pins = self._select
-            pins[0].value = bool(want & 1)
-            pins[1].value = bool(want & 2)
-            pins[2].value = bool(want & 4)
-            pins[3].value = bool(want & 8)
+            if change & 1:
+                pins[0].value = bool(want & 1)
+            if change & 2:
+                pins[1].value = bool(want & 2)
+            if change & 4:
+                pins[2].value = bool(want & 4)
+            if change & 8:
+                pins[3].value = bool(want & 8)
             self._input = want
             # digitalio is slow enough (several us a call) for the 74HC4067
             # and the sensor to settle before the next sample.

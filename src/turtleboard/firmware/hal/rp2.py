@@ -37,12 +37,19 @@ class Hal:
         pass  # every read samples the hardware
 
     def _select_input(self, want):
-        if want != self._input:
+        # Only the select lines that change are written: the sensing reads
+        # the inputs in Gray-code order, one line apart.
+        change = want ^ self._input
+        if change:
             pins = self._select
-            pins[0].value(want & 1)
-            pins[1].value((want >> 1) & 1)
-            pins[2].value((want >> 2) & 1)
-            pins[3].value((want >> 3) & 1)
+            if change & 1:
+                pins[0].value(want & 1)
+            if change & 2:
+                pins[1].value((want >> 1) & 1)
+            if change & 4:
+                pins[2].value((want >> 2) & 1)
+            if change & 8:
+                pins[3].value((want >> 3) & 1)
             self._input = want
             time.sleep_us(SETTLE_US)
 
