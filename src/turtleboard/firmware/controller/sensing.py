@@ -208,6 +208,8 @@ class Sensing:
         on_rail = self._on_rail
         threshold = self.threshold
         release = self.release
+        neg_threshold = -threshold
+        neg_release = -release
         low = self.rail
         high = 65535 - low
         muxes = self._muxes
@@ -237,11 +239,11 @@ class Sensing:
             s = state[i]
             if s == UP and d > release:
                 new = UP
-            elif s == DOWN and d < -release:
+            elif s == DOWN and d < neg_release:
                 new = DOWN
             elif d >= threshold:
                 new = UP
-            elif d <= -threshold:
+            elif d <= neg_threshold:
                 new = DOWN
             else:
                 new = EMPTY
