@@ -33,9 +33,11 @@ class Position:
         self._dest = {}   # lifted cells (tuple) -> destinations
         who = game.to_move()
         self.player = who >= 0
-        # still to add (the engine's cached list is never modified, and the
-        # position is replaced whenever the game changes)
-        self._todo = game.legal_actions() if who >= 0 and actions is None else (actions or ())
+        # the actions still to add (a copy: an engine may reuse its list)
+        if who < 0:
+            self._todo = ()
+        else:
+            self._todo = list(game.legal_actions() if actions is None else actions)
         self._next = 0
 
     def done(self):
