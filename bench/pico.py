@@ -60,7 +60,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from firmware import RESTORE  # noqa: E402
+from firmware import RESTORE, ROMFS  # noqa: E402
 from mpbench import ROOT, BenchError, compile_mpy, run_wasm  # noqa: E402
 
 BOARDS = ROOT / "src" / "turtleboard" / "boards"
@@ -111,6 +111,19 @@ class Usb:
         return b
     def write(self, data):
         self.tx += len(data)
+
+
+def make_hal(board):
+    machine.adc_pins[:] = board.mux["adc"]
+    machine.select_pins[:] = board.mux["select"]
+    clock = Clock()
+    hal.rp2.time = clock
+    h = hal.rp2.Hal(board)
+    usb = Usb()
+    h._in = usb
+    h._poll = usb
+    h._out = usb
+    return h, clock, usb
 """
 
 # Models of the rp2 port's modules, compiled into the ROMFS image with the
@@ -240,18 +253,7 @@ def fake_us(pins, adcs):
 
 # Mounts the ROMFS image (read into the heap here; in flash on the Pico: the
 # heap baseline is taken after it).
-PRELUDE = """
-import gc
-gc.disable()
-import vfs, time
-f = open('/input/firmware.romfs', 'rb')
-image = f.read()
-f.close()
-vfs.mount(vfs.VfsRom(image), '/rom')
-sys.path.insert(0, '/rom')
-gc.collect()
-base = gc.mem_alloc()
-"""
+PRELUDE = ROMFS + "import time\ngc.disable()\n"
 
 # The device's Tortuga controller on the real rp2 HAL (models underneath), in
 # the position with the most legal actions of seeded games, its board shown.
@@ -288,19 +290,6 @@ class RamLog(GameLog):
         self.writes += 1
     def scan(self):
         return None
-
-
-def make_hal(board):
-    machine.adc_pins[:] = board.mux["adc"]
-    machine.select_pins[:] = board.mux["select"]
-    clock = Clock()
-    hal.rp2.time = clock
-    h = hal.rp2.Hal(board)
-    usb = Usb()
-    h._in = usb
-    h._poll = usb
-    h._out = usb
-    return h, clock, usb
 
 
 def show(board, image, cells):
@@ -482,14 +471,7 @@ text = f.read()
 f.close()
 board = load_board(text)
 del text
-machine.adc_pins[:] = board.mux["adc"]
-machine.select_pins[:] = board.mux["select"]
-clock = Clock()
-hal.rp2.time = clock
-hal_ = hal.rp2.Hal(board)
-usb = Usb()
-hal_._poll = usb
-hal_._out = usb
+hal_, clock, usb = make_hal(board)
 sensing = Sensing(hal_, board, '/input/calibration.txt')
 sensing.calibrate()
 seed = hal_.ticks_ms()
