@@ -44,7 +44,7 @@ def playouts(n, players):
 def ref(steps):
     r = Rng(1)
     for _ in range(steps):
-        r.next32()
+        r.next16()
 """
 
 MICROPYTHON_TIMING = """

@@ -1,7 +1,9 @@
 """Firmware controller: the cost of one control cycle on the 37-cell Tortuga
 board, and the controller's heap on a 32-bit MicroPython.
 
-- MicroPython unix port (the Pico's VM): microseconds per control cycle
+- MicroPython unix port (the Pico's VM, 64-bit, on the PC: these are the
+  virtual board's figures, no guide to a Pico's; bench/pico.py estimates
+  those from 32-bit runs): microseconds per control cycle
   (`Controller.step`: scan every cell through the HAL, serial, buttons,
   match, render, state frames to the host) in the worst case we know: a
   turtle lifted in the position with the most legal actions among seeded
@@ -10,10 +12,10 @@ board, and the controller's heap on a 32-bit MicroPython.
   and the cycles after it send the host the `status` and the LED span it
   left (a cycle that matched sends none). Worst cycle: the costliest of the
   three (the change, the status, the LEDs). Also: a quiet cycle (nothing
-  changes), and building a position's candidates once (push/image/undo of
+  changes), and building a position's candidates once (do/image/undo of
   every legal action). The change cycle is also timed without any frame to
   the host. And `Sensing.scan` alone, and `legal_actions()` of the position.
-  Reference in the same process: 1000 draws of our PRNG. A cycle figure is
+  A cycle figure is
   the median over a round (the garbage collector's pauses are reported as
   garbage per cycle instead); rounds are interleaved and the best kept (a
   loaded machine only adds time). Target: worst cycle < 100 us.
@@ -83,6 +85,10 @@ class Hal:
         pass
     def read_channel(self, ch):
         return self.adc[ch]
+    def read_mux(self, sel, out, count):
+        adc = self.adc
+        for m in range(count):
+            out[m] = adc[(m << 4) | sel]
     def write_leds(self, colors):
         self.leds = colors
     def button(self, name):
@@ -160,7 +166,6 @@ UPV = hal.adc[ch]
 
 SPEED = """
 import time
-from turtles.rng import Rng
 
 def median(times):
     times.sort()
@@ -207,14 +212,6 @@ def worst(n):
     keep("leds", c)
     return max(a, b, c)
 
-def reference():
-    # a fixed pure-Python workload: 1000 draws of our PRNG
-    r = Rng(1)
-    t = time.ticks_us()
-    for _ in range(1000):
-        r.next32()
-    return time.ticks_diff(time.ticks_us(), t)
-
 def quiet_link(on):
     global saved
     if on:
@@ -237,7 +234,6 @@ def keep(name, v):
 
 # Interleaved rounds, the best of each: a loaded machine only adds time.
 for _ in range(12):
-    keep("ref", reference())
     keep("worst", worst(200))
     keep("quiet", cycles(200, False)[0])
     quiet_link(True)
@@ -245,18 +241,14 @@ for _ in range(12):
     quiet_link(False)
     keep("scan", timed(lambda: sensing.scan(hal.clock), 50))
     keep("legal", timed(ctl.game.legal_actions, 50))
-    keep("build", timed(ctl.changed, 5))
-ref = best["ref"]
+    keep("build", timed(lambda: ctl.changed() or ctl.pos.finish(), 5))
 report({"worst_cycle_us": round(best["worst"], 1), "change_cycle_us": round(best["change"], 1),
         "status_frame_cycle_us": round(best["status"], 1), "leds_frame_cycle_us": round(best["leds"], 1), "quiet_cycle_us": round(best["quiet"], 1),
         "worst_cycle_without_host_frames_us": round(best["worst_local"], 1),
         "scan_us": round(best["scan"], 1), "position_build_us": round(best["build"], 1),
-        "legal_actions_us": round(best["legal"], 1), "reference_rng_1000_us": ref,
+        "legal_actions_us": round(best["legal"], 1),
         "cycle_statistic": "median of the cycles, best of 12 interleaved rounds",
-        "legal_actions": n_legal, "candidates": sum([len(a) for _, a in ctl.pos.groups]),
-        "worst_over_reference": round(best["worst"] / ref, 3),
-        "worst_without_host_frames_over_reference": round(best["worst_local"] / ref, 3),
-        "quiet_over_reference": round(best["quiet"] / ref, 3)})
+        "legal_actions": n_legal, "candidates": sum([len(a) for _, a in ctl.pos.groups])})
 """
 
 HEAP = """
@@ -330,6 +322,46 @@ report({"heap_after_imports_bytes": imports, "heap_with_controller_bytes": held,
 """
 
 
+# The log scanned and replayed at the top level, the heap sampled after each
+# line and action (sample()) and collected; checked against GameLog.scan and
+# the logged game. Needs: gc, log (a GameLog of LOG_PATH), ctl, sample().
+RESTORE = """
+f = open(LOG_PATH, "rb")
+kept = []
+at = 0
+while True:
+    raw = f.readline()
+    if not raw:
+        break
+    body = unseal(raw.decode())
+    if body.startswith("A "):
+        kept.append(at)
+    elif body == "U":
+        kept.pop()
+    at += len(raw)
+    sample()
+    gc.collect()
+f.close()
+del raw, body
+header = log.scan()
+assert log._kept == kept, "GameLog.scan keeps other lines"
+del kept
+gc.collect()
+game, cell_map = ctl.make_game(header["game"], header["players"], header["options"])
+sample()
+gc.collect()
+for text in log.actions():
+    game.apply_text(text)
+    sample()
+    gc.collect()
+ctl.install(header["game"], game, cell_map, "electronic")
+sample()
+ctl.pos.finish()  # the candidates, built in the first cycles after boot
+sample()
+assert len(game.history) == LOG_ACTIONS and game.state_hash() == LOG_HASH, "not the logged game"
+"""
+
+
 # Boot into a long game after a power cut: what the device imports to play
 # Mahé, the board file, the controller, and the game log replayed (a seeded
 # 4-player game of random moves, written by the host with the same GameLog).
@@ -360,38 +392,7 @@ log = GameLog(LOG_PATH)
 ctl = Controller(hal, board, sensing, log, 1)
 sample()
 gc.collect()
-f = open(LOG_PATH, "rb")
-kept = []
-at = 0
-while True:
-    raw = f.readline()
-    if not raw:
-        break
-    body = unseal(raw.decode())
-    if body.startswith("A "):
-        kept.append(at)
-    elif body == "U":
-        kept.pop()
-    at += len(raw)
-    sample()
-    gc.collect()
-f.close()
-del raw, body
-header = log.scan()
-assert log._kept == kept, "GameLog.scan keeps other lines"
-del kept
-gc.collect()
-game, cell_map = ctl.make_game(header["game"], header["players"], header["options"])
-sample()
-gc.collect()
-for text in log.actions():
-    game.apply_text(text)
-    sample()
-    gc.collect()
-ctl.install(header["game"], game, cell_map, "electronic")
-ctl.changed()
-sample()
-assert len(game.history) == LOG_ACTIONS and game.state_hash() == LOG_HASH, "not the logged game"
+""" + RESTORE + """
 del text
 gc.collect()
 report({"boot_peak_bytes": peak_boot, "boot_held_bytes": gc.mem_alloc() - base,
@@ -402,7 +403,7 @@ report({"boot_peak_bytes": peak_boot, "boot_held_bytes": gc.mem_alloc() - base,
 def long_game_log(folder: Path) -> dict:
     """Writes game.log in `folder`: a seeded 4-player Mahé game of random
     moves, as the device logs it. -> the names BOOT needs."""
-    sys.path.insert(0, str(ROOT / "firmware"))
+    sys.path.insert(0, str(ROOT / "src" / "turtleboard" / "firmware"))
     try:
         from controller.gamelog import GameLog
         from turtles import new_game
@@ -420,7 +421,7 @@ def long_game_log(folder: Path) -> dict:
         log.append(game.action_text(action))
     return {"LOG_PATH": repr(WASM_MOUNT + "/game.log"), "LOG_ACTIONS": str(len(game.history)),
             "LOG_HASH": str(game.state_hash()),
-            "MAHE_TEXT": repr((ROOT / "boards" / "mahe.json").read_text())}
+            "MAHE_TEXT": repr((ROOT / "src" / "turtleboard" / "boards" / "mahe.json").read_text())}
 
 
 # Heap per module, in the order the device imports them: what stays after a
@@ -459,7 +460,7 @@ def board_text() -> str:
     """The reference Tortuga board file, with stable_ms 0 (every toggle of
     the lifted turtle's sensor counts at once: the worst case) and the slow
     stuck-sensor check off."""
-    board = json.loads((ROOT / "boards" / "tortuga.json").read_text())
+    board = json.loads((ROOT / "src" / "turtleboard" / "boards" / "tortuga.json").read_text())
     board["sensing"]["stable_ms"] = 0
     board["sensing"]["stuck_ms"] = 0
     return json.dumps(board)

@@ -1,4 +1,6 @@
 # The common engine pieces: PRNG, deterministic JSON, options, records.
+import sys
+
 from turtles import BadSetup, new_game
 from turtles.game import fnv1a32
 from turtles.jsontext import dumps
@@ -9,9 +11,58 @@ from check import raises
 
 
 def test_rng_is_fixed():
-    # The same numbers on every interpreter: these are the first outputs for seed 1.
+    # The same numbers on every interpreter: these are the first outputs for
+    # seed 1 (xorshift32's: 270369, 67634689, 2647435461), as 16-bit halves.
     r = Rng(1)
-    assert [r.next32() for _ in range(3)] == [270369, 67634689, 2647435461]
+    assert [r.next_halves() for _ in range(3)] == [(4, 8225), (1032, 1537), (40396, 43205)]
+    r = Rng(1)
+    assert [r.next16() for _ in range(3)] == [4, 1032, 40396]
+
+
+def test_rng_is_xorshift32():
+    # The halves step as the 32-bit xorshift32 does (the reference is
+    # written with 32-bit ints, which only CPython keeps small).
+    if sys.implementation.name == "micropython":
+        return
+    for seed in (1, 2, 0x12345678, 2**32 - 1):
+        r = Rng(seed)
+        x = seed & 0xFFFFFFFF
+        for _ in range(2000):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            hi, lo = r.next_halves()
+            assert (hi << 16) | lo == x, seed
+
+
+def test_rng_below_matches_the_32_bit_rule():
+    # below(n) is x % n of the 32-bit output, outputs from the top
+    # 2**32 % n left out, worked out on the halves.
+    if sys.implementation.name == "micropython":
+        return
+    for n in (1, 2, 3, 6, 52, 1000, 8001, 23000, 32767, 32768):
+        r = Rng(5)
+        ref = Rng(5)
+        for _ in range(300):
+            while True:
+                hi, lo = ref.next_halves()
+                x = (hi << 16) | lo
+                if x < 2**32 - 2**32 % n:
+                    break
+            assert r.below(n) == x % n, n
+
+
+def test_rng_below_says_what_it_takes():
+    r = Rng(1)
+    raises(ValueError, r.below, 0)
+    raises(ValueError, r.below, 32769)
+
+
+def test_rng_stir_never_leaves_a_zero_state():
+    r = Rng(5)
+    r.stir(5)
+    assert (r.hi, r.lo) == (0, 1)
+    assert r.below(6) == Rng(1).below(6)
 
 
 def test_rng_below_in_range_and_covers():
@@ -37,6 +88,22 @@ def test_dumps_sorted_and_escaped():
 def test_fnv_known_value():
     assert fnv1a32("") == 0x811C9DC5
     assert fnv1a32("a") == 0xE40C292C
+    assert fnv1a32("foobar") == 0xBF9CF968
+    assert fnv1a32("tortuga \u00e9 1") == _fnv_reference("tortuga \u00e9 1".encode())
+
+
+def _fnv_reference(data):
+    h = 0x811C9DC5
+    for b in data:
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def test_fnv_is_the_32_bit_reference():
+    r = Rng(9)
+    for n in range(60):
+        data = bytes([r.below(128) for _ in range(n)])
+        assert fnv1a32(data.decode()) == _fnv_reference(data)
 
 
 def test_unknown_game():
@@ -74,3 +141,16 @@ def test_history_packs_and_gives_back_every_entry():
         if t is shared:
             assert got[1] is shared
     assert len(h) == 0 and list(h) == [] and len(h.buf) == 0 and h.objects == []
+
+
+def test_derived_is_the_seed_times_7919_plus_n_plus_1():
+    # The fixed dice's generators, made without the big product.
+    from turtles.rng import derived
+
+    for seed, n in ((0, 0), (1, 0), (3, 17), (2**30 - 1, 65535), (123456789, 900), (542, 3)):
+        a = derived(seed, n)
+        if sys.implementation.name != "micropython":  # the reference needs big ints
+            b = Rng(seed * 7919 + n + 1)
+            assert (a.hi, a.lo) == (b.hi, b.lo), (seed, n)
+        assert 0 <= a.hi < 65536 and 0 <= a.lo < 65536 and (a.hi or a.lo)
+    assert derived(3, 17).below(1000) == Rng(3 * 7919 + 18).below(1000)

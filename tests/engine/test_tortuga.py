@@ -91,6 +91,19 @@ def test_start_moves():
     assert g.to_move() == 1 and "d6-d5" in g.legal_texts()
 
 
+def test_games_on_one_board_file_share_its_tables():
+    # The device starts every game with its board file's geometry (the same
+    # dict): its tables are built once. Another dict gets its own.
+    geo = Tortuga.default_geometry()
+    a = new_game("tortuga", 2, {}, geo)
+    b = new_game("tortuga", 2, {"hops": 1}, geo)
+    assert a.geo is b.geo
+    c = new_game("tortuga", 2, {}, Tortuga.default_geometry())
+    assert c.geo is not a.geo and c.image() == a.image()
+    a.push(a.legal_actions()[0])
+    assert b.image() == c.image() != a.image()  # the games are apart
+
+
 def test_geometry_from_data():
     # A smaller hexagon (3 cells a side) described as data plays the same rules.
     cells = []

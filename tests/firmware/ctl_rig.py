@@ -78,6 +78,10 @@ class FakeHal:
     def read_channel(self, ch):
         return self.adc[ch]
 
+    def read_mux(self, sel, out, count):
+        for m in range(count):
+            out[m] = self.adc[(m << 4) | sel]
+
     def write_leds(self, colors):
         self.leds = list(colors)
         self.writes += 1
@@ -95,6 +99,8 @@ class FakeHal:
         self.clock += ms
 
     def serial_read(self):
+        if not self.rx:
+            return b""  # as the real HALs: nothing allocated on a quiet line
         data = bytes(self.rx[:512])  # what arrived since the last cycle
         self.rx = self.rx[512:]
         return data

@@ -77,6 +77,8 @@ class ScriptedHal:
         self.values = [32768] * channels
         self.refreshes = 0
         self.reads = 0
+        self.selects = 0  # read_mux calls: select settings
+        self.selected = [0] * 16  # the inputs selected, in order (a ring)
 
     def refresh(self):
         self.refreshes += 1
@@ -84,6 +86,13 @@ class ScriptedHal:
     def read_channel(self, ch):
         self.reads += 1
         return self.values[ch]
+
+    def read_mux(self, sel, out, count):
+        self.selected[self.selects & 15] = sel  # no list growing: scans must allocate nothing
+        self.selects += 1
+        for m in range(count):
+            self.reads += 1
+            out[m] = self.values[(m << 4) | sel]
 
     def ticks_ms(self):
         return 0

@@ -236,3 +236,71 @@ def test_a_turtle_on_a_cell_no_move_can_reach_is_guided_off():
     assert only(got, "status")[-1]["expect"]["off"] == ["nest"]
     nest = rig.board.led_of[rig.board.cells.index("nest")]
     assert rig.hal.leds[nest] == (255, 0, 0)
+
+
+def test_candidates_are_those_of_push_image_undo_and_leave_the_game_as_it_was():
+    # Position works the candidates out with the engine's do/undo, without
+    # the history: the same boards, the same groups, the game untouched.
+    from controller.matcher import Position, chains
+    from turtles import new_game
+    from turtles.bots import random_action
+    from turtles.rng import Rng
+
+    for name, players, options in (("tortuga", 2, {"hops": 1}), ("mahe", 4, {}),
+                                   ("race", 4, {"mode": "physical"})):
+        game = new_game(name, players, options)
+        rng = Rng(4)
+        while not game.is_over() and len(game.history) < 60:
+            n = len(game.history)
+            h = game.state_hash()
+            legal = list(game.legal_actions())
+            pos = Position(game)
+            assert pos.done() == (game.to_move() < 0 or not legal)
+            pos.finish()
+            groups = []
+            unseen = []
+            if game.to_move() >= 0:
+                for action in legal:
+                    game.push(action)
+                    img = bytes(game.image())
+                    game.undo()
+                    if img == pos.image:
+                        unseen.append(action)
+                    else:
+                        for other, acts in groups:
+                            if other == img:
+                                acts.append(action)
+                                break
+                        else:
+                            groups.append((img, [action]))
+            assert pos.groups == groups and pos.unseen == unseen, (name, n)
+            if groups:
+                chains(game, groups[0][0])  # a search through do/undo too
+            assert len(game.history) == n and game.state_hash() == h
+            assert list(game.legal_actions()) == legal
+            game.push(random_action(game, rng))
+
+
+def test_a_commit_leaves_the_candidates_to_the_next_cycles():
+    # The cycle that commits a move does not work out the next position's
+    # candidates; the next quiet cycle does (a few each, for BUILD_MS), and
+    # then what may move is lit.
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    committed = False
+    for _ in range(40):
+        n = len(rig.ctl.game.history)
+        rig.ctl.step(rig.hal.clock)
+        rig.hal.clock += 5
+        if len(rig.ctl.game.history) > n:
+            committed = True
+            break
+    assert committed
+    assert not rig.ctl.pos.done()  # nothing built in the committing cycle
+    got = rig.run(20)
+    assert rig.ctl.pos.done()
+    status = only(got, "status")[-1]
+    assert status["text"] == "player 2 to move"
+    movable = [rig.board.led_of[rig.ctl.cell_map[c]] for c in rig.ctl.pos.movable()]
+    assert movable and all(rig.hal.leds[i] != (0, 0, 0) for i in movable)

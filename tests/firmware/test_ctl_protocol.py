@@ -72,6 +72,20 @@ def test_commands_for_a_game_that_is_not_running():
     assert only(got, "state")[0]["game"] is None and only(got, "synced")
 
 
+def test_sync_without_a_game_sends_status_and_leds_again():
+    # docs/protocol.md: after `synced` the status and the LEDs are sent
+    # again, for a host that just connected; with no game running too.
+    rig = Rig("tortuga")
+    first = rig.run(200)
+    assert only(first, "status") and only(first, "leds")
+    assert rig.run(200) == []  # nothing changes, nothing is sent
+    got = rig.send("sync", run=200)
+    k = kinds(got)
+    assert k.index("synced") < k.index("status") and "leds" in k, k
+    assert only(got, "status")[0]["text"] == "no game: start one from the host"
+    assert only(got, "leds")[0]["from"] == 0  # the whole frame again, from its first LED
+
+
 def test_illegal_and_malformed_actions_are_never_committed():
     rig = Rig("tortuga")
     rig.new()

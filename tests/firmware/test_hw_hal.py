@@ -151,6 +151,7 @@ hal.serial_write(b'eof ' + repr(hal.serial_read()).encode() + b'\\n')
 
 BLINKA = r"""
 import json, sys
+import turtleboard  # puts the device packages (controller, hal) on sys.path
 import board as pins
 import neopixel
 from controller.board import load_board
@@ -169,7 +170,11 @@ neopixel.neopixel_write = catch
 hal = Hal(b, pin=wiring.__getitem__)
 out = {"board": pins.board_id, "adc": [hal.read_channel(0), hal.read_channel(9)],
        "select": [io._pin.current_value for io in hal._select],  # what was driven
-       "buttons": [hal.button("next"), hal.button("ok"), hal.button("nope")]}
+}
+got = [None, None]
+hal.read_mux(6, got, 1)
+out.update({"mux": got, "select_mux": [io._pin.current_value for io in hal._select],
+       "buttons": [hal.button("next"), hal.button("ok"), hal.button("nope")]})
 frame = [(255, 0, 16), (1, 2, 3)] + [(0, 0, 0)] * 14
 hal.write_leds(frame)
 hal.write_leds(frame)
@@ -193,6 +198,8 @@ def test_circuitpython_hal_on_blinka_with_the_adafruit_neopixel_driver(tmp_path)
     assert out["board"] == "OS_AGNOSTIC_BOARD"
     assert out["adc"] == [31415, 31415]  # analogio.AnalogIn on Blinka's fixed pin
     assert out["select"] == [True, False, False, True]  # input 9 = 0b1001 on S0..S3
+    assert out["mux"] == [31415, None]  # the one multiplexer asked for
+    assert out["select_mux"] == [False, True, True, False]  # input 6
     assert out["buttons"] == [True, False, False]  # a low pin is a pressed button
     # the driver's bytes: GRB order, one frame per change, the repeat skipped
     assert len(out["sent"]) == 2
@@ -201,6 +208,23 @@ def test_circuitpython_hal_on_blinka_with_the_adafruit_neopixel_driver(tmp_path)
     assert 15 <= out["slept"] < 1000
     assert out["wrap"] == 5  # differences survive the 2**29 wrap of ticks_ms
     assert out["serial"] == ""  # no usb_cdc or supervisor on a PC
+
+
+@pytest.mark.micropython
+def test_sim_hal_reads_one_input_of_every_multiplexer(tmp_path):
+    # The multiplexers share their select lines: read_mux(sel, out, count)
+    # gives channel m * 16 + sel of the first `count` of them.
+    out = _sim(tmp_path, """
+world('adc', ' '.join([str(1000 + i) for i in range(48)]) + '\\n')
+hal.refresh()
+got = [0, 0, 0]
+hal.read_mux(5, got, 3)
+print(json.dumps(got))
+got = [0, 0, 0]
+hal.read_mux(15, got, 2)
+print(json.dumps(got))
+""", board="tortuga")
+    assert out == [[1005, 1021, 1037], [1015, 1031, 0]]
 
 
 @pytest.mark.micropython

@@ -83,20 +83,20 @@ def send_state(ctl):
         link.send("state", {"game": None, "players": 0, "options": {}, "dice": None,
                             "n": 0, "hash": None, "over": False, "result": None})
         link.send("synced", {"n": 0, "hash": None})
-        return
-    link.send("state", {
-        "game": ctl.name,
-        "players": game.players,
-        "options": game.options,
-        "dice": ctl.dice,
-        "n": len(game.history),
-        "hash": ctl.hash(),
-        "over": game.is_over(),
-        "result": game.result(),
-    })
-    link.send_log(game)
-    link.send("synced", {"n": len(game.history), "hash": ctl.hash()})
-    ctl.resend()  # what a host that just (re)connected has missed
+    else:
+        link.send("state", {
+            "game": ctl.name,
+            "players": game.players,
+            "options": game.options,
+            "dice": ctl.dice,
+            "n": len(game.history),
+            "hash": ctl.hash(),
+            "over": game.is_over(),
+            "result": game.result(),
+        })
+        link.send_log(game)
+        link.send("synced", {"n": len(game.history), "hash": ctl.hash()})
+    ctl.resend()  # what a host that just (re)connected has missed, with a game or without
 
 
 def need_game(ctl):

@@ -19,19 +19,20 @@
 
 from turtles import GameError, IllegalAction, game_class
 from turtles.game import CHANCE, TERMINAL
-from turtles.rng import Rng
+from turtles.rng import Rng, derived
 
 from . import flows, scenes
 from .buttons import Buttons
 from .commands import run_command
 from .link import Link
-from .matcher import Position, chains, diff
+from .matcher import Position, chains, diff, image_after
 from .prompts import TAKEBACK, Prompt, choice_text
 
 GRACE_MS = 1500        # an unmatched stable board is guided after this
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 LEDTEST_STEP_MS = 400  # each colour of the LED test
 LEDS_PER_FRAME = 80    # `leds` frames carry at most this many colours
+BUILD_MS = 4           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
 
@@ -164,7 +165,9 @@ class Controller:
         return True
 
     def changed(self):
-        # The game changed: its candidates are computed again, once.
+        # The game changed: its candidates are worked out again, a few per
+        # cycle from the next quiet one (build()), or at once if the board
+        # is read against them first.
         self.pos = Position(self.game)
         self.chain_checked = None
         self.dirty = True
@@ -258,6 +261,8 @@ class Controller:
         while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
             self.think(now)
             rounds += 1
+        if rounds == 0 and self.pos is not None and not self.pos.done():
+            self.build()
         self.render(now)
         if rounds == 0 or self.held_back:
             self.held_back = False
@@ -279,6 +284,18 @@ class Controller:
             spent = hal.ticks_diff(hal.ticks_ms(), start)
             if spent < period_ms:
                 hal.sleep_ms(period_ms - spent)
+
+    def build(self):
+        # Candidates of the new position, for BUILD_MS of this cycle; once
+        # they are all known, think again (what may move is lit then).
+        hal = self.hal
+        pos = self.pos
+        start = hal.ticks_ms()
+        while pos.fill():
+            if hal.ticks_diff(hal.ticks_ms(), start) >= BUILD_MS:
+                break
+        if pos.done():
+            self.dirty = True
 
     def trouble(self, now, e):
         # A bug must not stop the board: report it (once a second at most).
@@ -410,6 +427,11 @@ class Controller:
                              game.legal_actions())
             self.show_prompt(scene)
             return
+        if not pos.done() and not flows.decide_all(self.name):
+            # until the candidates are known (build()): whose turn only
+            self.idle_scene(scene)
+            self.set_status("player %d to move" % (who + 1), {})
+            return
         if flows.decide_all(self.name) or (pos.unseen and not pos.groups):
             choices = game.legal_actions() if flows.decide_all(self.name) else pos.unseen
             self.open_prompt("decide", "player %d decides: NEXT shows the next choice, OK confirms"
@@ -440,9 +462,7 @@ class Controller:
         if action == TAKEBACK:
             img = self.prev_image
         elif action is not None:
-            game.push(action)
-            img = bytes(game.image())
-            game.undo()
+            img = image_after(game, action)
         if action is not None:
             off, on, flip = diff(self.pos.image, img)
             scene.leds = (
@@ -481,13 +501,11 @@ class Controller:
         game = self.game
         if self.dice_seed is None:
             rng = self.rng
-            rng.state ^= self.hal.ticks_ms() & 0xFFFF
-            if not rng.state:
-                rng.state = 1
+            rng.stir(self.hal.ticks_ms())
         else:
             # Fixed dice (a demo or a test): the same seed rolls the same game,
             # before and after a power cut.
-            rng = Rng(self.dice_seed * 7919 + len(game.history) + 1)
+            rng = derived(self.dice_seed, len(game.history))  # Rng(seed * 7919 + n + 1)
         action = rng.weighted(game.chance_outcomes())
         value = flows.dice_value(game, action)
         if self.commit(action, "dice"):
@@ -506,8 +524,12 @@ class Controller:
         if self.ledtest_at is not None:
             step = self.hal.ticks_diff(now, self.ledtest_at) // LEDTEST_STEP_MS
             if step < 4:
-                colours = scenes.ledtest_frame(step, self.board.led_count)
-                self.show([scenes.scale(c, self.level) for c in colours])
+                # a loop, not a comprehension: one using `self` boxes it in
+                # a heap cell at every call of render(), quiet cycles too
+                frame = []
+                for c in scenes.ledtest_frame(step, self.board.led_count):
+                    frame.append(scenes.scale(c, self.level))
+                self.show(frame)
                 return
             self.ledtest_at = None
             self.scene_key = None
@@ -584,7 +606,11 @@ class Controller:
             return
         if name != "ok" or self.game is None or not self.pos.player:
             return
-        if self.board_image() == self.pos.image and self.pos.unseen:
+        pos = self.pos
+        if self.board_image() != pos.image:
+            return
+        pos.finish()
+        if pos.unseen:
             self.open_prompt("hidden", "which move was made? the last choice cancels",
-                             self.pos.unseen + [None])
+                             pos.unseen + [None])
             self.dirty = True

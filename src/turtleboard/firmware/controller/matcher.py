@@ -1,6 +1,8 @@
 # Move recognition by position: what the board would show after each legal
-# action. The candidates of a position are computed once (push, image, undo)
-# and kept until the game changes; every cycle only compares bytes.
+# action. The candidates of a position are worked out a few at a time after
+# the game changed (fill(), in the controller's spare cycles), or all at once
+# when the board is read against them before that (finish()); then every
+# cycle only compares bytes.
 
 from turtles.game import EMPTY
 
@@ -9,10 +11,21 @@ def image_bytes(game):
     return bytes(game.image())
 
 
+def image_after(game, action):
+    # The board `action` leaves. The engine's own do and undo, without
+    # writing the action into the game's packed history as push() does
+    # (that costs ten times the move itself on the Pico).
+    token = game._do(action)
+    img = image_bytes(game)
+    game._undo(token)
+    return img
+
+
 class Position:
     # The candidates of the game's current position (of `actions` when given:
     # none, for adding them one by one with add()).
     def __init__(self, game, actions=None):
+        self.game = game
         self.image = image_bytes(game)
         self.groups = []  # [(image, [actions])], in legal-action order
         self.unseen = []  # player actions that leave the board as it is
@@ -20,17 +33,33 @@ class Position:
         self._dest = {}   # lifted cells (tuple) -> destinations
         who = game.to_move()
         self.player = who >= 0
+        # the actions still to add (a copy: an engine may reuse its list)
         if who < 0:
-            return
-        for action in game.legal_actions() if actions is None else actions:
-            self.add(game, action)
+            self._todo = ()
+        else:
+            self._todo = list(game.legal_actions() if actions is None else actions)
+        self._next = 0
+
+    def done(self):
+        # Are all the candidates known?
+        return self._next >= len(self._todo)
+
+    def fill(self):
+        # Adds the next candidate; False when there was none left.
+        if self._next >= len(self._todo):
+            return False
+        self.add(self.game, self._todo[self._next])
+        self._next += 1
+        return True
+
+    def finish(self):
+        while self.fill():
+            pass
 
     def add(self, game, action):
         # One candidate: the board `action` leaves, with the others that
         # leave the same board.
-        game.push(action)
-        img = image_bytes(game)
-        game.undo()
+        img = image_after(game, action)
         if img == self.image:
             self.unseen.append(action)
             return
@@ -42,6 +71,7 @@ class Position:
 
     def match(self, sensed):
         # The actions whose resulting board is `sensed` (an empty list if none).
+        self.finish()
         for img, actions in self.groups:
             if img == sensed:
                 return actions
@@ -66,6 +96,7 @@ class Position:
         out = self._dest.get(key)
         if out is not None:
             return out
+        self.finish()
         out = []
         cur = self.image
         for img, _ in self.groups:
@@ -80,6 +111,7 @@ class Position:
     def movable(self):
         # Cells whose turtle some legal action takes away. Kept per position.
         if self._movable is None:
+            self.finish()
             out = []
             cur = self.image
             for img, _ in self.groups:
@@ -93,6 +125,7 @@ class Position:
     def nearest(self, sensed):
         # The one candidate board closest to `sensed`, if it is strictly
         # closer than the position itself; else the position's board.
+        self.finish()
         best = self.image
         best_d = distance(sensed, best)
         tie = False
@@ -121,7 +154,7 @@ def chains(game, sensed, depth=4, budget=200):
             if left[0] <= 0:
                 return
             left[0] -= 1
-            game.push(action)
+            token = game._do(action)  # as image_after(), without the history
             img = image_bytes(game)
             if img != before:
                 path.append(action)
@@ -130,7 +163,7 @@ def chains(game, sensed, depth=4, budget=200):
                 elif len(path) < depth and game.to_move() == who:
                     walk(path, img)
                 path.pop()
-            game.undo()
+            game._undo(token)
 
     walk([], image_bytes(game))
     return out

@@ -10,8 +10,10 @@
 #   leaves when the reading falls back inside threshold - hysteresis.
 # - Stability window: a new state counts after holding stable_ms.
 # - Faults: a reading within `rail` of 0 or 65535 for the window is a dead
-#   sensor; a reading that never changes at all for stuck_ms, while most
-#   other sensors show their usual noise, is a stuck one.
+#   sensor; a sensor that has shown noise (its reading changing all the time)
+#   and then does not change at all for stuck_ms, while most other sensors
+#   show theirs, is a stuck one. One whose noise is smaller than an ADC step
+#   never changes: it is quiet, not stuck.
 #   A faulty cell keeps its last stable state until it reads sanely again.
 #
 # scan() allocates nothing: every per-cell list is made once, here.
@@ -25,6 +27,16 @@ SAMPLES = 8  # readings averaged per cell at calibration
 OK, DEAD, STUCK = 0, 1, 2
 STUCK_EVERY_MS = 250  # how often the slow check for stuck readings runs
 LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
+NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
+
+
+def _gray_rank(k):
+    # The position of k in the 4-bit Gray code 0, 1, 3, 2, 6, 7, 5, 4, ...
+    r = k
+    while k:
+        k >>= 1
+        r ^= k
+    return r
 
 
 class Sensing:
@@ -41,9 +53,15 @@ class Sensing:
         self.stuck_ms = s["stuck_ms"]
         n = len(board.cells)
         self.channel = list(board.sensor_of)
-        # Read cells grouped by multiplexer input: the select lines switch at
-        # most 16 times per scan.
-        self.order = sorted(range(n), key=lambda i: (self.channel[i] & 15, self.channel[i]))
+        # Read cells grouped by multiplexer input: the multiplexers share
+        # their select lines, so each input is selected once per scan and
+        # read on every multiplexer that has a cell there (hal.read_mux).
+        # Inputs in Gray-code order: one select line changes between two.
+        self.order = sorted(range(n), key=lambda i: (_gray_rank(self.channel[i] & 15), self.channel[i]))
+        self._muxes = [0] * 16  # per input: how many multiplexers to read
+        for ch in self.channel:
+            self._muxes[ch & 15] = max(self._muxes[ch & 15], (ch >> 4) + 1)
+        self._mux_read = [0] * max(self._muxes)  # one select setting's readings
         self.base = [MID] * n
         self.trusted = [False] * n  # base measured on an empty cell
         self.image = [EMPTY] * n  # stable states
@@ -58,7 +76,9 @@ class Sensing:
         self._on_rail = [False] * n
         self._fault = [OK] * n
         self._stuck_at = 0
-        self._read = hal.read_channel  # bound once: a bound method costs a heap block
+        self._lively_run = [0] * n  # stuck checks in a row that found it lively
+        self._noisy = [False] * n  # it has shown noise: it can be judged stuck
+        self._read = hal.read_mux  # bound once: a bound method costs a heap block
         self._diff = hal.ticks_diff
 
     # ---- calibration ---------------------------------------------------
@@ -188,10 +208,19 @@ class Sensing:
         on_rail = self._on_rail
         threshold = self.threshold
         release = self.release
+        neg_threshold = -threshold
+        neg_release = -release
         low = self.rail
         high = 65535 - low
+        muxes = self._muxes
+        got = self._mux_read
+        sel = -1
         for i in self.order:
-            r = read(channel[i])
+            ch = channel[i]
+            if (ch & 15) != sel:
+                sel = ch & 15
+                read(sel, got, muxes[sel])
+            r = got[ch >> 4]
             raw[i] = r
             if r <= low or r >= high:
                 self._at_rail(i, r, now)
@@ -210,11 +239,11 @@ class Sensing:
             s = state[i]
             if s == UP and d > release:
                 new = UP
-            elif s == DOWN and d < -release:
+            elif s == DOWN and d < neg_release:
                 new = DOWN
             elif d >= threshold:
                 new = UP
-            elif d <= -threshold:
+            elif d <= neg_threshold:
                 new = DOWN
             else:
                 new = EMPTY
@@ -239,17 +268,26 @@ class Sensing:
 
     def _find_stuck(self, now):
         # A few times a second: readings that have not changed for stuck_ms,
-        # judged only while most sensors show the noise every live ADC input
-        # has (a board where nothing moves at all gives nothing to compare).
+        # of sensors that showed noise before, judged only while most sensors
+        # show theirs (a board where nothing moves at all gives nothing to
+        # compare). A sensor quieter than one ADC step (a small offset on a
+        # quiet supply) reads the same forever: never called stuck.
         n = len(self.channel)
+        run = self._lively_run
         lively = 0
         for i in range(n):
             if self._diff(now, self._moved[i]) < LIVELY_MS:
                 lively += 1
+                if run[i] < NOISY_CHECKS:
+                    run[i] += 1
+                    if run[i] == NOISY_CHECKS:
+                        self._noisy[i] = True
+            else:
+                run[i] = 0
         if lively * 2 <= n:
             return
         for i in range(n):
-            if self._fault[i] == OK and not self._on_rail[i]:
+            if self._fault[i] == OK and self._noisy[i] and not self._on_rail[i]:
                 if self._diff(now, self._moved[i]) >= self.stuck_ms:
                     self._set_fault(i, STUCK, self.raw[i])
 

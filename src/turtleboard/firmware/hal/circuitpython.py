@@ -29,6 +29,7 @@ class Hal:
             self._select.append(io)
         self._adc = [analogio.AnalogIn(pin(n)) for n in board.mux["adc"]]
         self._input = 0
+        self._one = [0] * len(self._adc)  # read_channel's readings
         self._pixels = neopixel.NeoPixel(pin(board.led_pin), board.led_count,
                                          auto_write=False, pixel_order=neopixel.GRB)
         self._colors = None
@@ -46,17 +47,31 @@ class Hal:
         pass
 
     def read_channel(self, ch):
-        want = ch & 15
-        if want != self._input:
+        # One channel (calibration): its input, read on its multiplexer.
+        self.read_mux(ch & 15, self._one, (ch >> 4) + 1)
+        return self._one[ch >> 4]
+
+    def read_mux(self, sel, out, count):
+        # Input `sel` of the first `count` multiplexers into out[0..count-1]
+        # (shared select lines: one setting serves them all). Only the lines
+        # that change are written (the sensing reads the inputs in Gray-code
+        # order); digitalio is slow enough (several us a call) for the
+        # 74HC4067 and the sensor to settle before the next sample.
+        change = sel ^ self._input
+        if change:
             pins = self._select
-            pins[0].value = bool(want & 1)
-            pins[1].value = bool(want & 2)
-            pins[2].value = bool(want & 4)
-            pins[3].value = bool(want & 8)
-            self._input = want
-            # digitalio is slow enough (several us a call) for the 74HC4067
-            # and the sensor to settle before the next sample.
-        return self._adc[ch >> 4].value
+            if change & 1:
+                pins[0].value = bool(sel & 1)
+            if change & 2:
+                pins[1].value = bool(sel & 2)
+            if change & 4:
+                pins[2].value = bool(sel & 4)
+            if change & 8:
+                pins[3].value = bool(sel & 8)
+            self._input = sel
+        adc = self._adc
+        for m in range(count):
+            out[m] = adc[m].value
 
     def button(self, name):
         io = self._buttons.get(name)

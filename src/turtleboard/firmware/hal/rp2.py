@@ -20,6 +20,7 @@ class Hal:
         self._select = [Pin(p, Pin.OUT, value=0) for p in board.mux["select"]]
         self._adc = [ADC(Pin(p)) for p in board.mux["adc"]]
         self._input = 0  # the multiplexer input selected now
+        self._one = [0] * len(self._adc)  # read_channel's readings
         self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count)
         self._colors = None
         self._buttons = {}
@@ -37,16 +38,31 @@ class Hal:
         pass  # every read samples the hardware
 
     def read_channel(self, ch):
-        want = ch & 15
-        if want != self._input:
+        # One channel (calibration): its input, read on its multiplexer.
+        self.read_mux(ch & 15, self._one, (ch >> 4) + 1)
+        return self._one[ch >> 4]
+
+    def read_mux(self, sel, out, count):
+        # Input `sel` of the first `count` multiplexers into out[0..count-1]:
+        # they share the select lines, so one setting serves them all. Only
+        # the lines that change are written (the sensing reads the inputs in
+        # Gray-code order, one line apart).
+        change = sel ^ self._input
+        if change:
             pins = self._select
-            pins[0].value(want & 1)
-            pins[1].value((want >> 1) & 1)
-            pins[2].value((want >> 2) & 1)
-            pins[3].value((want >> 3) & 1)
-            self._input = want
+            if change & 1:
+                pins[0].value(sel & 1)
+            if change & 2:
+                pins[1].value((sel >> 1) & 1)
+            if change & 4:
+                pins[2].value((sel >> 2) & 1)
+            if change & 8:
+                pins[3].value((sel >> 3) & 1)
+            self._input = sel
             time.sleep_us(SETTLE_US)
-        return self._adc[ch >> 4].read_u16()
+        adc = self._adc
+        for m in range(count):
+            out[m] = adc[m].read_u16()
 
     def button(self, name):
         pin = self._buttons.get(name)

@@ -47,6 +47,13 @@ class Hal:
     def read_channel(self, ch):
         return self._adc[ch]
 
+    def read_mux(self, sel, out, count):
+        # Input `sel` of the first `count` multiplexers, as the rp2 HAL reads
+        # them: channel m * 16 + sel into out[m].
+        adc = self._adc
+        for m in range(count):
+            out[m] = adc[(m << 4) | sel]
+
     def button(self, name):
         return name in self._held
 

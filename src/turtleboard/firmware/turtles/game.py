@@ -19,11 +19,17 @@ RULES_VERSION = "1"
 
 
 def fnv1a32(text):
-    h = 0x811C9DC5
+    # FNV-1a, 32 bits, on two 16-bit halves: a 32-bit MicroPython would make
+    # a heap int of every step's product. h * 0x01000193 (mod 2**32) is
+    # h * 0x193 + (h << 24), and h << 24 only adds h's low byte to the top.
+    hi = 0x811C
+    lo = 0x9DC5
     for b in text.encode():
-        h ^= b
-        h = (h * 0x01000193) & 0xFFFFFFFF
-    return h
+        lo ^= b
+        t = lo * 0x193
+        hi = (hi * 0x193 + (t >> 16) + ((lo & 0xFF) << 8)) & 0xFFFF
+        lo = t & 0xFFFF
+    return (hi << 16) | lo
 
 
 class Game:

@@ -145,13 +145,19 @@ class HexBoard:
 
 
 _default = None
+_last = None  # (desc, its board): the device's board file, built once
 
 
 def hexboard(desc=None):
-    # The board for `desc` (None: the reference board, built once).
-    global _default
+    # The board for `desc` (None: the reference board, built once). The last
+    # desc's board is kept too: every new game on the device passes the board
+    # file's geometry, the same dict, and building its tables is most of a
+    # `new` command on a Pico. (A board is never changed once built.)
+    global _default, _last
     if desc is None:
         if _default is None:
             _default = HexBoard(default_geometry())
         return _default
-    return HexBoard(desc)
+    if _last is None or _last[0] is not desc:
+        _last = (desc, HexBoard(desc))
+    return _last[1]
