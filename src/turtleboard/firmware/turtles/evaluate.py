@@ -70,12 +70,14 @@ CARD_MEAN = 362  # an unseen egg card: 87 eggs on 24 cards, in hundredths
 
 def mahe(game, me, rich):
     # Hundredths of eggs for every player, as `me` may know them: their own
-    # cards, the others' counted at the mean. A turtle on its way to the
-    # beach earns part of the next card; `rich` adds what a stack means.
+    # cards, the others' counted at the mean (even at the end of a line of
+    # search: the bot never looks at them). A turtle earns the share of
+    # the next card it has swum of the lap to the beach; `rich` adds a part
+    # of a card to the owner on top of a stack for each turtle under it.
     n = game.players
     out = [0] * n
     for p in range(n):
-        if p == me or game.phase == 4:
+        if p == me:
             out[p] = 100 * sum(game.won[p])
         else:
             out[p] = CARD_MEAN * len(game.won[p])
@@ -95,15 +97,12 @@ def mahe(game, me, rich):
             continue
         gap = beach if c == 0 else (beach - c - 1) % f + 1
         near = prize * (f - gap + 1) // f
-        if c == 0 or not rich:
-            for t in stack:
-                out[t // per] += near
-            continue
-        # the top turtle's owner takes the card whichever of the stack moves
-        top = stack[-1] // per
-        out[top] += near * len(stack)
-        for t in stack[:-1]:
-            out[t // per] += near // 4
+        for t in stack:
+            out[t // per] += near
+        if rich and c and len(stack) > 1:
+            # the top turtle's owner takes the card whichever of the stack
+            # carries it past the beach
+            out[stack[-1] // per] += prize * (len(stack) - 1) // 6
     return out
 
 
