@@ -1,5 +1,5 @@
 # Alpha-beta search with iterative deepening under a node budget (a node is
-# one action pushed), for games without chance or hidden parts (Tortuga and
+# one action tried), for games without chance or hidden parts (Tortuga and
 # its variants). It thinks in slices: each step() searches one root action
 # at the current depth, so a device can sense and light the board between
 # slices. The game is searched in place and is as it was after every step.
@@ -32,13 +32,13 @@ class AlphaBeta:
             return self._finish([self.order[0]])
         g = self.game
         a = self.order[self.i]
-        g.push(a)
+        token = g.try_action(a)
         self.nodes += 1
         alpha = -WIN * 2
         if self.scores:
             alpha = max(self.scores) - 1  # only a better action matters
         v = self._value(self.depth - 1, alpha, WIN * 2)
-        g.undo()
+        g.take_back(token)
         if v is None:  # out of budget inside this action
             return self._finish(self._partial())
         self.scores.append(v)
@@ -72,8 +72,10 @@ class AlphaBeta:
     def _value(self, depth, alpha, beta):
         # The value for self.me; None once the budget is spent.
         g = self.game
-        who = g.to_move()
-        if who == TERMINAL or depth <= 0:
+        # at the horizon no list of actions is made: the evaluation sees a
+        # won game by itself (which costs far less than the list)
+        who = g.to_move() if depth > 0 else TERMINAL
+        if who == TERMINAL:
             v = self.evaluate(g, self.me)
             if v >= WIN:
                 v -= self.depth - depth  # a sooner win is better
@@ -87,10 +89,10 @@ class AlphaBeta:
         # jumps first: they change the most
         ordered = [a for a in actions if a[0] == 1] + [a for a in actions if a[0] != 1]
         for a in ordered:
-            g.push(a)
+            token = g.try_action(a)
             self.nodes += 1
             v = self._value(depth - 1, alpha, beta)
-            g.undo()
+            g.take_back(token)
             if v is None:
                 return None
             if maximise:

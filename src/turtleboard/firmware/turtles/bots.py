@@ -9,10 +9,10 @@ from .game import CHANCE, TERMINAL
 LEVELS = ("random", "easy", "good", "best")
 DEVICE_LEVEL = "good"  # what the board plays on its own (docs/bots.md)
 
-# Node budgets (actions pushed while searching) per game family and level.
+# Node budgets (actions tried while searching) per game family and level.
 BUDGETS = {
-    "tortuga": {"good": 300, "best": 4000},
-    "race": {"good": 1500, "best": 6000},
+    "tortuga": {"good": 150, "best": 4000},
+    "race": {"good": 600, "best": 6000},
 }
 
 
@@ -70,7 +70,7 @@ def thinker(game, level, rng):
     if name == "mahe":
         from .expectimax import Expectimax
 
-        return Expectimax(game, rng, level == "best", level == "easy")
+        return Expectimax(game, rng, level == "best", level == "easy", level == "good")
     if name == "race":
         if not game.dealt:
             raise ValueError(
@@ -105,9 +105,9 @@ class OnePly:
         best = None
         choices = []
         for a in g.legal_actions():
-            g.push(a)
+            token = g.try_action(a)
             v = race(g, me)
-            g.undo()
+            g.take_back(token)
             if best is None or v > best:
                 best = v
                 choices = [a]

@@ -1,8 +1,6 @@
 # Simple evaluations the bots search with: small ints, higher is better for
 # the player asked about. Each reads only what that player may know.
 
-from .game import TERMINAL
-
 WIN = 100000  # a won game; search adds or takes the plies to it
 
 # ---- Tortuga and its variants ------------------------------------------
@@ -40,12 +38,16 @@ def forward_distances(geo, p):
 
 
 def tortuga(game, p):
-    # Turtles count, and more the nearer they are to the goal.
-    if game.to_move() == TERMINAL:
-        w = game.result()["winners"]
-        if len(w) != 1:
-            return 0
-        return WIN if w[0] == p else -WIN
+    # Turtles count, and more the nearer they are to the goal. A game won by
+    # reaching the goal is seen here; one lost for want of a move only when
+    # the search has made the list of actions (it is rare).
+    w = game.winner
+    if w < 0 and game.phase == 1 and game._legal is not None and not game._legal:
+        w = 1 - game.side
+    if w >= 0:
+        if w > 1:
+            return 0  # a draw by the turn limit
+        return WIN if w == p else -WIN
     geo = game.geo
     mine = forward_distances(geo, p)
     theirs = forward_distances(geo, 1 - p)

@@ -2,7 +2,7 @@
 # each playout first samples what the bot cannot see (`sample`, from its own
 # knowledge only), then plays one root action and random play to the end.
 # The root action that won most often is chosen. The budget counts the
-# actions pushed; one step() is one playout, so a device can sense between.
+# actions played; one step() is one playout, so a device can sense between.
 
 from .game import CHANCE, TERMINAL
 
@@ -32,7 +32,7 @@ class MonteCarlo:
             return self._finish()
         rng = self.rng
         world = self.sample(self.game, self.me, rng)
-        world.push(self.actions[self.i])
+        world.try_action(self.actions[self.i])
         self.nodes += 1 + playout(world, rng)
         winners = world.result()["winners"]
         if self.me in winners:
@@ -49,14 +49,15 @@ class MonteCarlo:
 
 
 def playout(game, rng):
-    # Random play to the end; the number of actions pushed.
+    # Random play to the end (the world is thrown away: nothing is
+    # recorded); the number of actions played.
     n = 0
     while True:
         who = game.to_move()
         if who == TERMINAL:
             return n
         if who == CHANCE:
-            game.push(rng.weighted(game.chance_outcomes()))
+            game.try_action(rng.weighted(game.chance_outcomes()))
         else:
-            game.push(rng.choice(game.legal_actions()))
+            game.try_action(rng.choice(game.legal_actions()))
         n += 1
