@@ -17,13 +17,14 @@
 #   - a turtle lifted: light its legal destinations;
 #   - anything else, stable for GRACE_MS: light the cells that differ.
 
-from turtles import GameError, IllegalAction, game_class
+from turtles import BadSetup, GameError, IllegalAction, game_class
 from turtles.game import CHANCE, TERMINAL
 from turtles.rng import Rng
 
 from . import flows, scenes
 from .buttons import Buttons
 from .commands import run_command
+from .computer import Computer, check_seats
 from .link import Link
 from .matcher import Position, chains, diff
 from .prompts import TAKEBACK, Prompt, choice_text
@@ -45,6 +46,8 @@ class Controller:
         self.link = Link(hal)
         self.buttons = Buttons(hal, [b[0] for b in board.buttons])
         self.rng = Rng(seed)
+        self.computer = Computer(Rng(seed + 1))
+        self.last_by = None      # who made the last action (`action` frame's by)
         self.level = 255
         self.diag = False
         self.diag_at = 0
@@ -104,7 +107,8 @@ class Controller:
             cell_map.append(self.board.cells.index(cell))
         return game, cell_map
 
-    def install(self, name, game, cell_map, dice, seed=None):
+    def install(self, name, game, cell_map, dice, seed=None, seats=None):
+        self.computer.reset(seats)
         self.game = game
         self.name = name
         self.dice = dice
@@ -118,13 +122,19 @@ class Controller:
         self.close_prompt(None)
         self.changed()
 
-    def new(self, name, players, options, dice, seed=None):
+    def new(self, name, players, options, dice, seed=None, seats=None):
         game, cell_map = self.make_game(name, players, options)
+        try:
+            seats = check_seats(seats, players, name)
+        except ValueError as e:
+            raise BadSetup(str(e))
         extra = {"dice": dice}
         if seed is not None:
             extra["seed"] = seed
+        if seats is not None:
+            extra["seats"] = seats
         self.log.begin(name, players, game.options, extra)
-        self.install(name, game, cell_map, dice, seed)
+        self.install(name, game, cell_map, dice, seed, seats)
 
     def restore(self):
         # At boot: replay the game in the log. True if there was one.
@@ -158,7 +168,11 @@ class Controller:
                     self.log.append(game.action_text(action))
             except Exception as e:
                 self.link.error("log", "the game log could not be rewritten (%s)" % (e,))
-        self.install(header["game"], game, cell_map, dice, extra.get("seed"))
+        try:
+            seats = check_seats(extra.get("seats"), game.players, header["game"])
+        except ValueError:
+            seats = None  # a log from another firmware: people play every seat
+        self.install(header["game"], game, cell_map, dice, extra.get("seed"), seats)
         self.must_match = RESTORE
         return True
 
@@ -180,6 +194,7 @@ class Controller:
         self.prev_image = self.pos.image
         game.push(action)
         self.last_on_board = on_board
+        self.last_by = by
         if not on_board:
             self.must_match = GAME
         self.changed()
@@ -254,6 +269,8 @@ class Controller:
         while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
             self.think(now)
             rounds += 1
+        if not rounds:
+            self.computer.tick(self)  # one slice of the computer's thought
         self.render(now)
         if rounds == 0 or self.held_back:
             self.held_back = False
@@ -321,7 +338,10 @@ class Controller:
                 # set right and moved on before the board was read in between
                 self.commit(actions[0], "sensors", on_board=True)
                 return
-            self.guide(scene, sensed, pos.image, "put the pieces where the lights show")
+            text = "put the pieces where the lights show"
+            if self.last_by == "computer" and game.history:
+                text = "the computer plays %s: make its move as lit" % game.action_text(game.history[-1])
+            self.guide(scene, sensed, pos.image, text)
             return
         p = self.prompt
         if p is not None and p.kind == "move" and p.image == sensed:
@@ -406,6 +426,14 @@ class Controller:
                              game.legal_actions())
             self.show_prompt(scene)
             return
+        if self.computer.playing(game):
+            self.idle_scene(scene)
+            self.set_status(self.computer.status(game), {})
+            return
+        hint = self.computer.hint_action(game)
+        if hint is not None:
+            self.show_hint(scene, hint)
+            return
         if flows.decide_all(self.name) or (pos.unseen and not pos.groups):
             choices = game.legal_actions() if flows.decide_all(self.name) else pos.unseen
             self.open_prompt("decide", "player %d decides: NEXT shows the next choice, OK confirms"
@@ -425,6 +453,18 @@ class Controller:
             scene.seats = [(who, scenes.player_colour(who))]
         elif who == CHANCE:
             scene.seats = [(i, scenes.CHANCE) for i in range(self.game.players)]
+
+    def show_hint(self, scene, action):
+        # The `good` level's choice for the person to move, as a preview.
+        game = self.game
+        self.idle_scene(scene)
+        game.push(action)
+        img = bytes(game.image())
+        game.undo()
+        off, on, flip = diff(self.pos.image, img)
+        scene.leds = self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
+        self.set_status("hint for player %d: %s" % (game.to_move() + 1, game.action_text(action)),
+                        {"choice": game.action_text(action)})
 
     def show_prompt(self, scene):
         # The preview: what the current choice changes on the board.
@@ -577,6 +617,10 @@ class Controller:
                 self.dirty = True
             elif name == "ok":
                 self.answer(p.current, "buttons")
+            return
+        if name == "next" and self.game is not None and self.must_match is None \
+                and not self.computer.playing(self.game) and self.game.to_move() >= 0:
+            self.computer.ask_hint("buttons")  # NEXT with no question open: a hint
             return
         if name != "ok" or self.game is None or not self.pos.player:
             return
