@@ -142,11 +142,11 @@ def host_player(mirror, levels, seed):
 
 
 def run(args) -> int:
+    from turtleboard.link import DeviceError
     from turtleboard.replica import Mirror
     from turtleboard.sim import device
     from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
     from turtleboard.sim.world import World, WorldError
-    from turtleboard.link import DeviceError
     from turtles import GameError, new_game
 
     if args.game not in GAMES:
