@@ -129,6 +129,14 @@ def test_bad_seats_are_refused_with_what_to_do():
     assert "every seat is a person" in err["msg"]
     got = rig.send("hint", {})
     assert only(got, "error")[0]["code"] == "no-game"
+    _new(race, ["person", "person"])
+    err = only(race.send("hint", {}), "error")[0]
+    assert err["code"] == "refused" and "real cards" in err["msg"]
+    race.show()
+    race.press("next")  # no hint there: NEXT does nothing, and nothing breaks
+    race.run(200)
+    assert only(race.got, "hint") == [] and [e for e in only(race.got, "error")
+                                            if e["code"] == "internal"] == []
 
 
 def test_seats_come_back_after_a_power_cut():

@@ -6,6 +6,7 @@ from turtles import BadNotation, BadSetup, GameError, IllegalAction
 from turtles.game import CHANCE
 
 from . import flows
+from .computer import no_hint
 
 FW_VERSION = "0.1.0"
 PROTO_VERSION = 1
@@ -186,10 +187,9 @@ def cmd_enter(ctl, payload):
 def cmd_hint(ctl, payload):
     # A `hint` frame follows when the search is done (a control cycle a slice).
     need_game(ctl)
-    if ctl.game.is_over():
-        raise CommandError("over", "the game is over; start a new one with `new`")
-    if ctl.game.to_move() < 0:
-        raise CommandError("illegal", "chance decides now (a die or a card), not a player")
+    why = no_hint(ctl.game)
+    if why is not None:
+        raise CommandError("over" if ctl.game.is_over() else "refused", why)
     if ctl.computer.playing(ctl.game):
         raise CommandError("illegal", "the computer is to move, not a person")
     ctl.computer.ask_hint("host")

@@ -34,6 +34,18 @@ def check_seats(seats, players, name):
     return list(seats)
 
 
+def no_hint(game):
+    # Why no hint can be given now, or None.
+    if game.is_over():
+        return "the game is over; start a new one with `new`"
+    if game.name == "race" and not game.dealt:
+        return ("the board plays the Turtle Race with real cards: it does not know the hand "
+                "a hint would play from")
+    if game.to_move() < 0:
+        return "chance decides now (a die or a card), not a player"
+    return None
+
+
 class Computer:
     def __init__(self, rng):
         self.rng = rng

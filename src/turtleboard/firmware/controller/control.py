@@ -24,7 +24,7 @@ from turtles.rng import Rng
 from . import flows, scenes
 from .buttons import Buttons
 from .commands import run_command
-from .computer import Computer, check_seats
+from .computer import Computer, check_seats, no_hint
 from .link import Link
 from .matcher import Position, chains, diff
 from .prompts import TAKEBACK, Prompt, choice_text
@@ -619,7 +619,7 @@ class Controller:
                 self.answer(p.current, "buttons")
             return
         if name == "next" and self.game is not None and self.must_match is None \
-                and not self.computer.playing(self.game) and self.game.to_move() >= 0:
+                and not self.computer.playing(self.game) and no_hint(self.game) is None:
             self.computer.ask_hint("buttons")  # NEXT with no question open: a hint
             return
         if name != "ok" or self.game is None or not self.pos.player:
