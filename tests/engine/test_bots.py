@@ -8,7 +8,7 @@ from turtles.rng import Rng
 
 from check import raises
 
-# rows of tests/test_bots_micropython.py: (game, players, options, bots, games)
+# rows of test_bot_games_identical (tests/test_engine_micropython.py): (game, players, options, bots, games)
 BOT_TRANSCRIPTS = [
     ("tortuga", 2, "", "best,good", 1),
     ("tortuga", 2, "hatching=1", "good,easy", 1),
