@@ -128,15 +128,14 @@ def parse_seats(text, players):
 
 def host_player(mirror, levels, seed):
     """The host's turn on a "host" seat: think on the mirror's replica, enter the move."""
-    from turtles.bots import choose
-    from turtles.rng import Rng
+    from turtleboard.hostseats import HostSeats
 
-    rng = Rng(seed * 31 + 7)
+    seats = HostSeats(mirror, seed=seed)
+    seats.levels = levels
 
     def turn(game, who):
-        if who in levels:
-            action = choose(game.copy(), levels[who], rng)
-            mirror.link.command("enter", {"text": game.action_text(action)}, timeout=5)
+        if who in levels and seats.due():
+            seats.move(game, who)
 
     return turn
 

@@ -86,8 +86,10 @@ class MirrorApp(App):
         Binding("colon,slash", "command", "command"),
     ] + [Binding(str(i), f"answer({i})", show=False) for i in range(10)]
 
-    def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None):
+    def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None,
+                 host_seats=None):
         super().__init__()
+        self.host_seats = host_seats  # plays the game's "host" seats (turtleboard.hostseats)
         self.mirror = mirror
         self.player = player
         self.board_path = board_path
@@ -165,6 +167,10 @@ class MirrorApp(App):
                 redraw = True
             elif kind == "bad":
                 log.write(f"[red]! {escape(str(data)[:120])}[/red]")
+        if self.host_seats is not None:
+            text = self.host_seats.poll()
+            if text:
+                log.write(f"[bold cyan]the computer on this PC plays {escape(text)}[/bold cyan]")
         if redraw:
             self.refresh_view()
 
