@@ -3,6 +3,7 @@
     python bench/bots.py strength [GAME ...]   seeded matches (turtleboard match)
     python bench/bots.py device                the device level under 32-bit
                                                MicroPython: time a move, heap
+    python bench/bots.py tables                the figures as Markdown tables
 
 Strength: each pairing plays seeded games with the seats rotated and gives
 the first bot's win share with its 95% interval (Wilson), against the fair
@@ -237,14 +238,56 @@ def device() -> None:
     print(json.dumps(data["device"], indent=1, sort_keys=True))
 
 
+TARGETS = {  # the issue's targets, by pairing
+    "tortuga 2p easy,random": 0.65, "tortuga 2p good,easy": 0.65, "tortuga 2p best,good": 0.65,
+    "tortuga 2p best,random": 0.97,
+}
+
+
+def tables() -> None:
+    """The figures of bots.json as Markdown tables (docs/bots.md, the closing note)."""
+    data = _load()
+    print("| pairing | games | first bot's win share | 95% interval | fair share | target | met |")
+    print("|---|---|---|---|---|---|---|")
+    for key, r in data.get("strength", {}).items():
+        target = TARGETS.get(key)
+        if target is not None:
+            want, met = ">= %.2f" % target, r["share"] >= target
+        else:
+            want, met = "interval above %.2f" % r["fair_share"], r["above_fair"]
+        print("| %s | %d | %.3f | %.3f..%.3f | %.2f | %s | %s |" % (
+            key, r["games"], r["share"], r["ci95"][0], r["ci95"][1], r["fair_share"], want,
+            "yes" if met else "no"))
+    print()
+    print("| pairing | bot | moves | mean ms | slowest ms | mean nodes |")
+    print("|---|---|---|---|---|---|")
+    for key, r in data.get("strength", {}).items():
+        for bot, t in sorted(r["timing"].items()):
+            print("| %s | %s | %d | %.1f | %.0f | %.0f |" % (
+                key, bot, t["moves"], t["mean_ms"], t["max_ms"], t["mean_nodes"]))
+    print()
+    dev = data.get("device", {})
+    print("| game | decisions | Pico s a move, mean | slowest | longest slice ms | nodes (most) "
+          "| held bytes | allocated bytes |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, g in dev.get("games", {}).items():
+        if not g.get("decisions"):
+            continue
+        print("| %s | %d | %.2f | %.2f | %.0f | %d | %d | %d |" % (
+            label, g["decisions"], g["pico_s_mean"], g["pico_s_max"], g["pico_ms_longest_slice"],
+            g["nodes_max"], g["held_bytes_max"], g["allocated_bytes_max"]))
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or argv[1] not in ("strength", "device"):
+    if len(argv) < 2 or argv[1] not in ("strength", "device", "tables"):
         print(__doc__)
         return 2
     if argv[1] == "strength":
         strength(argv[2:])
-    else:
+    elif argv[1] == "device":
         device()
+    else:
+        tables()
     return 0
 
 
