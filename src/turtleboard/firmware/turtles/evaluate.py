@@ -74,8 +74,8 @@ def mahe(game, me, rich):
     # Hundredths of eggs for every player, as `me` may know them: their own
     # cards, the others' counted at the mean (even at the end of a line of
     # search: the bot never looks at them). A turtle earns the share of
-    # the next card it has swum of the lap to the beach; `rich` adds a part
-    # of a card to the owner on top of a stack for each turtle under it.
+    # the next card it has swum of the lap to the beach; `rich` (the best
+    # level) credits a stack's progress to the owner of its top turtle.
     n = game.players
     out = [0] * n
     for p in range(n):
@@ -99,12 +99,15 @@ def mahe(game, me, rich):
             continue
         gap = beach if c == 0 else (beach - c - 1) % f + 1
         near = prize * (f - gap + 1) // f
-        for t in stack:
-            out[t // per] += near
-        if rich and c and len(stack) > 1:
-            # the top turtle's owner takes the card whichever of the stack
-            # carries it past the beach
-            out[stack[-1] // per] += prize * (len(stack) - 1) // 6
+        if not rich or c == 0:
+            for t in stack:
+                out[t // per] += near
+            continue
+        # whichever turtle of a stack moves, the top turtle's owner takes the
+        # card it carries past the beach; and each turtle under it carries
+        # it about 7 fields a round
+        top = stack[-1] // per
+        out[top] += near * len(stack) + prize * 7 * (len(stack) - 1) // f
     return out
 
 
