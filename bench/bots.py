@@ -3,6 +3,7 @@
     python bench/bots.py strength [GAME ...]   seeded matches (turtleboard match)
     python bench/bots.py device                the device level under 32-bit
                                                MicroPython: time a move, heap
+    python bench/bots.py timing                host CPU time a move, every level
     python bench/bots.py tables                the figures as Markdown tables
 
 Strength: each pairing plays seeded games with the seats rotated and gives
@@ -238,6 +239,29 @@ def device() -> None:
     print(json.dumps(data["device"], indent=1, sort_keys=True))
 
 
+# Host time a move of every level, in CPU time (the matches above are long
+# and ran on a loaded machine): a few games of each level against random.
+TIMING = [("tortuga", 2, 40), ("tattoo", 2, 20), ("hatching", 2, 20), ("mahe", 4, 40),
+          ("race", 5, 60)]
+
+
+def timing() -> None:
+    from turtleboard.matches import Match
+
+    out = {}
+    for game, players, n in TIMING:
+        for level in ("easy", "good", "best"):
+            m = Match(game, [level, "random"], players, SEED)
+            for _ in range(n):
+                m.play_one()
+            t = m.timing()[level]
+            out["%s %s" % (game, level)] = dict(t, games=n)
+            print(game, level, json.dumps(t), flush=True)
+    data = _load()
+    data["host_cpu_ms_a_move"] = out
+    _save(data)
+
+
 TARGETS = {  # the targets, by pairing
     "tortuga 2p easy,random": 0.65, "tortuga 2p good,easy": 0.65, "tortuga 2p best,good": 0.65,
     "tortuga 2p best,random": 0.97,
@@ -266,6 +290,12 @@ def tables() -> None:
             print("| %s | %s | %d | %.1f | %.0f | %.0f |" % (
                 key, bot, t["moves"], t["mean_ms"], t["max_ms"], t["mean_nodes"]))
     print()
+    print("| game, level | moves | mean CPU ms | slowest CPU ms | mean nodes |")
+    print("|---|---|---|---|---|")
+    for key, t in data.get("host_cpu_ms_a_move", {}).items():
+        print("| %s | %d | %.1f | %.0f | %.0f |" % (key, t["moves"], t["mean_ms"], t["max_ms"],
+                                                   t["mean_nodes"]))
+    print()
     dev = data.get("device", {})
     print("| game | decisions | Pico s a move, mean | slowest | longest slice ms | nodes (most) "
           "| held bytes | allocated bytes |")
@@ -279,13 +309,15 @@ def tables() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 2 or argv[1] not in ("strength", "device", "tables"):
+    if len(argv) < 2 or argv[1] not in ("strength", "device", "tables", "timing"):
         print(__doc__)
         return 2
     if argv[1] == "strength":
         strength(argv[2:])
     elif argv[1] == "device":
         device()
+    elif argv[1] == "timing":
+        timing()
     else:
         tables()
     return 0
