@@ -66,7 +66,8 @@ def test_a_computer_move_is_lit_until_the_person_makes_it():
     assert status["expect"]["on"] and status["expect"]["off"]
     rig.show()  # the person makes it
     rig.run(100)
-    assert only(rig.got, "status")[-1]["text"] == "player 1 to move"
+    assert only(rig.got, "status")[-1]["text"] == "player 1 to move (the computer played %s)" % (
+        last["text"])
     assert before != g.image()
 
 
@@ -156,3 +157,21 @@ def test_a_host_seat_waits_for_the_host():
     assert only(rig.got, "status")[-1]["text"] == "player 1: the computer on the host is thinking"
     rig.send("enter", {"text": "d2-d3"})
     assert only(rig.got, "action")[-1]["by"] == "host"
+
+
+def test_tattoo_set_up_by_the_computer_is_said_in_words():
+    rig = Rig("tortuga")
+    _new(rig, ["person", "easy"], options={"tattoo": 1})
+    g = rig.ctl.game
+    rig.show()
+    rig.run(50)
+    g0 = [a for a in g.legal_actions()][0]
+    rig.send("enter", {"text": g.action_text(g0)})  # the person's tattoo, from the host
+    for _ in range(20):
+        rig.run(20)
+        if len(only(rig.got, "action")) >= 2:
+            break
+    last = only(rig.got, "action")[-1]
+    assert last["by"] == "computer" and "@" in last["text"]
+    rig.run(50)
+    assert "(the computer played %s)" % last["text"] in only(rig.got, "status")[-1]["text"]

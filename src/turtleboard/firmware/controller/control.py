@@ -442,7 +442,11 @@ class Controller:
             return
         self.idle_scene(scene)
         scene.leds = self.leds(pos.movable(), scenes.MOVABLE)
-        self.set_status("player %d to move" % (who + 1), {})
+        text = "player %d to move" % (who + 1)
+        if self.last_by == "computer" and game.history:
+            # a choice the board cannot show (a tattoo, a team) is said
+            text += " (the computer played %s)" % game.action_text(game.history[-1])
+        self.set_status(text, {})
 
     def idle_scene(self, scene):
         who = self.game.to_move()
