@@ -70,7 +70,7 @@ def thinker(game, level, rng):
     if name == "mahe":
         from .expectimax import Expectimax
 
-        return Expectimax(game, rng, level == "best", level == "easy", level == "good")
+        return Expectimax(game, rng, level == "easy", level == "good")
     if name == "race":
         if not game.dealt:
             raise ValueError(

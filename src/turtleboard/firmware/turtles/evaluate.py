@@ -70,12 +70,13 @@ def tortuga(game, p):
 CARD_MEAN = 362  # an unseen egg card: 87 eggs on 24 cards, in hundredths
 
 
-def mahe(game, me, rich):
+def mahe(game, me):
     # Hundredths of eggs for every player, as `me` may know them: their own
     # cards, the others' counted at the mean (even at the end of a line of
     # search: the bot never looks at them). A turtle earns the share of
-    # the next card it has swum of the lap to the beach; `rich` (the best
-    # level) credits a stack's progress to the owner of its top turtle.
+    # the next card it has swum of the lap to the beach. (Scores that credit
+    # a stack's progress to the owner of its top turtle played no better
+    # against `easy`: docs/bots.md.)
     n = game.players
     out = [0] * n
     for p in range(n):
@@ -99,15 +100,8 @@ def mahe(game, me, rich):
             continue
         gap = beach if c == 0 else (beach - c - 1) % f + 1
         near = prize * (f - gap + 1) // f
-        if not rich or c == 0:
-            for t in stack:
-                out[t // per] += near
-            continue
-        # whichever turtle of a stack moves, the top turtle's owner takes the
-        # card it carries past the beach; and each turtle under it carries
-        # it about 7 fields a round
-        top = stack[-1] // per
-        out[top] += near * len(stack) + prize * 7 * (len(stack) - 1) // f
+        for t in stack:
+            out[t // per] += near
     return out
 
 

@@ -14,10 +14,9 @@ STOP = 21  # mahe.STOP
 
 
 class Expectimax:
-    def __init__(self, game, rng, rich, greedy, shallow=False):
+    def __init__(self, game, rng, greedy, shallow=False):
         self.game = game
         self.rng = rng
-        self.rich = rich
         self.me = game.to_move()
         self.greedy = greedy or (shallow and game.phase == 1)  # mahe.CHOOSE
         self.actions = list(game.legal_actions())
@@ -77,10 +76,10 @@ class Expectimax:
         g = self.game
         who = g.to_move()
         if who == TERMINAL or (rolled and not g.dice):
-            return mahe_eval(g, self.me, self.rich)
+            return mahe_eval(g, self.me)
         if who == CHANCE:
             if g.phase == 0:  # an egg card turned up: the move is over
-                return mahe_eval(g, self.me, self.rich)
+                return mahe_eval(g, self.me)
             total = 0
             acc = None
             for a, w in g.chance_outcomes():
