@@ -1,6 +1,6 @@
 """Bot strength and the device level's cost; writes bench/results/bots.json.
 
-    python bench/bots.py strength [GAME ...]   seeded matches (turtleboard match)
+    python bench/bots.py strength [GAME|GAME:A,B ...]   seeded matches (turtleboard match)
     python bench/bots.py device                the device level under 32-bit
                                                MicroPython: time a move, heap
     python bench/bots.py timing                host CPU time a move, every level
@@ -69,7 +69,7 @@ def strength(games: list[str]) -> None:
     from turtleboard.matches import Match
 
     for game, players, bots, n in PAIRINGS:
-        if games and game not in games:
+        if games and game not in games and "%s:%s" % (game, bots) not in games:
             continue
         m = Match(game, bots.split(","), players, SEED)
         t0 = time.perf_counter()
