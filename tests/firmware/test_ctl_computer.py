@@ -175,3 +175,4 @@ def test_tattoo_set_up_by_the_computer_is_said_in_words():
     assert last["by"] == "computer" and "@" in last["text"]
     rig.run(50)
     assert "(the computer played %s)" % last["text"] in only(rig.got, "status")[-1]["text"]
+

@@ -212,6 +212,7 @@ class Controller:
         game.undo()
         self.prev_image = None
         self.last_on_board = False
+        self.last_by = None
         self.must_match = None if by == "sensors" else GAME
         self.shown_dice = 0
         self.close_prompt(None)
@@ -458,15 +459,23 @@ class Controller:
         elif who == CHANCE:
             scene.seats = [(i, scenes.CHANCE) for i in range(self.game.players)]
 
+    def preview(self, img):
+        # LEDs of what changes from the game's board to `img`.
+        off, on, flip = diff(self.pos.image, img)
+        return self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
+
+    def image_after(self, action):
+        game = self.game
+        game.push(action)
+        img = bytes(game.image())
+        game.undo()
+        return img
+
     def show_hint(self, scene, action):
         # The `good` level's choice for the person to move, as a preview.
         game = self.game
         self.idle_scene(scene)
-        game.push(action)
-        img = bytes(game.image())
-        game.undo()
-        off, on, flip = diff(self.pos.image, img)
-        scene.leds = self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
+        scene.leds = self.preview(self.image_after(action))
         self.set_status("hint for player %d: %s" % (game.to_move() + 1, game.action_text(action)),
                         {"choice": game.action_text(action)})
 
@@ -477,17 +486,8 @@ class Controller:
         scene.status = "prompt"
         action = p.chosen()
         game = self.game
-        if action == TAKEBACK:
-            img = self.prev_image
-        elif action is not None:
-            game.push(action)
-            img = bytes(game.image())
-            game.undo()
         if action is not None:
-            off, on, flip = diff(self.pos.image, img)
-            scene.leds = (
-                self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
-            )
+            scene.leds = self.preview(self.prev_image if action == TAKEBACK else self.image_after(action))
             colour = None if action == TAKEBACK else flows.colour_of(self.name, game, action)
             if colour is not None and scene.seats:  # on the deciding seat
                 scene.seats = [(scene.seats[0][0], colour)]
