@@ -176,3 +176,29 @@ def test_tattoo_set_up_by_the_computer_is_said_in_words():
     rig.run(50)
     assert "(the computer played %s)" % last["text"] in only(rig.got, "status")[-1]["text"]
 
+
+
+def test_after_a_takeback_the_computer_waits_for_ok():
+    rig = Rig("tortuga")
+    _new(rig, ["easy", "person"])
+    for _ in range(40):
+        if list(rig.ctl.board_image()) != list(rig.ctl.game.image()):
+            rig.show()
+        rig.run(20)
+        if only(rig.got, "action") and rig.ctl.must_match is None:
+            break
+    assert only(rig.got, "action")[-1]["by"] == "computer"
+    g = rig.ctl.game
+    last = g.undo()
+    before = g.image()
+    g.push(last)
+    rig.show(before)  # the person puts the computer's turtle back
+    rig.run(100)
+    rig.send("undo", {})  # and the host takes its move back
+    rig.run(300)
+    assert len(only(rig.got, "action")) == 1  # no new move yet
+    assert only(rig.got, "status")[-1]["text"] == (
+        "player 1: the computer waits after the takeback; OK lets it play")
+    rig.press("ok")
+    rig.run(300)
+    assert len(only(rig.got, "action")) == 2 and only(rig.got, "action")[-1]["by"] == "computer"

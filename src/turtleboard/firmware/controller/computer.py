@@ -54,9 +54,11 @@ class Computer:
         self.key = None     # the game it thinks about: (game, actions played)
         self.hint = None    # (key, action) of the hint lit now
         self.hint_by = None
+        self.paused = False  # after a takeback the board's seats wait for OK
 
     def reset(self, seats):
         self.seats = seats
+        self.paused = False
         self.think = None
         self.key = None
         self.hint = None
@@ -84,7 +86,7 @@ class Computer:
         who = game.to_move()
         key = (game, len(game.history))
         level = self.seat(who)
-        if who < 0 or level == HOST:
+        if who < 0 or level == HOST or (self.paused and level != PERSON):
             self.think = None
             return
         if level == PERSON:
@@ -123,5 +125,7 @@ class Computer:
         level = self.seat(who)
         if level == HOST:
             return "player %d: the computer on the host is thinking" % (who + 1)
+        if self.paused:
+            return "player %d: the computer waits after the takeback; OK lets it play" % (who + 1)
         return "player %d: the computer (%s) is thinking" % (who + 1, level)
 

@@ -213,6 +213,7 @@ class Controller:
         self.prev_image = None
         self.last_on_board = False
         self.last_by = None
+        self.computer.paused = True  # so a person can take back more than one move
         self.must_match = None if by == "sensors" else GAME
         self.shown_dice = 0
         self.close_prompt(None)
@@ -625,6 +626,10 @@ class Controller:
         if name == "next" and self.game is not None and self.must_match is None \
                 and not self.computer.playing(self.game) and no_hint(self.game) is None:
             self.computer.ask_hint("buttons")  # NEXT with no question open: a hint
+            return
+        if name == "ok" and self.computer.paused and self.computer.playing(self.game):
+            self.computer.paused = False  # the computer plays on
+            self.dirty = True
             return
         if name != "ok" or self.game is None or not self.pos.player:
             return
