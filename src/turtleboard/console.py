@@ -5,7 +5,7 @@ other line (boot text, a traceback) is printed as raw text, marked `|`.
 Commands are typed at the `tb>` prompt (Tab completes):
 
     sync | ping | hello | undo | ledtest | diag on|off | bright N
-    new GAME PLAYERS [opt=v,...] [physical]      enter TEXT      answer N
+    new GAME PLAYERS [opt=v,...] [physical] [seats=S,S,...]   enter TEXT   answer N   hint
     send KIND {json}         any protocol frame
     repl                     into the MicroPython REPL (Ctrl-] comes back)
     stats | help | quit
@@ -34,23 +34,27 @@ CTRL_C, CTRL_D, CTRL_RBRACKET = b"\x03", b"\x04", b"\x1d"
 KIND_STYLE = {
     "hello": "bold green", "action": "bold cyan", "undone": "yellow", "state": "green",
     "log": "green", "synced": "green", "prompt": "bold magenta", "closed": "magenta",
-    "status": "blue", "leds": "dim", "sense": "dim", "error": "bold red", "ok": "dim green",
+    "status": "blue", "leds": "dim", "hint": "bold yellow", "sense": "dim", "error": "bold red", "ok": "dim green",
 }
 
 COMMANDS = [
     "sync", "ping", "hello", "undo", "ledtest", "diag", "bright", "new", "enter",
-    "answer", "send", "repl", "stats", "help", "quit",
+    "answer", "hint", "send", "repl", "stats", "help", "quit",
 ]
 COMPLETIONS = {
     "diag": ["on", "off"],
     "new": ["mahe", "race", "tortuga"],
-    "send": ["hello", "sync", "new", "answer", "enter", "undo", "bright", "diag", "ledtest", "ping"],
+    "send": ["hello", "sync", "new", "answer", "enter", "undo", "bright", "diag", "ledtest", "ping",
+             "hint"],
 }
 
 HELP = """commands:
   sync                     full state from the board
   ping | hello             is it there? which versions?
-  new GAME PLAYERS [opt=v,...] [physical]   start a game (dice electronic unless 'physical')
+  new GAME PLAYERS [opt=v,...] [physical] [seats=S,S,...]
+                           start a game (dice electronic unless 'physical'); seats: one a
+                           player, person, random, easy, good (the board plays) or host
+  hint                     light the good move for the player to move (NEXT on the board too)
   enter TEXT               a die face, a card or any action in notation (e.g. enter d3)
   undo                     take back the last action
   answer N                 choose item N (0-based) of the open prompt
@@ -70,7 +74,7 @@ def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
     if not words:
         return None
     cmd, rest = words[0].lower(), words[1:]
-    if cmd in ("sync", "ping", "undo", "ledtest"):
+    if cmd in ("sync", "ping", "undo", "ledtest", "hint"):
         if rest:
             raise UserError(f"'{cmd}' takes nothing after it")
         return cmd, {}
@@ -105,15 +109,21 @@ def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
 
         dice = "electronic"
         opts = {}
+        seats = None
         for extra in rest[2:]:
             if extra in ("physical", "electronic"):
                 dice = extra
+            elif extra.startswith("seats="):
+                seats = [s.strip() for s in extra[6:].split(",")]
             else:
                 try:
                     opts.update(parse_options(extra))
                 except BadSetup as e:
                     raise UserError(str(e)) from None
-        return "new", {"game": rest[0], "players": int(rest[1]), "options": opts, "dice": dice}
+        payload = {"game": rest[0], "players": int(rest[1]), "options": opts, "dice": dice}
+        if seats is not None:
+            payload["seats"] = seats  # the board says what is wrong with them
+        return "new", payload
     if cmd == "send":
         if not rest:
             raise UserError("use: send KIND {json payload}")

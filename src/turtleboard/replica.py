@@ -211,6 +211,7 @@ class Mirror:
         self.leds: list[str] = []  # "rrggbb" per LED index, from `leds` frames
         self.status: dict | None = None
         self.prompt: dict | None = None
+        self.seats: list | None = None  # the game's seats, from `state` (None: all people)
         self.connected = False
         self.reconnects = 0
         self.lost_at = self.next_try = 0.0
@@ -313,6 +314,7 @@ class Mirror:
                 self.prompt = None
         elif f.kind == "state":
             self.prompt = None
+            self.seats = f.payload.get("seats")
 
     def _try_reconnect(self, out: list, timeout: float) -> None:
         now = time.monotonic()

@@ -34,3 +34,31 @@ def test_demo_refuses_an_unknown_game_clearly(tmp_path):
                        capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert r.returncode == 2
     assert "there is no game 'chess'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_demo_with_seats_the_board_and_the_host_play_people_make_their_moves(tmp_path):
+    record = tmp_path / "seats.txt"
+    r = subprocess.run(
+        [sys.executable, "-m", "turtleboard", "demo", "--game", "tortuga", "--seed", "3",
+         "--fast", "--seats", "host:best,good", "--record", str(record)],
+        capture_output=True, text=True, timeout=240, cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    out = r.stdout
+    assert "seats host:best,good" in out
+    assert "by computer" in out and "by host" in out and "by sensors" not in out
+    assert "game over after" in out
+
+
+def test_demo_seats_refused_clearly(tmp_path):
+    for args, msg in (
+        (["--seats", "person"], "--seats names 1 seats for 2 players"),
+        (["--seats", "person,host:genius"], "'genius' is no level"),
+        (["--seats", "person,best"], "a seat is person, host or a level the board plays"),
+        (["--game", "race", "--seats", "person,good,person"], "every seat is a person"),
+    ):
+        r = subprocess.run([sys.executable, "-m", "turtleboard", "demo", "--fast", "--game",
+                            "tortuga"] + args, capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path)
+        assert r.returncode == 2, (args, r.stdout[-1000:], r.stderr[-1000:])
+        assert msg in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)

@@ -62,6 +62,10 @@ def test_typed_commands_become_protocol_frames():
     assert parse_command('send bright {"level": 9}') == ("bright", {"level": 9})
     assert parse_command("new tortuga 2 tattoo=4 physical") == (
         "new", {"game": "tortuga", "players": 2, "options": {"tattoo": 4}, "dice": "physical"})
+    assert parse_command("new tortuga 2 seats=person,good") == (
+        "new", {"game": "tortuga", "players": 2, "options": {}, "dice": "electronic",
+                "seats": ["person", "good"]})
+    assert parse_command("hint") == ("hint", {})
     for bad, why in [("diag maybe", "diag on  or  diag off"), ("send bright [1]", "JSON object"),
                      ("send bright {x", "not JSON"), ("new mahe", "new GAME PLAYERS"),
                      ("enter", "use: enter TEXT")]:

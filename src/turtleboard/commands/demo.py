@@ -36,6 +36,11 @@ def add_arguments(p) -> None:
     p.add_argument("--bounce", action="store_true", help="turtles wobble as they are put down")
     p.add_argument("--record", metavar="FILE",
                    help="where to save the game record (default: demo-<game>-<seed>.txt here)")
+    p.add_argument("--seats", metavar="S,S,...",
+                   help="who plays each seat: person (the scripted hands), a level the board "
+                        "plays itself (random, easy, good), or host:LEVEL (this PC plays it, "
+                        "e.g. host:best); the hands make the computer's moves as lit "
+                        "(default: person for every seat)")
     p.add_argument("--plain", action="store_true",
                    help="plain text output, one line per action (the default without a terminal)")
 
@@ -98,8 +103,46 @@ class View:
         self.live.update(Panel(body, title=title))
 
 
+def parse_seats(text, players):
+    """--seats -> (the seats for `new`, {seat: level the host plays}); (None, {}) without."""
+    from turtles.bots import LEVELS
+
+    if not text:
+        return None, {}
+    given = [s.strip() for s in text.split(",")]
+    if len(given) != players:
+        raise UserError("--seats names %d seats for %d players; give one a player, e.g. "
+                        "--seats person,good" % (len(given), players))
+    seats, host = [], {}
+    for i, s in enumerate(given):
+        if s.startswith("host:"):
+            level = s[5:]
+            if level not in LEVELS:
+                raise UserError("--seats: %r is no level; the levels are %s" % (level, ", ".join(LEVELS)))
+            seats.append("host")
+            host[i] = level
+        else:
+            seats.append(s)  # the board checks the rest and says what is wrong
+    return seats, host
+
+
+def host_player(mirror, levels, seed):
+    """The host's turn on a "host" seat: think on the mirror's replica, enter the move."""
+    from turtleboard.hostseats import HostSeats
+
+    seats = HostSeats(mirror, seed=seed)
+    seats.levels = levels
+
+    def turn(game, who):
+        if who in levels and seats.due():
+            seats.move(game, who)
+
+    return turn
+
+
 def run(args) -> int:
     from turtleboard.commands.sim import require_sim_platform
+    from turtleboard.link import DeviceError
     from turtleboard.replica import Mirror
 
     require_sim_platform()
@@ -125,6 +168,7 @@ def run(args) -> int:
         new_game(rules, players, options, board.geometry)
     except GameError as e:
         raise UserError(str(e))
+    seats, host_levels = parse_seats(args.seats, players)
     record_path = args.record or "demo-%s-%d.txt" % (args.game, args.seed)
     plain = args.plain or not sys.stdout.isatty()
     temp = args.dir is None
@@ -147,13 +191,22 @@ def run(args) -> int:
         mirror = Mirror(bg.path, geometry=board.geometry)
         hello = mirror.start(10)
         view.say("connected: %s, firmware %s" % (hello.get("board"), hello.get("fw")))
-        mirror.link.command("new", {"game": rules, "players": players, "options": options,
-                                    "dice": "electronic", "seed": args.seed & 0x3FFFFFFF},
-                            timeout=5)
+        new = {"game": rules, "players": players, "options": options,
+               "dice": "electronic", "seed": args.seed & 0x3FFFFFFF}
+        if seats is not None:
+            new["seats"] = seats
+        try:
+            mirror.link.command("new", new, timeout=5)
+        except DeviceError as e:
+            raise UserError("the board refused the game: %s" % e)
         mirror.wait_synced(10)
-        view.say("new game: %s, %d players, seed %d" % (args.game, players, args.seed))
+        view.say("new game: %s, %d players, seed %d%s" % (
+            args.game, players, args.seed, ", seats " + args.seats if seats else ""))
         hands = Hands(world, mirror, seed=args.seed, timing=FAST if args.fast else BRISK,
                       log=lambda text: None)
+        if seats is not None:
+            hands.computer = {i for i, s in enumerate(seats) if s != "person"}
+            hands.computer_turn = host_player(mirror, host_levels, args.seed)
         last = [0.0]
 
         def on_event(ev) -> None:

@@ -10,6 +10,9 @@ from turtleboard.paths import BOARD_HELP, board_arg
 def add_arguments(p) -> None:
     p.add_argument("--port", help="the serial port or pty (default: the one Pico plugged in)")
     p.add_argument("--player", type=int, help="show what player N (from 1) may see; default: what an onlooker sees")
+    p.add_argument("--host-level", default="best", metavar="LEVEL",
+                   help="the level this PC plays the game's \"host\" seats at (new ... "
+                        "seats=person,host): random, easy, good or best (default best)")
     p.add_argument("--board", type=board_arg,
                    help="for the LED map and geometry, if the board is not a reference board: " + BOARD_HELP)
 
@@ -34,7 +37,13 @@ def run(args) -> int:
         game = mirror.replica.game
         if args.player is not None and game is not None and args.player > game.players:
             raise UserError(f"--player {args.player}: the game on the board has {game.players} players")
-        MirrorApp(mirror, None if args.player is None else args.player - 1, args.board).run()
+        from turtleboard.hostseats import HostSeats
+
+        try:
+            host = HostSeats(mirror, args.host_level)
+        except ValueError as e:
+            raise UserError("--host-level: %s" % e) from None
+        MirrorApp(mirror, None if args.player is None else args.player - 1, args.board, host).run()
     finally:
         mirror.close()
     return 0

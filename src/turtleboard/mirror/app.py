@@ -7,7 +7,8 @@ panel with whose turn it is, the dice, cards and hands as the chosen player may
 see them, the board's status text and any open prompt; the action log (with the
 board's raw lines and the mirror's notes) and a command line at the bottom.
 
-Keys: n new game (fills the command line), u undo, s sync, 0-9 answer the open
+Keys: n new game (fills the command line), u undo, h hint (the board lights the
+good move; the log says it in words), s sync, 0-9 answer the open
 prompt, p next player's view, : or / the command line, q quit. The command line
 takes the console's commands (enter d3, new mahe 4, answer 1, bright 40, ...).
 """
@@ -79,13 +80,16 @@ class MirrorApp(App):
         Binding("q", "quit", "quit"),
         Binding("n", "new", "new game"),
         Binding("u", "undo", "undo"),
+        Binding("h", "hint", "hint"),
         Binding("s", "sync", "sync"),
         Binding("p", "player", "player view"),
         Binding("colon,slash", "command", "command"),
     ] + [Binding(str(i), f"answer({i})", show=False) for i in range(10)]
 
-    def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None):
+    def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None,
+                 host_seats=None):
         super().__init__()
+        self.host_seats = host_seats  # plays the game's "host" seats (turtleboard.hostseats)
         self.mirror = mirror
         self.player = player
         self.board_path = board_path
@@ -141,6 +145,11 @@ class MirrorApp(App):
                     who = f.payload.get("by", "")
                     log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
                               f" [dim]({escape(str(who))})[/dim]")
+                elif f.kind == "hint":
+                    p = f.payload
+                    log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
+                              f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {p.get('level')} "
+                              f"level's move, lit on the board)[/dim]")
                 elif f.kind == "undone":
                     log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
                 elif f.kind == "error":
@@ -158,6 +167,10 @@ class MirrorApp(App):
                 redraw = True
             elif kind == "bad":
                 log.write(f"[red]! {escape(str(data)[:120])}[/red]")
+        if self.host_seats is not None:
+            text = self.host_seats.poll()
+            if text:
+                log.write(f"[bold cyan]the computer on this PC plays {escape(text)}[/bold cyan]")
         if redraw:
             self.refresh_view()
 
@@ -236,10 +249,14 @@ class MirrorApp(App):
         cmd.value = "new mahe 4"
         cmd.focus()
         self.query_one("#log", RichLog).write(
-            "[dim]" + escape("new GAME PLAYERS [opt=v,...] [physical]: games mahe, race, tortuga "
-                             "(e.g. new race 5 mode=physical, new tortuga 2 tattoo=4); Enter sends")
+            "[dim]" + escape("new GAME PLAYERS [opt=v,...] [physical] [seats=S,...]: games mahe, "
+                             "race, tortuga (e.g. new race 5 mode=physical, new tortuga 2 tattoo=4, "
+                             "new tortuga 2 seats=person,good: the board plays seat 2); Enter sends")
             + "[/dim]"
         )
+
+    def action_hint(self) -> None:
+        self.send("hint")
 
     def action_undo(self) -> None:
         self.send("undo")

@@ -67,6 +67,11 @@ class Hands:
         self.on_event = None             # called with every mirror event (for the demo's view)
         self._released = 0.0
         self.boots = 0                   # hello frames seen (a device reboot sends one)
+        # The computer's seats: the hands make its moves as the board lights
+        # them and choose none. computer_turn(game, player) is called first
+        # (the demo enters a host seat's move there).
+        self.computer: set[int] = set()
+        self.computer_turn = None
 
     # -- the device, as a player sees it -----------------------------------------
 
@@ -136,6 +141,12 @@ class Hands:
                 return
             if who == CHANCE:
                 self.wait_change(len(game.history), "roll the dice")
+                continue
+            if who in self.computer:
+                n = len(game.history)
+                if self.computer_turn is not None:
+                    self.computer_turn(game, who)
+                self.wait_change(n, "play the computer's move")
                 continue
             self.move(game)
 

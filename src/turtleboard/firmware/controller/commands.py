@@ -6,6 +6,7 @@ from turtles import BadNotation, BadSetup, GameError, IllegalAction
 from turtles.game import CHANCE
 
 from . import flows
+from .computer import no_hint
 
 FW_VERSION = "0.1.0"
 PROTO_VERSION = 1
@@ -89,6 +90,7 @@ def send_state(ctl):
             "players": game.players,
             "options": game.options,
             "dice": ctl.dice,
+            "seats": ctl.computer.seats,
             "n": len(game.history),
             "hash": ctl.hash(),
             "over": game.is_over(),
@@ -141,8 +143,9 @@ def cmd_new(ctl, payload):
     seed = payload.get("seed")
     if seed is not None:
         seed = whole(payload, "seed", 0, 0x3FFFFFFF)
+    seats = payload.get("seats")
     try:
-        ctl.new(name, players, options, dice, seed)
+        ctl.new(name, players, options, dice, seed, seats)
     except OSError as e:
         raise CommandError("log", "could not start the game log (%s); no new game" % (e,))
     send_state(ctl)
@@ -185,6 +188,17 @@ def cmd_enter(ctl, payload):
         ctl.shown_dice = flows.dice_value(game, action)
 
 
+def cmd_hint(ctl, payload):
+    # A `hint` frame follows when the search is done (a control cycle a slice).
+    need_game(ctl)
+    why = no_hint(ctl.game)
+    if why is not None:
+        raise CommandError("over" if ctl.game.is_over() else "refused", why)
+    if ctl.computer.playing(ctl.game):
+        raise CommandError("illegal", "the computer is to move, not a person")
+    ctl.computer.ask_hint("host")
+
+
 def cmd_undo(ctl, payload):
     need_game(ctl)
     ctl.takeback("host")
@@ -221,6 +235,7 @@ COMMANDS = {
     "answer": cmd_answer,
     "enter": cmd_enter,
     "undo": cmd_undo,
+    "hint": cmd_hint,
     "bright": cmd_bright,
     "diag": cmd_diag,
     "ledtest": cmd_ledtest,

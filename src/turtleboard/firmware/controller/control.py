@@ -17,13 +17,14 @@
 #   - a turtle lifted: light its legal destinations;
 #   - anything else, stable for GRACE_MS: light the cells that differ.
 
-from turtles import GameError, IllegalAction, game_class
+from turtles import BadSetup, GameError, IllegalAction, game_class
 from turtles.game import CHANCE, TERMINAL
 from turtles.rng import Rng, derived
 
 from . import flows, scenes
 from .buttons import Buttons
 from .commands import run_command
+from .computer import Computer, check_seats, no_hint
 from .link import Link
 from .matcher import Position, chains, diff, image_after
 from .prompts import TAKEBACK, Prompt, choice_text
@@ -46,6 +47,8 @@ class Controller:
         self.link = Link(hal)
         self.buttons = Buttons(hal, [b[0] for b in board.buttons])
         self.rng = Rng(seed)
+        self.computer = Computer(Rng(seed + 1))
+        self.last_by = None      # who made the last action (`action` frame's by)
         self.level = 255
         self.diag = False
         self.diag_at = 0
@@ -106,7 +109,8 @@ class Controller:
             cell_map.append(self.board.cells.index(cell))
         return game, cell_map
 
-    def install(self, name, game, cell_map, dice, seed=None):
+    def install(self, name, game, cell_map, dice, seed=None, seats=None):
+        self.computer.reset(seats)
         self.game = game
         self.name = name
         self.dice = dice
@@ -120,13 +124,19 @@ class Controller:
         self.close_prompt(None)
         self.changed()
 
-    def new(self, name, players, options, dice, seed=None):
+    def new(self, name, players, options, dice, seed=None, seats=None):
         game, cell_map = self.make_game(name, players, options)
+        try:
+            seats = check_seats(seats, players, name)
+        except ValueError as e:
+            raise BadSetup(str(e))
         extra = {"dice": dice}
         if seed is not None:
             extra["seed"] = seed
+        if seats is not None:
+            extra["seats"] = seats
         self.log.begin(name, players, game.options, extra)
-        self.install(name, game, cell_map, dice, seed)
+        self.install(name, game, cell_map, dice, seed, seats)
 
     def restore(self):
         # At boot: replay the game in the log. True if there was one.
@@ -160,7 +170,11 @@ class Controller:
                     self.log.append(game.action_text(action))
             except Exception as e:
                 self.link.error("log", "the game log could not be rewritten (%s)" % (e,))
-        self.install(header["game"], game, cell_map, dice, extra.get("seed"))
+        try:
+            seats = check_seats(extra.get("seats"), game.players, header["game"])
+        except ValueError:
+            seats = None  # a log from another firmware: people play every seat
+        self.install(header["game"], game, cell_map, dice, extra.get("seed"), seats)
         self.must_match = RESTORE
         return True
 
@@ -184,6 +198,7 @@ class Controller:
         self.prev_image = self.pos.image
         game.push(action)
         self.last_on_board = on_board
+        self.last_by = by
         if not on_board:
             self.must_match = GAME
         self.changed()
@@ -201,6 +216,8 @@ class Controller:
         game.undo()
         self.prev_image = None
         self.last_on_board = False
+        self.last_by = None
+        self.computer.paused = True  # so a person can take back more than one move
         self.must_match = None if by == "sensors" else GAME
         self.shown_dice = 0
         self.close_prompt(None)
@@ -261,8 +278,11 @@ class Controller:
         while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
             self.think(now)
             rounds += 1
-        if rounds == 0 and self.pos is not None and not self.pos.done():
-            self.build()
+        if not rounds:
+            if self.pos is not None and not self.pos.done():
+                self.build()
+            else:
+                self.computer.tick(self)  # one slice of the computer's thought
         self.render(now)
         if rounds == 0 or self.held_back:
             self.held_back = False
@@ -342,7 +362,10 @@ class Controller:
                 # set right and moved on before the board was read in between
                 self.commit(actions[0], "sensors", on_board=True)
                 return
-            self.guide(scene, sensed, pos.image, "put the pieces where the lights show")
+            text = "put the pieces where the lights show"
+            if self.last_by == "computer" and game.history:
+                text = "the computer plays %s: make its move as lit" % game.action_text(game.history[-1])
+            self.guide(scene, sensed, pos.image, text)
             return
         p = self.prompt
         if p is not None and p.kind == "move" and p.image == sensed:
@@ -427,10 +450,18 @@ class Controller:
                              game.legal_actions())
             self.show_prompt(scene)
             return
+        if self.computer.playing(game):
+            self.idle_scene(scene)
+            self.set_status(self.computer.status(game), {})
+            return
         if not pos.done() and not flows.decide_all(self.name):
             # until the candidates are known (build()): whose turn only
             self.idle_scene(scene)
             self.set_status("player %d to move" % (who + 1), {})
+            return
+        hint = self.computer.hint_action(game)
+        if hint is not None:
+            self.show_hint(scene, hint)
             return
         if flows.decide_all(self.name) or (pos.unseen and not pos.groups):
             choices = game.legal_actions() if flows.decide_all(self.name) else pos.unseen
@@ -440,7 +471,11 @@ class Controller:
             return
         self.idle_scene(scene)
         scene.leds = self.leds(pos.movable(), scenes.MOVABLE)
-        self.set_status("player %d to move" % (who + 1), {})
+        text = "player %d to move" % (who + 1)
+        if self.last_by == "computer" and game.history:
+            # a choice the board cannot show (a tattoo, a team) is said
+            text += " (the computer played %s)" % game.action_text(game.history[-1])
+        self.set_status(text, {})
 
     def idle_scene(self, scene):
         who = self.game.to_move()
@@ -452,6 +487,19 @@ class Controller:
         elif who == CHANCE:
             scene.seats = [(i, scenes.CHANCE) for i in range(self.game.players)]
 
+    def preview(self, img):
+        # LEDs of what changes from the game's board to `img`.
+        off, on, flip = diff(self.pos.image, img)
+        return self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
+
+    def show_hint(self, scene, action):
+        # The `good` level's choice for the person to move, as a preview.
+        game = self.game
+        self.idle_scene(scene)
+        scene.leds = self.preview(image_after(self.game, action))
+        self.set_status("hint for player %d: %s" % (game.to_move() + 1, game.action_text(action)),
+                        {"choice": game.action_text(action)})
+
     def show_prompt(self, scene):
         # The preview: what the current choice changes on the board.
         p = self.prompt
@@ -459,15 +507,8 @@ class Controller:
         scene.status = "prompt"
         action = p.chosen()
         game = self.game
-        if action == TAKEBACK:
-            img = self.prev_image
-        elif action is not None:
-            img = image_after(game, action)
         if action is not None:
-            off, on, flip = diff(self.pos.image, img)
-            scene.leds = (
-                self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
-            )
+            scene.leds = self.preview(self.prev_image if action == TAKEBACK else image_after(game, action))
             colour = None if action == TAKEBACK else flows.colour_of(self.name, game, action)
             if colour is not None and scene.seats:  # on the deciding seat
                 scene.seats = [(scene.seats[0][0], colour)]
@@ -603,6 +644,14 @@ class Controller:
                 self.dirty = True
             elif name == "ok":
                 self.answer(p.current, "buttons")
+            return
+        if name == "next" and self.game is not None and self.must_match is None \
+                and not self.computer.playing(self.game) and no_hint(self.game) is None:
+            self.computer.ask_hint("buttons")  # NEXT with no question open: a hint
+            return
+        if name == "ok" and self.computer.paused and self.computer.playing(self.game):
+            self.computer.paused = False  # the computer plays on
+            self.dirty = True
             return
         if name != "ok" or self.game is None or not self.pos.player:
             return

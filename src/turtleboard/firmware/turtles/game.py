@@ -170,6 +170,15 @@ class Game:
         # Unchecked: only for actions taken from legal_actions().
         self.history.add(action, self._do(action))
 
+    def try_action(self, action):
+        # For search: apply a legal action without recording it in the
+        # history (packing it there costs more than the rules). Returns the
+        # token that take_back() needs; take back in reverse order.
+        return self._do(action)
+
+    def take_back(self, token):
+        self._undo(token)
+
     def undo(self):
         if not self.history:
             raise IllegalAction("nothing to undo: the game is at its start")

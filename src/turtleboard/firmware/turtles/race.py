@@ -229,53 +229,72 @@ class Race(Game):
 
     # ---- doing and undoing -----------------------------------------------
 
+    # Undo tokens are kept for the whole game, so they are small: a pair of
+    # ints, the scalars an action changes (_scalars) and the action with what
+    # it did (packed above its 9 bits), and a list as a third item only when
+    # a pile was reshuffled or a hand shown.
+
     def _scalars(self):
-        return (self.turn, self.draw_left, self.passing, self.show_left, self.last,
-                self.draw_n, self.played_n)
+        # 29 bits: a small int on the Pico too.
+        return (self.turn | self.draw_left << 3 | (1 if self.passing else 0) << 6
+                | self.show_left << 7 | (self.last + 1) << 10 | self.draw_n << 17
+                | self.played_n << 23)
 
     def _restore(self, s):
-        (self.turn, self.draw_left, self.passing, self.show_left, self.last,
-         self.draw_n, self.played_n) = s
+        self.turn = s & 7
+        self.draw_left = s >> 3 & 7
+        self.passing = s >> 6 & 1 == 1
+        self.show_left = s >> 7 & 7
+        self.last = (s >> 10 & 127) - 1
+        self.draw_n = s >> 17 & 63
+        self.played_n = s >> 23 & 63
 
     def _do(self, a):
         saved = self._scalars()
         if a < DRAW:
-            return (saved, a, self._play(a))
+            mv, old = self._play(a)
+            t, p, i, q, n = mv
+            code = a | (t | p << 3 | i << 9 | q << 12 | n << 18) << 9  # under 2**30
+            return (saved, code) if old is None else (saved, code, old)
         if a < SHOW:
-            return (saved, a, self._draw(a - DRAW))
+            old, p, dealing = self._draw(a - DRAW)
+            code = a | (p | (8 if dealing else 0)) << 9
+            return (saved, code) if old is None else (saved, code, old)
         if a < COLOUR:
-            return (saved, a, self._show(a - SHOW))
+            old = self._show(a - SHOW)
+            return (saved, a) if old is None else (saved, a, old)
         if a < STACK:
             self.colour_of[(a - COLOUR) // 5] = (a - COLOUR) % 5
             self.colour_next += 1
-            return (saved, a, None)
+            return (saved, a)
         if a < DISCARD:
             self.stacks[0].append(a - STACK)
             self.stack_left -= 1
-            return (saved, a, None)
-        return (saved, a, self._discard())
+            return (saved, a)
+        hand = self._discard()
+        return (saved, a) if hand is None else (saved, a, hand)
 
     def _undo(self, token):
-        saved, a, extra = token
-        self._restore(saved)
+        self._restore(token[0])
+        a = token[1] & 511
+        x = token[1] >> 9
+        extra = token[2] if len(token) > 2 else None
         if a < DRAW:
-            mv, old = extra
-            self._unmove(mv)
-            if old is not None:
-                self.played = old
+            self._unmove((x & 7, x >> 3 & 63, x >> 9 & 7, x >> 12 & 63, x >> 18 & 7))
+            if extra is not None:
+                self.played = extra
             k = a // 5
             self.played[k] -= 1
             if self.dealt:
                 self.hands[self.turn][k] += 1
         elif a < SHOW:
-            old, p, dealing = extra
             k = a - DRAW
             self.draw[k] += 1
-            self.hands[p][k] -= 1
-            if dealing:
+            self.hands[x & 7][k] -= 1
+            if x & 8:
                 self.deal_left += 1
-            if old is not None:
-                self.draw, self.played = old
+            if extra is not None:
+                self.draw, self.played = extra
         elif a < COLOUR:
             if extra is not None:
                 self.played = extra

@@ -1,0 +1,131 @@
+# The computer's seats and hints. A seat is a person, a bot level the board
+# plays itself, or "host" (a connected PC plays it with `enter`, at any
+# level). On a computer seat's turn the bot thinks one slice a control
+# cycle (the board keeps sensing and lighting), then its action is
+# committed like a move entered by the host: the board lights what must
+# change and the person makes it; the sensors confirm it. A hint is the
+# `good` level's choice for a person to move, lit as a preview until the
+# board or the game changes.
+
+from turtles.bots import DEVICE_LEVEL, LEVELS, thinker
+
+PERSON = "person"
+HOST = "host"
+HINT_LEVEL = "good"
+# The levels the board plays itself: up to the one it can think in time.
+DEVICE_LEVELS = LEVELS[:LEVELS.index(DEVICE_LEVEL) + 1]
+
+
+def check_seats(seats, players, name):
+    # -> the seats as given (None: all people); raises ValueError saying why.
+    if seats is None:
+        return None
+    if not isinstance(seats, list) or len(seats) != players:
+        raise ValueError("seats must be a list of %d entries, one a player, not %r" % (players, seats))
+    for s in seats:
+        if s != PERSON and s != HOST and s not in DEVICE_LEVELS:
+            raise ValueError(
+                "a seat is %s, %s or a level the board plays (%s), not %r; a connected host "
+                "plays stronger levels on a \"host\" seat" % (PERSON, HOST, ", ".join(DEVICE_LEVELS), s)
+            )
+    if name == "race" and [s for s in seats if s != PERSON]:
+        raise ValueError("the board plays the Turtle Race with real cards in hands, so the "
+                         "computer holds no hand: every seat is a person")
+    return list(seats)
+
+
+def no_hint(game):
+    # Why no hint can be given now, or None.
+    if game.is_over():
+        return "the game is over; start a new one with `new`"
+    if game.name == "race" and not game.dealt:
+        return ("the board plays the Turtle Race with real cards: it does not know the hand "
+                "a hint would play from")
+    if game.to_move() < 0:
+        return "chance decides now (a die or a card), not a player"
+    return None
+
+
+class Computer:
+    def __init__(self, rng):
+        self.rng = rng
+        self.seats = None
+        self.think = None   # the search under way
+        self.key = None     # the game it thinks about: (game, actions played)
+        self.hint = None    # (key, action) of the hint lit now
+        self.hint_by = None
+        self.paused = False  # after a takeback the board's seats wait for OK
+
+    def reset(self, seats):
+        self.seats = seats
+        self.paused = False
+        self.think = None
+        self.key = None
+        self.hint = None
+
+    def seat(self, player):
+        if self.seats is None or player < 0:
+            return PERSON
+        return self.seats[player]
+
+    def playing(self, game):
+        # Is it a computer seat's turn (the board's or the host's)?
+        return game is not None and self.seat(game.to_move()) != PERSON
+
+    def ask_hint(self, by):
+        # The hint is thought through by tick(), then lit and sent.
+        self.hint_by = by
+        self.hint = None
+
+    def tick(self, ctl):
+        # One slice of thought, when the board matches the game and a bot
+        # is to move or a hint was asked for.
+        game = ctl.game
+        if game is None or ctl.must_match is not None or ctl.prompt is not None:
+            return
+        who = game.to_move()
+        key = (game, len(game.history))
+        level = self.seat(who)
+        if who < 0 or level == HOST or (self.paused and level != PERSON):
+            self.think = None
+            return
+        if level == PERSON:
+            if self.hint_by is None:
+                self.think = None
+                return
+            level = HINT_LEVEL
+        if self.think is None or self.key != key:
+            self.think = thinker(game, level, self.rng)
+            self.key = key
+            return  # making the search was this cycle's slice
+        if not self.think.step():
+            return
+        action = self.think.action
+        self.think = None
+        if self.seat(who) == PERSON:
+            by = self.hint_by
+            self.hint_by = None
+            self.hint = (key, action)
+            ctl.link.send("hint", {"n": len(game.history), "player": who, "level": HINT_LEVEL,
+                                   "text": game.action_text(action), "by": by})
+            ctl.dirty = True
+            return
+        ctl.commit(action, "computer")
+
+    def hint_action(self, game):
+        # The hint to light now, or None.
+        if self.hint is None or self.hint[0] != (game, len(game.history)):
+            self.hint = None
+            return None
+        return self.hint[1]
+
+    def status(self, game):
+        # What the status says on a computer seat's turn.
+        who = game.to_move()
+        level = self.seat(who)
+        if level == HOST:
+            return "player %d: the computer on the host is thinking" % (who + 1)
+        if self.paused:
+            return "player %d: the computer waits after the takeback; OK lets it play" % (who + 1)
+        return "player %d: the computer (%s) is thinking" % (who + 1, level)
+

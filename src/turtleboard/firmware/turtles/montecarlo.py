@@ -1,0 +1,63 @@
+# Flat Monte Carlo for games with hidden parts and chance (the Turtle Race):
+# each playout first samples what the bot cannot see (`sample`, from its own
+# knowledge only), then plays one root action and random play to the end.
+# The root action that won most often is chosen. The budget counts the
+# actions played; one step() is one playout, so a device can sense between.
+
+from .game import CHANCE, TERMINAL
+
+
+class MonteCarlo:
+    def __init__(self, game, rng, budget, sample):
+        self.game = game
+        self.rng = rng
+        self.budget = budget
+        self.sample = sample
+        self.me = game.to_move()
+        self.actions = list(game.legal_actions())
+        self.wins = [0] * len(self.actions)
+        self.tries = [0] * len(self.actions)
+        self.nodes = 0
+        self.i = 0
+        self.action = None
+
+    def step(self):
+        if self.action is not None:
+            return True
+        n = len(self.actions)
+        if n == 1:
+            self.action = self.actions[0]
+            return True
+        if self.nodes >= self.budget and self.i == 0:
+            return self._finish()
+        rng = self.rng
+        world = self.sample(self.game, self.me, rng)
+        world.try_action(self.actions[self.i])
+        self.nodes += 1 + playout(world, rng)
+        winners = world.result()["winners"]
+        if self.me in winners:
+            self.wins[self.i] += 60 // len(winners)
+        self.tries[self.i] += 1
+        self.i = (self.i + 1) % n
+        return False
+
+    def _finish(self):
+        top = max(self.wins)
+        best = [self.actions[k] for k in range(len(self.actions)) if self.wins[k] == top]
+        self.action = best[0] if len(best) == 1 else self.rng.choice(best)
+        return True
+
+
+def playout(game, rng):
+    # Random play to the end (the world is thrown away: nothing is
+    # recorded); the number of actions played.
+    n = 0
+    while True:
+        who = game.to_move()
+        if who == TERMINAL:
+            return n
+        if who == CHANCE:
+            game.try_action(rng.weighted(game.chance_outcomes()))
+        else:
+            game.try_action(rng.choice(game.legal_actions()))
+        n += 1

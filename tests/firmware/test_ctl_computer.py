@@ -1,0 +1,204 @@
+# The computer's seats and hints on the board: the computer thinks a slice
+# a control cycle, its move is lit and a person makes it on the board, the
+# sensors confirm it; NEXT with no question open (or the host's `hint`)
+# lights the `good` level's move for a person to move.
+from ctl_rig import Rig, only
+
+from controller.scenes import PREVIEW
+from turtles import TERMINAL
+
+
+def _new(rig, seats, players=2, options=None, dice="electronic", seed=5):
+    payload = {"game": rig.board.games[0], "players": players, "options": options or {},
+               "dice": dice, "seats": seats, "seed": seed}
+    return rig.send("new", payload)
+
+
+def _follow(rig, limit=400):
+    # Make every move the board lights (the person's hands), answer nothing.
+    ctl = rig.ctl
+    cycles = 0
+    while not ctl.game.is_over() and cycles < limit:
+        cycles += 1
+        if list(ctl.board_image()) != list(ctl.game.image()):
+            rig.show()
+        rig.run(40)
+    return cycles
+
+
+def test_the_computer_plays_both_seats_and_people_make_its_moves():
+    rig = Rig("tortuga")
+    got = _new(rig, ["good", "easy"])
+    assert only(got, "state")[0]["seats"] == ["good", "easy"]
+    _follow(rig)
+    g = rig.ctl.game
+    assert g.to_move() == TERMINAL
+    bys = [p["by"] for p in only(rig.got, "action")]
+    assert set(bys) == {"computer"} and len(bys) == len(g.history)
+    assert only(rig.got, "error") == []
+    assert rig.log.load()[1] == [g.action_text(a) for a in g.history]
+
+
+def test_a_computer_move_is_lit_until_the_person_makes_it():
+    rig = Rig("tortuga")
+    _new(rig, ["person", "good"])
+    ctl = rig.ctl
+    g = ctl.game
+    before = g.image()
+    g.apply_text("d2-d3")
+    after = g.image()
+    g.undo()
+    rig.show(after)
+    rig.run(100)
+    assert [p["text"] for p in only(rig.got, "action")] == ["d2-d3"]
+    # the computer thinks over several cycles: the board is read meanwhile
+    cycles = 0
+    while len(only(rig.got, "action")) < 2:
+        rig.run(5)
+        cycles += 1
+        assert cycles < 400
+    assert cycles > 2
+    last = only(rig.got, "action")[-1]
+    assert last["by"] == "computer"
+    rig.run(50)
+    status = only(rig.got, "status")[-1]
+    assert status["text"] == "the computer plays %s: make its move as lit" % last["text"]
+    assert status["expect"]["on"] and status["expect"]["off"]
+    rig.show()  # the person makes it
+    rig.run(100)
+    assert only(rig.got, "status")[-1]["text"] == "player 1 to move (the computer played %s)" % (
+        last["text"])
+    assert before != g.image()
+
+
+def test_hints_from_the_host_and_from_next():
+    rig = Rig("tortuga")
+    _new(rig, ["person", "person"])
+    got = rig.send("hint", {}, run=10)  # thought through once the board is set out
+    assert only(got, "ok")
+    rig.run(100)
+    assert only(rig.got, "hint") == []
+    rig.show()
+    assert only(got, "ok")
+    rig.run(300)
+    hint = only(rig.got, "hint")[-1]
+    g = rig.ctl.game
+    assert hint["by"] == "host" and hint["level"] == "good" and hint["player"] == 0
+    assert g.parse_action(hint["text"]) in g.legal_actions()
+    status = only(rig.got, "status")[-1]
+    assert status["text"] == "hint for player 1: %s" % hint["text"]
+    assert PREVIEW in rig.hal.leds
+    rig.show()
+    rig.press("next")
+    rig.run(300)
+    assert only(rig.got, "hint")[-1]["by"] == "buttons"
+    # the person moves otherwise: the hint goes out
+    g.apply_text("a1-a2")
+    after = g.image()
+    g.undo()
+    rig.show(after)
+    rig.run(100)
+    assert only(rig.got, "status")[-1]["text"] == "player 2 to move"
+    assert only(rig.got, "error") == []
+
+
+def test_mahe_decisions_of_the_computer_need_no_prompt():
+    rig = Rig("mahe")
+    _new(rig, ["good", "person", "person", "person"], players=4)
+    rig.show()
+    for _ in range(30):
+        if len(only(rig.got, "action")) > 6:
+            break
+        rig.run(40)
+        if list(rig.ctl.board_image()) != list(rig.ctl.game.image()):
+            rig.show()
+    done = only(rig.got, "action")
+    assert [p["by"] for p in done if p["text"] in ("roll", "stop")][:1] == ["computer"]
+    assert only(rig.got, "prompt") == [] or rig.ctl.game.to_move() != 0
+
+
+def test_bad_seats_are_refused_with_what_to_do():
+    rig = Rig("tortuga")
+    got = _new(rig, ["person"])
+    err = only(got, "error")[0]
+    assert err["code"] == "bad-setup" and "2 entries" in err["msg"]
+    got = _new(rig, ["person", "best"])
+    err = only(got, "error")[0]
+    assert "host" in err["msg"] and "random, easy, good" in err["msg"]
+    race = Rig("race")
+    err = only(_new(race, ["person", "good"]), "error")[0]
+    assert "every seat is a person" in err["msg"]
+    got = rig.send("hint", {})
+    assert only(got, "error")[0]["code"] == "no-game"
+    _new(race, ["person", "person"])
+    err = only(race.send("hint", {}), "error")[0]
+    assert err["code"] == "refused" and "real cards" in err["msg"]
+    race.show()
+    race.press("next")  # no hint there: NEXT does nothing, and nothing breaks
+    race.run(200)
+    assert only(race.got, "hint") == [] and [e for e in only(race.got, "error")
+                                            if e["code"] == "internal"] == []
+
+
+def test_seats_come_back_after_a_power_cut():
+    rig = Rig("tortuga")
+    _new(rig, ["person", "easy"])
+    again = Rig("tortuga", folder=rig.folder)
+    assert again.ctl.restore()
+    assert again.ctl.computer.seats == ["person", "easy"]
+
+
+def test_a_host_seat_waits_for_the_host():
+    rig = Rig("tortuga")
+    _new(rig, ["host", "person"])
+    rig.show()
+    rig.run(300)
+    assert only(rig.got, "action") == []
+    assert only(rig.got, "status")[-1]["text"] == "player 1: the computer on the host is thinking"
+    rig.send("enter", {"text": "d2-d3"})
+    assert only(rig.got, "action")[-1]["by"] == "host"
+
+
+def test_tattoo_set_up_by_the_computer_is_said_in_words():
+    rig = Rig("tortuga")
+    _new(rig, ["person", "easy"], options={"tattoo": 1})
+    g = rig.ctl.game
+    rig.show()
+    rig.run(50)
+    g0 = [a for a in g.legal_actions()][0]
+    rig.send("enter", {"text": g.action_text(g0)})  # the person's tattoo, from the host
+    for _ in range(20):
+        rig.run(20)
+        if len(only(rig.got, "action")) >= 2:
+            break
+    last = only(rig.got, "action")[-1]
+    assert last["by"] == "computer" and "@" in last["text"]
+    rig.run(50)
+    assert "(the computer played %s)" % last["text"] in only(rig.got, "status")[-1]["text"]
+
+
+
+def test_after_a_takeback_the_computer_waits_for_ok():
+    rig = Rig("tortuga")
+    _new(rig, ["easy", "person"])
+    for _ in range(40):
+        if list(rig.ctl.board_image()) != list(rig.ctl.game.image()):
+            rig.show()
+        rig.run(20)
+        if only(rig.got, "action") and rig.ctl.must_match is None:
+            break
+    assert only(rig.got, "action")[-1]["by"] == "computer"
+    g = rig.ctl.game
+    last = g.undo()
+    before = g.image()
+    g.push(last)
+    rig.show(before)  # the person puts the computer's turtle back
+    rig.run(100)
+    rig.send("undo", {})  # and the host takes its move back
+    rig.run(300)
+    assert len(only(rig.got, "action")) == 1  # no new move yet
+    assert only(rig.got, "status")[-1]["text"] == (
+        "player 1: the computer waits after the takeback; OK lets it play")
+    rig.press("ok")
+    rig.run(300)
+    assert len(only(rig.got, "action")) == 2 and only(rig.got, "action")[-1]["by"] == "computer"

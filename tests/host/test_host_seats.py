@@ -1,0 +1,58 @@
+"""The PC plays the board's "host" seats: once per move, only on those seats,
+only while its replica is in step with the board."""
+
+from __future__ import annotations
+
+import pytest
+
+from turtleboard.hostseats import HostSeats
+from turtles import new_game
+
+
+class FakeReplica:
+    def __init__(self, game):
+        self.game = game
+        self.in_sync = True
+        self.awaiting = False
+
+
+class FakeMirror:
+    def __init__(self, game, seats):
+        self.replica = FakeReplica(game)
+        self.seats = seats
+        self.sent = []
+
+    def send(self, kind, payload=None):
+        self.sent.append((kind, payload))
+        return len(self.sent)
+
+
+def test_a_host_seat_is_played_once_per_move():
+    g = new_game("tortuga", 2)
+    m = FakeMirror(g, ["host", "person"])
+    host = HostSeats(m, "good")
+    text = host.poll()
+    assert m.sent == [("enter", {"text": text})]
+    assert g.parse_action(text) in g.legal_actions()
+    assert host.poll() is None  # entered already: wait for the board
+    g.apply_text(text)
+    assert host.poll() is None  # a person's seat
+    assert len(m.sent) == 1
+
+
+def test_nothing_while_out_of_step_or_without_host_seats():
+    g = new_game("tortuga", 2)
+    m = FakeMirror(g, ["host", "person"])
+    host = HostSeats(m)
+    m.replica.in_sync = False
+    assert host.poll() is None
+    m.replica.in_sync = True
+    m.seats = None
+    assert host.poll() is None
+    m.seats = ["good", "person"]  # the board plays that seat itself
+    assert host.poll() is None and m.sent == []
+
+
+def test_a_bad_level_is_refused():
+    with pytest.raises(ValueError, match="no bot level 'genius'"):
+        HostSeats(FakeMirror(None, None), "genius")
