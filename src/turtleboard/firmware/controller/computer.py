@@ -51,8 +51,9 @@ class Computer:
         self.rng = rng
         self.seats = None
         self.think = None   # the search under way
-        self.key = None     # the game it thinks about: (game, actions played)
-        self.hint = None    # (key, action) of the hint lit now
+        self.key_game = None  # the game it thinks about,
+        self.key_n = -1       # after this many actions
+        self.hint = None    # (n, action) of the hint lit now, for the game thought about
         self.hint_by = None
         self.paused = False  # after a takeback the board's seats wait for OK
 
@@ -60,7 +61,7 @@ class Computer:
         self.seats = seats
         self.paused = False
         self.think = None
-        self.key = None
+        self.key_game = None
         self.hint = None
 
     def seat(self, player):
@@ -84,7 +85,6 @@ class Computer:
         if game is None or ctl.must_match is not None or ctl.prompt is not None:
             return
         who = game.to_move()
-        key = (game, len(game.history))
         level = self.seat(who)
         if who < 0 or level == HOST or (self.paused and level != PERSON):
             self.think = None
@@ -94,9 +94,11 @@ class Computer:
                 self.think = None
                 return
             level = HINT_LEVEL
-        if self.think is None or self.key != key:
+        n = len(game.history)  # no tuple: a quiet cycle allocates nothing
+        if self.think is None or self.key_game is not game or self.key_n != n:
             self.think = thinker(game, level, self.rng)
-            self.key = key
+            self.key_game = game
+            self.key_n = n
             return  # making the search was this cycle's slice
         if not self.think.step():
             return
@@ -105,7 +107,7 @@ class Computer:
         if self.seat(who) == PERSON:
             by = self.hint_by
             self.hint_by = None
-            self.hint = (key, action)
+            self.hint = (n, action)
             ctl.link.send("hint", {"n": len(game.history), "player": who, "level": HINT_LEVEL,
                                    "text": game.action_text(action), "by": by})
             ctl.dirty = True
@@ -114,7 +116,7 @@ class Computer:
 
     def hint_action(self, game):
         # The hint to light now, or None.
-        if self.hint is None or self.hint[0] != (game, len(game.history)):
+        if self.hint is None or self.key_game is not game or self.hint[0] != len(game.history):
             self.hint = None
             return None
         return self.hint[1]
