@@ -164,6 +164,27 @@ class Game:
         # Unchecked: only for actions taken from legal_actions().
         self.history.add(action, self._do(action))
 
+    def playout(self, rng, max_actions=100000):
+        # Plays random actions to the end (chance by the outcome weights) and
+        # returns how many: the same actions, drawn the same way from `rng`,
+        # as pushing turtles.bots.random_action() each time. A game may
+        # override it with a faster loop that keeps to that.
+        n = 0
+        while True:
+            who = self.to_move()
+            if who == TERMINAL:
+                return n
+            if n >= max_actions:
+                raise RuntimeError("%s did not end within %d actions" % (self.name, max_actions))
+            self._push_random(rng, who)
+            n += 1
+
+    def _push_random(self, rng, who):
+        if who == CHANCE:
+            self.push(rng.weighted(self.chance_outcomes()))
+        else:
+            self.push(rng.choice(self.legal_actions()))
+
     def undo(self):
         if not self.history:
             raise IllegalAction("nothing to undo: the game is at its start")
@@ -226,6 +247,21 @@ class History:
                 buf.append(2)
                 self.n += 1
                 return
+        elif type(action) is int and action >= 0 and type(token) is int:
+            # two ints (most tokens are): their varints written here
+            n = action << 2
+            while n > 127:
+                buf.append(n & 127 | 128)
+                n >>= 7
+            buf.append(n)
+            n = token << 2 if token >= 0 else (~token) << 2 | 2
+            while n > 127:
+                buf.append(n & 127 | 128)
+                n >>= 7
+            buf.append(n)
+            buf.append(len(buf) - start)  # (at most 12 bytes: one length byte)
+            self.n += 1
+            return
         else:
             self._put(action)
         self._put(token)

@@ -38,6 +38,10 @@ SHOW = 120        # + kind: a card of a dead hand shown (physical mode; chance)
 COLOUR = 200      # + player * 5 + colour: whose turtle is which
 STACK = 300       # + turtle: the next turtle on the start stack, bottom first
 DISCARD = 400     # no card can be played: show the hand and take five new
+# Flags of a draw's undo token
+DEALING = 512      # the card was dealt
+PASSING = 1024     # the turn was to pass after the draws
+RESHUFFLED = 2048  # the played pile had become the draw pile first
 
 NOTATION_HELP = (
     "expected a card like red+, red++, red-, *+blue, *-blue, ^green, ^^green, "
@@ -208,6 +212,38 @@ class Race(Game):
                         out.append(k * 5 + t)
         return out
 
+    def playout(self, rng, max_actions=100000):
+        # Game.playout() without its generic calls once a dealt race runs:
+        # the same actions from the same draws of rng (a weighted draw is
+        # rng.below(the pile's size) counted off along the pile).
+        n = 0
+        add = self.history.add
+        while n < max_actions:
+            if not self.dealt or self.stack_left or self.colour_next < self.players:
+                who = self.to_move()  # set-up, or physical mode
+                if who == TERMINAL:
+                    return n
+                self._push_random(rng, who)
+            elif self.stacks[self.lettuce]:
+                return n
+            elif self.deal_left or self.draw_left:
+                if self.draw_n:
+                    pile = self.draw
+                    r = rng.below(self.draw_n)
+                else:
+                    pile = self.played
+                    r = rng.below(self.played_n)
+                k = 0
+                while r >= pile[k]:
+                    r -= pile[k]
+                    k += 1
+                add(DRAW + k, self._draw(k))
+            else:
+                a = rng.choice(self._plays() or [DISCARD])
+                add(a, self._play_dealt(a) if a < DRAW else self._do(a))
+            n += 1
+        return n + Game.playout(self, rng, 0)  # over, or it raises
+
     def _dead_kinds(self):
         # Kinds that cannot be played now and that a hand could still hold:
         # "-" cards whose turtle is on the start ("*-" if all are there).
@@ -228,6 +264,11 @@ class Race(Game):
         return n >= HAND
 
     # ---- doing and undoing -----------------------------------------------
+    # Undo tokens. In dealt mode a play and a draw (the actions of a whole
+    # race but its set-up) take one int below 2**30, a small int on the Pico:
+    #   a play   a | (last before + 1) << 9 | field left << 16 | its stack index << 22
+    #   a draw   a | DEALING | PASSING (before) | RESHUFFLED | turn before << 12
+    # Everything else: (the scalars before, the action, what else changed).
 
     def _scalars(self):
         return (self.turn, self.draw_left, self.passing, self.show_left, self.last,
@@ -238,11 +279,13 @@ class Race(Game):
          self.draw_n, self.played_n) = s
 
     def _do(self, a):
+        if a < DRAW and self.dealt:
+            return self._play_dealt(a)
+        if a < SHOW and a >= DRAW:
+            return self._draw(a - DRAW)
         saved = self._scalars()
         if a < DRAW:
             return (saved, a, self._play(a))
-        if a < SHOW:
-            return (saved, a, self._draw(a - DRAW))
         if a < COLOUR:
             return (saved, a, self._show(a - SHOW))
         if a < STACK:
@@ -256,6 +299,12 @@ class Race(Game):
         return (saved, a, self._discard())
 
     def _undo(self, token):
+        if type(token) is int:
+            if token & 511 < DRAW:
+                self._unplay_dealt(token)
+            else:
+                self._undraw(token)
+            return
         saved, a, extra = token
         self._restore(saved)
         if a < DRAW:
@@ -263,19 +312,7 @@ class Race(Game):
             self._unmove(mv)
             if old is not None:
                 self.played = old
-            k = a // 5
-            self.played[k] -= 1
-            if self.dealt:
-                self.hands[self.turn][k] += 1
-        elif a < SHOW:
-            old, p, dealing = extra
-            k = a - DRAW
-            self.draw[k] += 1
-            self.hands[p][k] -= 1
-            if dealing:
-                self.deal_left += 1
-            if old is not None:
-                self.draw, self.played = old
+            self.played[a // 5] -= 1
         elif a < COLOUR:
             if extra is not None:
                 self.played = extra
@@ -291,22 +328,48 @@ class Race(Game):
                 self.played[k] -= extra[k]
             self.hands[self.turn] = extra
 
-    def _play(self, a):
+    def _play_dealt(self, a):
+        # Before a play nothing is owed (no draw, no passing, no dead hand);
+        # after it the player draws one card, then the turn passes.
         k = a // 5
-        if self.dealt:
-            self.hands[self.turn][k] -= 1
+        self.hands[self.turn][k] -= 1
         self.played[k] += 1
         self.played_n += 1
+        token = a | (self.last + 1) << 9
         self.last = a
         mv = self._move(a % 5, STEP[k])
+        if not self.stacks[self.lettuce]:
+            self.draw_left = 1
+            self.passing = True
+        return token | mv[1] << 16 | mv[2] << 22
+
+    def _unplay_dealt(self, token):
+        a = token & 511
+        k = a // 5
+        t = a % 5
+        p = token >> 16 & 63
+        q = p + STEP[k]
+        if q > self.lettuce:
+            q = self.lettuce
+        dest = self.stacks[q]
+        self._unmove((t, p, token >> 22, q, len(dest) - dest.index(t)))
+        self.draw_left = 0
+        self.passing = False
+        self.last = (token >> 9 & 127) - 1
+        self.played_n -= 1
+        self.played[k] -= 1
+        self.hands[self.turn][k] += 1
+
+    def _play(self, a):
+        # Physical mode: the card shown; the unseen draw is counted.
+        self.played[a // 5] += 1
+        self.played_n += 1
+        self.last = a
+        mv = self._move(a % 5, STEP[a // 5])
         old_played = None
         if not self.stacks[self.lettuce]:
-            if self.dealt:
-                self.draw_left = 1
-                self.passing = True
-            else:
-                old_played = self._count_draws(1)
-                self.turn = (self.turn + 1) % self.players
+            old_played = self._count_draws(1)
+            self.turn = (self.turn + 1) % self.players
         return (mv, old_played)
 
     def _count_draws(self, n):
@@ -323,10 +386,12 @@ class Race(Game):
         return old
 
     def _draw(self, k):
-        # Dealt mode: card k comes off the draw pile (reshuffled if empty).
-        old = None
+        # Dealt mode: card k comes off the draw pile (reshuffled if empty:
+        # the played cards become the pile, and the empty pile's counts, all
+        # 0, are the new played pile).
+        token = DRAW + k
         if self.draw_n == 0:
-            old = (self.draw, self.played)
+            token |= RESHUFFLED
             self.draw = self.played
             self.played = [0] * KINDS
             self.draw_n = self.played_n
@@ -334,17 +399,34 @@ class Race(Game):
         self.draw[k] -= 1
         self.draw_n -= 1
         if self.deal_left:
-            p = (HAND * self.players - self.deal_left) % self.players
-            self.hands[p][k] += 1
+            self.hands[(HAND * self.players - self.deal_left) % self.players][k] += 1
             self.deal_left -= 1
-            return (old, p, True)
-        p = self.turn
-        self.hands[p][k] += 1
+            return token | DEALING
+        token |= (PASSING if self.passing else 0) | self.turn << 12
+        self.hands[self.turn][k] += 1
         self.draw_left -= 1
         if self.draw_left == 0 and self.passing:
-            self.turn = (p + 1) % self.players
+            self.turn = (self.turn + 1) % self.players
             self.passing = False
-        return (old, p, False)
+        return token
+
+    def _undraw(self, token):
+        k = (token & 511) - DRAW
+        self.draw[k] += 1
+        self.draw_n += 1
+        if token & DEALING:
+            self.deal_left += 1
+            self.hands[(HAND * self.players - self.deal_left) % self.players][k] -= 1
+        else:
+            self.passing = (token & PASSING) != 0
+            self.turn = token >> 12
+            self.draw_left += 1
+            self.hands[self.turn][k] -= 1
+        if token & RESHUFFLED:
+            self.played = self.draw
+            self.draw = [0] * KINDS
+            self.played_n = self.draw_n
+            self.draw_n = 0
 
     def _show(self, k):
         self.played[k] += 1
