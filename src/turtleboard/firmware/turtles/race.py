@@ -28,6 +28,7 @@ CARD_NAMES = tuple(
 )
 DECK = (1, 5, 2) * 5 + (5, 2, 3, 2)  # how many of each kind: 52 cards
 STEP = (2, 1, -1) * 5 + (1, -1, 1, 2)
+CARD_BYTES = tuple(bytes((k,)) for k in range(KINDS))
 HAND = 5
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -82,6 +83,15 @@ def _is_action(a):
     return a == DISCARD
 
 
+def _cards(counts):
+    # A pile's cards in kind order, one byte each: the i-th is the card that
+    # a draw weighted by the counts picks for i (rng.weighted()).
+    out = bytearray()
+    for k in range(KINDS):
+        out.extend(CARD_BYTES[k] * counts[k])
+    return out
+
+
 def card_name(kind):
     return CARD_NAMES[kind].replace("^", "↑")
 
@@ -123,6 +133,7 @@ class Race(Game):
         self.colours_first = self.dealt or self.open
         self.hands = [[0] * KINDS for _ in range(p)]  # dealt mode only
         self.draw = list(DECK)                        # dealt mode: composition
+        self.cards = _cards(DECK)                     # dealt mode: the same, card by card
         # dealt: the deal is drawn as chances; physical: it happened unseen
         self.draw_n = 52 if self.dealt else 52 - HAND * p
         self.deal_left = HAND * p if self.dealt else 0
@@ -191,56 +202,58 @@ class Race(Game):
             have = self.hands[self.turn]
         else:
             have = [DECK[k] - self.played[k] for k in range(KINDS)]
-        out = []
         pos = self.pos
-        for k in range(15):
-            if have[k]:
-                c = k // 3
-                if k % 3 != 2 or pos[c]:
-                    out.append(k * 5 + c)
+        # a colour card k plays k * 5 + its colour; "-" not from the start
+        out = [k * 5 + k // 3 for k in range(15) if have[k] and (k % 3 != 2 or pos[k // 3])]
         if have[RAINBOW_PLUS]:
             out.extend((75, 76, 77, 78, 79))  # RAINBOW_PLUS * 5 + turtle
         if have[RAINBOW_MINUS]:
-            for t in range(5):
-                if pos[t]:
-                    out.append(RAINBOW_MINUS * 5 + t)
-        rear = min(pos)
-        for k in (ARROW, DOUBLE_ARROW):
-            if have[k]:
-                for t in range(5):
-                    if pos[t] == rear:
-                        out.append(k * 5 + t)
+            out.extend([RAINBOW_MINUS * 5 + t for t in range(5) if pos[t]])
+        if have[ARROW] or have[DOUBLE_ARROW]:
+            rear = min(pos)
+            for k in (ARROW, DOUBLE_ARROW):
+                if have[k]:
+                    out.extend([k * 5 + t for t in range(5) if pos[t] == rear])
         return out
 
     def playout(self, rng, max_actions=100000):
-        # Game.playout() without its generic calls once a dealt race runs:
-        # the same actions from the same draws of rng (a weighted draw is
-        # rng.below(the pile's size) counted off along the pile).
+        # Game.playout() without its generic calls: the same actions from the
+        # same draws of rng (weighted by counts: the card rng.below(their sum)
+        # in self.cards; all weights 1: the outcome rng.choice() picks).
         n = 0
         add = self.history.add
         while n < max_actions:
-            if not self.dealt or self.stack_left or self.colour_next < self.players:
-                who = self.to_move()  # set-up, or physical mode
+            if self.stack_left:
+                placed = self.stacks[0]
+                a = rng.choice([STACK + t for t in range(5) if t not in placed])
+            elif self.colours_first and self.colour_next < self.players:
+                a = rng.choice(self._colour_actions())
+            elif not self.dealt:
+                who = self.to_move()  # physical mode: the cards shown, the colours told
                 if who == TERMINAL:
                     return n
                 self._push_random(rng, who)
+                n += 1
+                continue
             elif self.stacks[self.lettuce]:
                 return n
             elif self.deal_left or self.draw_left:
                 if self.draw_n:
-                    pile = self.draw
-                    r = rng.below(self.draw_n)
-                else:
-                    pile = self.played
-                    r = rng.below(self.played_n)
-                k = 0
-                while r >= pile[k]:
-                    r -= pile[k]
-                    k += 1
-                add(DRAW + k, self._draw(k))
+                    i = rng.below(self.draw_n)
+                    k = self.cards[i]
+                    add(DRAW + k, self._draw(k, i))
+                else:  # reshuffled first
+                    a = rng.weighted(self.chance_outcomes())
+                    add(a, self._draw(a - DRAW))
+                n += 1
+                continue
             else:
                 a = rng.choice(self._plays() or [DISCARD])
-                add(a, self._play_dealt(a) if a < DRAW else self._do(a))
+                if a < DRAW:
+                    add(a, self._play_dealt(a))
+                    n += 1
+                    continue
+            add(a, self._do(a))
             n += 1
         return n + Game.playout(self, rng, 0)  # over, or it raises
 
@@ -264,11 +277,12 @@ class Race(Game):
         return n >= HAND
 
     # ---- doing and undoing -----------------------------------------------
-    # Undo tokens. In dealt mode a play and a draw (the actions of a whole
-    # race but its set-up) take one int below 2**30, a small int on the Pico:
-    #   a play   a | (last before + 1) << 9 | field left << 16 | its stack index << 22
-    #   a draw   a | DEALING | PASSING (before) | RESHUFFLED | turn before << 12
-    # Everything else: (the scalars before, the action, what else changed).
+    # Undo tokens. Most are one int below 2**30 (a small int on the Pico):
+    #   a play (dealt)  a | (last before + 1) << 9 | field left << 16 | its stack index << 22
+    #   a draw          a | DEALING | PASSING (before) | RESHUFFLED | turn before << 12
+    #                   | where in self.cards the card lay << 15
+    #   colour, stack   a
+    # The rest: (the scalars before, the action, what else changed).
 
     def _scalars(self):
         return (self.turn, self.draw_left, self.passing, self.show_left, self.last,
@@ -283,27 +297,28 @@ class Race(Game):
             return self._play_dealt(a)
         if a < SHOW and a >= DRAW:
             return self._draw(a - DRAW)
+        if a >= COLOUR and a < DISCARD:
+            return self._tell(a)
         saved = self._scalars()
         if a < DRAW:
             return (saved, a, self._play(a))
         if a < COLOUR:
             return (saved, a, self._show(a - SHOW))
-        if a < STACK:
-            self.colour_of[(a - COLOUR) // 5] = (a - COLOUR) % 5
-            self.colour_next += 1
-            return (saved, a, None)
-        if a < DISCARD:
-            self.stacks[0].append(a - STACK)
-            self.stack_left -= 1
-            return (saved, a, None)
         return (saved, a, self._discard())
 
     def _undo(self, token):
         if type(token) is int:
-            if token & 511 < DRAW:
+            a = token & 511
+            if a < DRAW:
                 self._unplay_dealt(token)
-            else:
+            elif a < SHOW:
                 self._undraw(token)
+            elif a < STACK:
+                self.colour_next -= 1
+                self.colour_of[self.colour_next] = -1
+            else:
+                self.stacks[0].pop()
+                self.stack_left += 1
             return
         saved, a, extra = token
         self._restore(saved)
@@ -317,16 +332,20 @@ class Race(Game):
             if extra is not None:
                 self.played = extra
             self.played[a - SHOW] -= 1
-        elif a < STACK:
-            self.colour_next -= 1
-            self.colour_of[self.colour_next] = -1
-        elif a < DISCARD:
-            self.stacks[0].pop()
-            self.stack_left += 1
         elif extra is not None:
             for k in range(KINDS):
                 self.played[k] -= extra[k]
             self.hands[self.turn] = extra
+
+    def _tell(self, a):
+        # A player's colour, or the next turtle of the start stack.
+        if a < STACK:
+            self.colour_of[(a - COLOUR) // 5] = (a - COLOUR) % 5
+            self.colour_next += 1
+        else:
+            self.stacks[0].append(a - STACK)
+            self.stack_left -= 1
+        return a
 
     def _play_dealt(self, a):
         # Before a play nothing is owed (no draw, no passing, no dead hand);
@@ -385,10 +404,10 @@ class Race(Game):
             self.draw_n -= 1
         return old
 
-    def _draw(self, k):
+    def _draw(self, k, i=-1):
         # Dealt mode: card k comes off the draw pile (reshuffled if empty:
         # the played cards become the pile, and the empty pile's counts, all
-        # 0, are the new played pile).
+        # 0, are the new played pile); i: where a k lies in self.cards.
         token = DRAW + k
         if self.draw_n == 0:
             token |= RESHUFFLED
@@ -396,6 +415,11 @@ class Race(Game):
             self.played = [0] * KINDS
             self.draw_n = self.played_n
             self.played_n = 0
+            self.cards = _cards(self.draw)
+        if i < 0:
+            i = self.cards.find(CARD_BYTES[k])
+        self.cards[i:i + 1] = b""
+        token |= i << 15
         self.draw[k] -= 1
         self.draw_n -= 1
         if self.deal_left:
@@ -414,12 +438,14 @@ class Race(Game):
         k = (token & 511) - DRAW
         self.draw[k] += 1
         self.draw_n += 1
+        i = token >> 15
+        self.cards[i:i] = CARD_BYTES[k]
         if token & DEALING:
             self.deal_left += 1
             self.hands[(HAND * self.players - self.deal_left) % self.players][k] -= 1
         else:
             self.passing = (token & PASSING) != 0
-            self.turn = token >> 12
+            self.turn = token >> 12 & 7
             self.draw_left += 1
             self.hands[self.turn][k] -= 1
         if token & RESHUFFLED:
@@ -427,6 +453,7 @@ class Race(Game):
             self.draw = [0] * KINDS
             self.played_n = self.draw_n
             self.draw_n = 0
+            self.cards = bytearray()
 
     def _show(self, k):
         self.played[k] += 1
