@@ -43,6 +43,7 @@ NEST_EGGS = const(7)
 LIMIT = const(7)  # a dice total above this is a bust
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 DIE_OUTCOMES = ((1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1))
+STOP_ROLL = (STOP, ROLL)  # the decider's choice, in legal_actions() order
 # Undo tokens of the light actions, and how a move ended
 U_DIE = const(-1)
 U_ROLL = const(-2)
@@ -129,6 +130,29 @@ class Mahe(Game):
                     out.append((EGG0 + v, left))
             return out
         return []
+
+    def playout(self, rng, max_actions=100000):
+        # Game.playout() without its generic calls for the dice and the
+        # plain roll-or-stop: the same actions from the same draws of rng
+        # (six faces of weight 1: the face rng.choice() picks).
+        n = 0
+        add = self.history.add
+        plain = not self.options["egg_dice"]
+        while n < max_actions:
+            ph = self.phase
+            if ph == DIE:
+                a = rng.choice(DIE_FACES)
+            elif ph == DECIDE and plain:
+                a = rng.choice(STOP_ROLL)
+            elif ph == OVER:
+                return n
+            else:
+                self._push_random(rng, self.to_move())
+                n += 1
+                continue
+            add(a, self._do(a))
+            n += 1
+        return n + Game.playout(self, rng, 0)  # over, or it raises
 
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative

@@ -358,30 +358,18 @@ class Tortuga(Game):
         if kept is not None and kept[0] == key:
             out.extend(kept[1])
             return
-        # Walked without recursion: `t` is the action being built, `ix` the
-        # indices of its cells; extend it while it may grow, else move its
-        # last cell on (dropping cells that have run out).
-        made = []
-        n = len(cells)
-        ix = [0]
-        t = (PLACE, cells[0])
-        while True:
-            made.append(t)
-            j = ix[-1] + 1
-            if j < n and len(ix) < k:
-                ix.append(j)
-                t += (cells[j],)
-                continue
-            while j >= n:
-                ix.pop()
-                if not ix:
-                    break
-                t = t[:-1]
-                j = ix[-1] + 1
-            if not ix:
-                break
-            ix[-1] = j
-            t = t[:-1] + (cells[j],)
+        if k == 1:
+            made = [(PLACE, c) for c in cells]
+        else:
+            # Built from the last cell back: `made` holds the actions on
+            # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then
+            # cells[m] put before each of them that has room, then them.
+            made = []
+            m = len(cells) - 1
+            while m >= 0:
+                first = (PLACE, cells[m])
+                made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
+                m -= 1
         self._kept_placements[p] = (key, made)
         out.extend(made)
 
