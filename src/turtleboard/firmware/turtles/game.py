@@ -175,9 +175,12 @@ class Game:
             if who == TERMINAL:
                 return n
             if n >= max_actions:
-                raise RuntimeError("%s did not end within %d actions" % (self.name, max_actions))
+                self._too_long(max_actions)
             self._push_random(rng, who)
             n += 1
+
+    def _too_long(self, max_actions):
+        raise RuntimeError("%s did not end within %d actions" % (self.name, max_actions))
 
     def _push_random(self, rng, who):
         if who == CHANCE:

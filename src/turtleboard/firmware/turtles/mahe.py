@@ -152,7 +152,9 @@ class Mahe(Game):
                 continue
             add(a, self._do(a))
             n += 1
-        return n + Game.playout(self, rng, 0)  # over, or it raises
+        if self.to_move() == TERMINAL:
+            return n
+        self._too_long(max_actions)
 
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative

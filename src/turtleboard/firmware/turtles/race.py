@@ -255,7 +255,9 @@ class Race(Game):
                     continue
             add(a, self._do(a))
             n += 1
-        return n + Game.playout(self, rng, 0)  # over, or it raises
+        if self.to_move() == TERMINAL:
+            return n
+        self._too_long(max_actions)
 
     def _dead_kinds(self):
         # Kinds that cannot be played now and that a hand could still hold:
