@@ -282,7 +282,6 @@ class Race(Game):
     # Undo tokens. Most are one int below 2**30 (a small int on the Pico):
     #   a play (dealt)  a | (last before + 1) << 9 | field left << 16 | its stack index << 22
     #   a draw          a | DEALING | PASSING (before) | RESHUFFLED | turn before << 12
-    #                   | where in self.cards the card lay << 15
     #   colour, stack   a
     # The rest: (the scalars before, the action, what else changed).
 
@@ -421,7 +420,6 @@ class Race(Game):
         if i < 0:
             i = self.cards.find(CARD_BYTES[k])
         self.cards[i:i + 1] = b""
-        token |= i << 15
         self.draw[k] -= 1
         self.draw_n -= 1
         if self.deal_left:
@@ -440,8 +438,10 @@ class Race(Game):
         k = (token & 511) - DRAW
         self.draw[k] += 1
         self.draw_n += 1
-        i = token >> 15
-        self.cards[i:i] = CARD_BYTES[k]
+        i = 0
+        for j in range(k):
+            i += self.draw[j]
+        self.cards[i:i] = CARD_BYTES[k]  # before the other cards of its kind
         if token & DEALING:
             self.deal_left += 1
             self.hands[(HAND * self.players - self.deal_left) % self.players][k] -= 1
