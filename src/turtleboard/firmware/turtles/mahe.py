@@ -134,16 +134,17 @@ class Mahe(Game):
     def playout(self, rng, max_actions=100000):
         # Game.playout() without its generic calls for the dice and the
         # plain roll-or-stop: the same actions from the same draws of rng
-        # (six faces of weight 1: the face rng.choice() picks).
+        # (rng.choice(items) is items[rng.below(len(items))], and six faces
+        # of weight 1 are drawn as rng.choice(DIE_FACES)).
         n = 0
         add = self.history.add
         plain = not self.options["egg_dice"]
         while n < max_actions:
             ph = self.phase
             if ph == DIE:
-                a = rng.choice(DIE_FACES)
+                a = rng.below(6) + 1
             elif ph == DECIDE and plain:
-                a = rng.choice(STOP_ROLL)
+                a = STOP_ROLL[rng.below(2)]
             elif ph == OVER:
                 return n
             else:

@@ -218,8 +218,9 @@ class Race(Game):
 
     def playout(self, rng, max_actions=100000):
         # Game.playout() without its generic calls: the same actions from the
-        # same draws of rng (weighted by counts: the card rng.below(their sum)
-        # in self.cards; all weights 1: the outcome rng.choice() picks).
+        # same draws of rng (rng.choice(items) is items[rng.below(len(items))];
+        # weighted by counts, it is the card rng.below(their sum) in
+        # self.cards; all weights 1: the outcome rng.choice() picks).
         n = 0
         add = self.history.add
         while n < max_actions:
@@ -248,7 +249,8 @@ class Race(Game):
                 n += 1
                 continue
             else:
-                a = rng.choice(self._plays() or [DISCARD])
+                plays = self._plays() or [DISCARD]
+                a = plays[rng.below(len(plays))]
                 if a < DRAW:
                     add(a, self._play_dealt(a))
                     n += 1

@@ -246,11 +246,10 @@ class Tortuga(Game):
         for _ in range(b.count(me)):
             i = b.index(me, i + 1)  # the next of p's turtles
             for v in jt[i]:
-                over = v & 255
-                m = b[over]
+                m = b[v & 255]
                 if m == 0:
                     if not forced:
-                        out.append((STEP, i, over))
+                        out.append((STEP, i, v & 255))
                     continue
                 land = v >> 8
                 if b[land]:  # (off the board, land is over: taken)
