@@ -170,6 +170,7 @@ def versus_engine_before() -> dict:
     import sidebyside
 
     out = sidebyside.playouts_versus_peer("mahe", PLAYERS, 60)
+    out["micropython"] = sidebyside.micropython_versus_peer("mahe", PLAYERS, 20)
     ms = out["playout"]["ms_per_playout"]
     out["target_ms"] = TARGET_PLAYOUT_MS
     out["meets_target"] = ms <= TARGET_PLAYOUT_MS

@@ -145,6 +145,7 @@ def versus_engine_before() -> dict:
     import sidebyside
 
     out = sidebyside.playouts_versus_peer("race", 5, 300)
+    out["micropython"] = sidebyside.micropython_versus_peer("race", 5, 100)
     out["target_speedup"] = TARGET_SPEEDUP
     out["meets_target"] = out["playout"]["speedup_median"] >= TARGET_SPEEDUP
     return out

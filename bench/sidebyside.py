@@ -88,3 +88,53 @@ def playouts_versus_peer(game: str, players: int, n: int) -> dict:
             "rounds": r["rounds"],
         }
     return out
+
+
+# The same comparison under the MicroPython unix port (the device's VM): the
+# best of three rounds of wall-clock time (time.ticks_us) on each side.
+MICROPYTHON_CODE = """
+import json, time
+import turtles, turtles_ref
+from turtles.rng import Rng
+from turtles_ref.bots import play_random
+
+def rounds(game, players, n):
+    best = [0, 0]
+    for _ in range(3):
+        t = time.ticks_us()
+        a = 0
+        for s in range(1, n + 1):
+            a += turtles.new_game(game, players).playout(Rng(s))
+        mid = time.ticks_us()
+        b = 0
+        for s in range(1, n + 1):
+            b += play_random(turtles_ref.new_game(game, players), Rng(s))
+        end = time.ticks_us()
+        if a != b:
+            raise RuntimeError("ours and the peer did different work")
+        us = (time.ticks_diff(mid, t), time.ticks_diff(end, mid))
+        best = [us[i] if not best[i] or us[i] < best[i] else best[i] for i in range(2)]
+    return best
+
+print(json.dumps(rounds(GAME, PLAYERS, N)))
+"""
+
+
+def micropython_versus_peer(game: str, players: int, n: int) -> dict:
+    """Game.playout() against the peer's play_random() under the unix port."""
+    import json
+
+    sys.path.insert(0, str(HERE.parent / "src"))
+    from turtleboard.mpy import run_micropython
+
+    code = "GAME = %r\nPLAYERS = %d\nN = %d\n" % (game, players, n) + MICROPYTHON_CODE
+    proc = run_micropython(["-c", code], [FIRMWARE, HERE], timeout=900)
+    if proc.returncode != 0:
+        return {"error": (proc.stdout + proc.stderr)[-2000:]}
+    ours, peer = json.loads(proc.stdout.strip().splitlines()[-1])
+    return {
+        "interpreter": "micropython unix port, best of 3 rounds (wall clock)",
+        "playout_ms": round(ours / 1000 / n, 3),
+        "peer_ms": round(peer / 1000 / n, 3),
+        "speedup": round(peer / ours, 2),
+    }

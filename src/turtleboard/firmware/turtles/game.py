@@ -242,15 +242,16 @@ class History:
     def add(self, action, token):
         buf = self.buf
         start = len(buf)
-        if type(action) is int and type(token) is int and action >= 0:
-            if action < 32 and -33 < token < 32:
+        if type(action) is int and 0 <= action < 32:
+            buf.append(action << 2)
+            if type(token) is int and -33 < token < 32:
                 # the commonest entry: two one-byte ints and the length 2
-                buf.append(action << 2)
                 buf.append(token << 2 if token >= 0 else (~token) << 2 | 2)
                 buf.append(2)
                 self.n += 1
                 return
-            # two ints (most tokens are): their varints written here
+        elif type(action) is int and action >= 0 and type(token) is int:
+            # two ints (most tokens are one): their varints written here
             n = action << 2
             while n > 127:
                 buf.append(n & 127 | 128)
@@ -264,7 +265,8 @@ class History:
             buf.append(len(buf) - start)  # (at most 12 bytes: one length byte)
             self.n += 1
             return
-        self._put(action)
+        else:
+            self._put(action)
         self._put(token)
         _put_back(buf, len(buf) - start)
         self.n += 1
