@@ -246,10 +246,11 @@ class Tortuga(Game):
         for _ in range(b.count(me)):
             i = b.index(me, i + 1)  # the next of p's turtles
             for v in jt[i]:
-                m = b[v & 255]
-                if m == 0:
+                over = v & 255
+                m = b[over]
+                if not m:
                     if not forced:
-                        out.append((STEP, i, v & 255))
+                        out.append((STEP, i, over))
                     continue
                 land = v >> 8
                 if b[land]:  # (off the board, land is over: taken)
@@ -328,24 +329,32 @@ class Tortuga(Game):
 
     def _place_cells(self, p):
         camp = self.geo.camp[p]
-        return [c for c in self.geo.start[p] if c != camp and self.board[c] == 0]
+        b = self.board
+        return [c for c in self.geo.start[p] if b[c] == 0 and c != camp]
 
     def _place_max(self, p):
-        # The most turtles p may place this turn (counting any placed already).
+        # The most turtles p may place this turn (counting any placed already):
+        # the reserve, at most 2 more than the opponent's, 2 on the first turn.
         r = self.reserve[p] + self.placed
-        k = min(r, r - self.reserve[1 - p] + 2)
-        if self.turns == 0:
-            k = min(k, 2)
+        k = r - self.reserve[1 - p] + 2
+        if k > r:
+            k = r
+        if k > 2 and self.turns == 0:
+            k = 2
         return k
 
     def _can_place_more(self, p):
         return self.placed < self._place_max(p) and len(self._place_cells(p)) > 0
 
     def _placements(self, p, out):
-        cells = self._place_cells(p)
-        k = min(self._place_max(p), len(cells))
+        k = self._place_max(p)
         if k <= 0:
             return
+        cells = self._place_cells(p)
+        if len(cells) < k:
+            k = len(cells)
+            if not k:
+                return
         if self.hops:
             for c in cells:
                 out.append((PLACE, c))
@@ -359,6 +368,13 @@ class Tortuga(Game):
             return
         if k == 1:
             made = [(PLACE, c) for c in cells]
+        elif k == 2:
+            made = []
+            j = 1
+            for c in cells:
+                made.append((PLACE, c))
+                made.extend([(PLACE, c, d) for d in cells[j:]])
+                j += 1
         else:
             # Built from the last cell back: `made` holds the actions on
             # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then
