@@ -28,7 +28,6 @@ CARD_NAMES = tuple(
 )
 DECK = (1, 5, 2) * 5 + (5, 2, 3, 2)  # how many of each kind: 52 cards
 STEP = (2, 1, -1) * 5 + (1, -1, 1, 2)
-CARD_BYTES = tuple(bytes((k,)) for k in range(KINDS))
 HAND = 5
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 
@@ -85,10 +84,10 @@ def _is_action(a):
 
 def _cards(counts):
     # A pile's cards in kind order, one byte each: the i-th is the card that
-    # a draw weighted by the counts picks for i (rng.weighted()).
+    # a draw weighted by the counts picks for i (see rng.weighted()).
     out = bytearray()
     for k in range(KINDS):
-        out.extend(CARD_BYTES[k] * counts[k])
+        out.extend(bytes((k,)) * counts[k])
     return out
 
 
@@ -133,7 +132,6 @@ class Race(Game):
         self.colours_first = self.dealt or self.open
         self.hands = [[0] * KINDS for _ in range(p)]  # dealt mode only
         self.draw = list(DECK)                        # dealt mode: composition
-        self.cards = _cards(DECK)                     # dealt mode: the same, card by card
         # dealt: the deal is drawn as chances; physical: it happened unseen
         self.draw_n = 52 if self.dealt else 52 - HAND * p
         self.deal_left = HAND * p if self.dealt else 0
@@ -219,10 +217,12 @@ class Race(Game):
     def playout(self, rng, max_actions=100000):
         # Game.playout() without its generic calls: the same actions from the
         # same draws of rng (rng.choice(items) is items[rng.below(len(items))];
-        # weighted by counts, it is the card rng.below(their sum) in
-        # self.cards; all weights 1: the outcome rng.choice() picks).
+        # weighted by counts, it is the card rng.below(their sum) in `cards`,
+        # the draw pile card by card; all weights 1: the outcome rng.choice()
+        # picks).
         n = 0
         add = self.history.add
+        cards = _cards(self.draw) if self.dealt else None
         while n < max_actions:
             if self.stack_left:
                 placed = self.stacks[0]
@@ -241,11 +241,13 @@ class Race(Game):
             elif self.deal_left or self.draw_left:
                 if self.draw_n:
                     i = rng.below(self.draw_n)
-                    k = self.cards[i]
-                    add(DRAW + k, self._draw(k, i))
+                    k = cards[i]
+                    cards[i:i + 1] = b""
+                    add(DRAW + k, self._draw(k))
                 else:  # reshuffled first
                     a = rng.weighted(self.chance_outcomes())
                     add(a, self._draw(a - DRAW))
+                    cards = _cards(self.draw)
                 n += 1
                 continue
             else:
@@ -407,10 +409,10 @@ class Race(Game):
             self.draw_n -= 1
         return old
 
-    def _draw(self, k, i=-1):
+    def _draw(self, k):
         # Dealt mode: card k comes off the draw pile (reshuffled if empty:
         # the played cards become the pile, and the empty pile's counts, all
-        # 0, are the new played pile); i: where a k lies in self.cards.
+        # 0, are the new played pile).
         token = DRAW + k
         if self.draw_n == 0:
             token |= RESHUFFLED
@@ -418,10 +420,6 @@ class Race(Game):
             self.played = [0] * KINDS
             self.draw_n = self.played_n
             self.played_n = 0
-            self.cards = _cards(self.draw)
-        if i < 0:
-            i = self.cards.find(CARD_BYTES[k])
-        self.cards[i:i + 1] = b""
         self.draw[k] -= 1
         self.draw_n -= 1
         if self.deal_left:
@@ -440,10 +438,6 @@ class Race(Game):
         k = (token & 511) - DRAW
         self.draw[k] += 1
         self.draw_n += 1
-        i = 0
-        for j in range(k):
-            i += self.draw[j]
-        self.cards[i:i] = CARD_BYTES[k]  # before the other cards of its kind
         if token & DEALING:
             self.deal_left += 1
             self.hands[(HAND * self.players - self.deal_left) % self.players][k] -= 1
@@ -457,7 +451,6 @@ class Race(Game):
             self.draw = [0] * KINDS
             self.played_n = self.draw_n
             self.draw_n = 0
-            self.cards = bytearray()
 
     def _show(self, k):
         self.played[k] += 1
