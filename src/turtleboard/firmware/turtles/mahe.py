@@ -139,23 +139,22 @@ class Mahe(Game):
         n = 0
         add = self.history.add
         plain = not self.options["egg_dice"]
-        while n < max_actions:
+        while True:
             ph = self.phase
+            if ph == OVER:
+                return n
+            if n >= max_actions:
+                self._too_long(max_actions)
             if ph == DIE:
                 a = rng.below(6) + 1
             elif ph == DECIDE and plain:
                 a = STOP_ROLL[rng.below(2)]
-            elif ph == OVER:
-                return n
             else:
                 self._push_random(rng, self.to_move())
                 n += 1
                 continue
             add(a, self._do(a))
             n += 1
-        if self.to_move() == TERMINAL:
-            return n
-        self._too_long(max_actions)
 
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative

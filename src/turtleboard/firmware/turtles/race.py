@@ -223,7 +223,9 @@ class Race(Game):
         n = 0
         add = self.history.add
         cards = _cards(self.draw) if self.dealt else None
-        while n < max_actions:
+        while True:
+            if n >= max_actions and self.to_move() != TERMINAL:
+                self._too_long(max_actions)
             if self.stack_left:
                 placed = self.stacks[0]
                 a = rng.choice([STACK + t for t in range(5) if t not in placed])
@@ -259,9 +261,6 @@ class Race(Game):
                     continue
             add(a, self._do(a))
             n += 1
-        if self.to_move() == TERMINAL:
-            return n
-        self._too_long(max_actions)
 
     def _dead_kinds(self):
         # Kinds that cannot be played now and that a hand could still hold:
