@@ -268,7 +268,11 @@ class History:
         else:
             self._put(action)
         self._put(token)
-        _put_back(buf, len(buf) - start)
+        n = len(buf) - start
+        if n < 128:
+            buf.append(n)
+        else:
+            _put_back(buf, n)
         self.n += 1
 
     def take_last(self):
@@ -334,7 +338,10 @@ class History:
         if t is int:
             n = v << 2 if v >= 0 else (~v) << 2 | 2
         elif t is tuple:
-            _put(buf, len(v) << 2 | 1)
+            if len(v) < 32:
+                buf.append(len(v) << 2 | 1)
+            else:
+                _put(buf, len(v) << 2 | 1)
             for x in v:
                 if type(x) is int:  # (most are: written here, without a call)
                     n = x << 2 if x >= 0 else (~x) << 2 | 2
