@@ -12,6 +12,7 @@ interpreter's start and the imports cancel out).
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -73,6 +74,7 @@ def instructions(driver: Path, side: str, work: str, reps: int) -> int:
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
              sys.executable, str(driver), side, work, str(reps)],
             check=True, capture_output=True, text=True,
+            env=dict(os.environ, PYTHONHASHSEED="0"),  # str hashes vary the count otherwise
         )
         for line in out.read_text().splitlines():
             if line.startswith(("summary:", "totals:")):
