@@ -7,6 +7,10 @@ Each side also times a reference workload (our PRNG drawing 20000 numbers
 below 19) in the same process, so the ratio playout/reference can be compared
 across machines. Target: a playout under 2 ms in CPython.
 
+Side by side with the engine before the speed work (versus_engine_before):
+the same seeded races through Game.playout() and bots.play_random(), against
+the peer's play_random(), in one process; target: playouts >= 5x faster.
+
     python bench/engine_race.py        (or: python bench/engine.py race)
 """
 
@@ -134,11 +138,25 @@ def micropython() -> dict:
     return _figures(json.loads(proc.stdout.strip().splitlines()[-1]), target=False)
 
 
+TARGET_SPEEDUP = 5.0  # issue 15: random playouts >= 5x the engine before
+
+
+def versus_engine_before() -> dict:
+    import sidebyside
+
+    out = sidebyside.playouts_versus_peer("race", 5, 300)
+    out["micropython"] = sidebyside.micropython_versus_peer("race", 5, 100)
+    out["target_speedup"] = TARGET_SPEEDUP
+    out["meets_target"] = out["playout"]["speedup_median"] >= TARGET_SPEEDUP
+    return out
+
+
 def run() -> dict:
     cp = cpython()
     mp = micropython()
     out = {
         "game": "5-player dealt race, random playouts",
+        "versus_engine_before": versus_engine_before(),
         "cpython": cp,
         "micropython": mp,
         "wasm_heap_bytes": wasm_heap(),

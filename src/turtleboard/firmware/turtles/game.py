@@ -178,6 +178,29 @@ class Game:
 
     def take_back(self, token):
         self._undo(token)
+    def playout(self, rng, max_actions=100000):
+        # Plays random actions to the end (chance by the outcome weights) and
+        # returns how many: the same actions, drawn the same way from `rng`,
+        # as pushing turtles.bots.random_action() each time. A game may
+        # override it with a faster loop that keeps to that.
+        n = 0
+        while True:
+            who = self.to_move()
+            if who == TERMINAL:
+                return n
+            if n >= max_actions:
+                self._too_long(max_actions)
+            self._push_random(rng, who)
+            n += 1
+
+    def _too_long(self, max_actions):
+        raise RuntimeError("%s did not end within %d actions" % (self.name, max_actions))
+
+    def _push_random(self, rng, who):
+        if who == CHANCE:
+            self.push(rng.weighted(self.chance_outcomes()))
+        else:
+            self.push(rng.choice(self.legal_actions()))
 
     def undo(self):
         if not self.history:
@@ -236,15 +259,34 @@ class History:
         if type(action) is int and 0 <= action < 32:
             buf.append(action << 2)
             if type(token) is int and -33 < token < 32:
-                # the common entry: two one-byte ints and the length 2
+                # the commonest entry: two one-byte ints and the length 2
                 buf.append(token << 2 if token >= 0 else (~token) << 2 | 2)
                 buf.append(2)
                 self.n += 1
                 return
+        elif type(action) is int and action >= 0 and type(token) is int:
+            # two ints (most tokens are one): their varints written here
+            n = action << 2
+            while n > 127:
+                buf.append(n & 127 | 128)
+                n >>= 7
+            buf.append(n)
+            n = token << 2 if token >= 0 else (~token) << 2 | 2
+            while n > 127:
+                buf.append(n & 127 | 128)
+                n >>= 7
+            buf.append(n)
+            buf.append(len(buf) - start)  # (at most 12 bytes: one length byte)
+            self.n += 1
+            return
         else:
             self._put(action)
         self._put(token)
-        _put_back(buf, len(buf) - start)
+        n = len(buf) - start
+        if n < 128:
+            buf.append(n)
+        else:
+            _put_back(buf, n)
         self.n += 1
 
     def take_last(self):
@@ -310,7 +352,10 @@ class History:
         if t is int:
             n = v << 2 if v >= 0 else (~v) << 2 | 2
         elif t is tuple:
-            _put(buf, len(v) << 2 | 1)
+            if len(v) < 32:
+                buf.append(len(v) << 2 | 1)
+            else:
+                _put(buf, len(v) << 2 | 1)
             for x in v:
                 if type(x) is int:  # (most are: written here, without a call)
                     n = x << 2 if x >= 0 else (~x) << 2 | 2

@@ -43,6 +43,7 @@ NEST_EGGS = const(7)
 LIMIT = const(7)  # a dice total above this is a bust
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 DIE_OUTCOMES = ((1, 1), (2, 1), (3, 1), (4, 1), (5, 1), (6, 1))
+STOP_ROLL = (STOP, ROLL)  # the decider's choice, in legal_actions() order
 # Undo tokens of the light actions, and how a move ended
 U_DIE = const(-1)
 U_ROLL = const(-2)
@@ -129,6 +130,31 @@ class Mahe(Game):
                     out.append((EGG0 + v, left))
             return out
         return []
+
+    def playout(self, rng, max_actions=100000):
+        # Game.playout() without its generic calls for the dice and the
+        # plain roll-or-stop: the same actions from the same draws of rng
+        # (rng.choice(items) is items[rng.below(len(items))], and six faces
+        # of weight 1 are drawn as rng.choice(DIE_FACES)).
+        n = 0
+        add = self.history.add
+        plain = not self.options["egg_dice"]
+        while True:
+            ph = self.phase
+            if ph == OVER:
+                return n
+            if n >= max_actions:
+                self._too_long(max_actions)
+            if ph == DIE:
+                a = rng.below(6) + 1
+            elif ph == DECIDE and plain:
+                a = STOP_ROLL[rng.below(2)]
+            else:
+                self._push_random(rng, self.to_move())
+                n += 1
+                continue
+            add(a, self._do(a))
+            n += 1
 
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative

@@ -38,6 +38,10 @@ SHOW = 120        # + kind: a card of a dead hand shown (physical mode; chance)
 COLOUR = 200      # + player * 5 + colour: whose turtle is which
 STACK = 300       # + turtle: the next turtle on the start stack, bottom first
 DISCARD = 400     # no card can be played: show the hand and take five new
+# Flags of a draw's undo token
+DEALING = 512      # the card was dealt
+PASSING = 1024     # the turn was to pass after the draws
+RESHUFFLED = 2048  # the played pile had become the draw pile first
 
 NOTATION_HELP = (
     "expected a card like red+, red++, red-, *+blue, *-blue, ^green, ^^green, "
@@ -76,6 +80,15 @@ def _is_action(a):
     if a < DISCARD:
         return a < STACK + 5
     return a == DISCARD
+
+
+def _cards(counts):
+    # A pile's cards in kind order, one byte each: the i-th is the card that
+    # a draw weighted by the counts picks for i (see rng.weighted()).
+    out = bytearray()
+    for k in range(KINDS):
+        out.extend(bytes((k,)) * counts[k])
+    return out
 
 
 def card_name(kind):
@@ -187,26 +200,67 @@ class Race(Game):
             have = self.hands[self.turn]
         else:
             have = [DECK[k] - self.played[k] for k in range(KINDS)]
-        out = []
         pos = self.pos
-        for k in range(15):
-            if have[k]:
-                c = k // 3
-                if k % 3 != 2 or pos[c]:
-                    out.append(k * 5 + c)
+        # a colour card k plays k * 5 + its colour; "-" not from the start
+        out = [k * 5 + k // 3 for k in range(15) if have[k] and (k % 3 != 2 or pos[k // 3])]
         if have[RAINBOW_PLUS]:
             out.extend((75, 76, 77, 78, 79))  # RAINBOW_PLUS * 5 + turtle
         if have[RAINBOW_MINUS]:
-            for t in range(5):
-                if pos[t]:
-                    out.append(RAINBOW_MINUS * 5 + t)
-        rear = min(pos)
-        for k in (ARROW, DOUBLE_ARROW):
-            if have[k]:
-                for t in range(5):
-                    if pos[t] == rear:
-                        out.append(k * 5 + t)
+            out.extend([RAINBOW_MINUS * 5 + t for t in range(5) if pos[t]])
+        if have[ARROW] or have[DOUBLE_ARROW]:
+            rear = min(pos)
+            for k in (ARROW, DOUBLE_ARROW):
+                if have[k]:
+                    out.extend([k * 5 + t for t in range(5) if pos[t] == rear])
         return out
+
+    def playout(self, rng, max_actions=100000):
+        # Game.playout() without its generic calls: the same actions from the
+        # same draws of rng (rng.choice(items) is items[rng.below(len(items))];
+        # weighted by counts, it is the card rng.below(their sum) in `cards`,
+        # the draw pile card by card; all weights 1: the outcome rng.choice()
+        # picks).
+        n = 0
+        add = self.history.add
+        cards = _cards(self.draw) if self.dealt else None
+        while True:
+            if n >= max_actions and self.to_move() != TERMINAL:
+                self._too_long(max_actions)
+            if self.stack_left:
+                placed = self.stacks[0]
+                a = rng.choice([STACK + t for t in range(5) if t not in placed])
+            elif self.colours_first and self.colour_next < self.players:
+                a = rng.choice(self._colour_actions())
+            elif not self.dealt:
+                who = self.to_move()  # physical mode: the cards shown, the colours told
+                if who == TERMINAL:
+                    return n
+                self._push_random(rng, who)
+                n += 1
+                continue
+            elif self.stacks[self.lettuce]:
+                return n
+            elif self.deal_left or self.draw_left:
+                if self.draw_n:
+                    i = rng.below(self.draw_n)
+                    k = cards[i]
+                    cards[i:i + 1] = b""
+                    add(DRAW + k, self._draw(k))
+                else:  # reshuffled first
+                    a = rng.weighted(self.chance_outcomes())
+                    add(a, self._draw(a - DRAW))
+                    cards = _cards(self.draw)
+                n += 1
+                continue
+            else:
+                plays = self._plays() or [DISCARD]
+                a = plays[rng.below(len(plays))]
+                if a < DRAW:
+                    add(a, self._play_dealt(a))
+                    n += 1
+                    continue
+            add(a, self._do(a))
+            n += 1
 
     def _dead_kinds(self):
         # Kinds that cannot be played now and that a hand could still hold:
@@ -228,104 +282,117 @@ class Race(Game):
         return n >= HAND
 
     # ---- doing and undoing -----------------------------------------------
-
-    # Undo tokens are kept for the whole game, so they are small: a pair of
-    # ints, the scalars an action changes (_scalars) and the action with what
-    # it did (packed above its 9 bits), and a list as a third item only when
-    # a pile was reshuffled or a hand shown.
+    # Undo tokens. Most are one int below 2**30 (a small int on the Pico):
+    #   a play (dealt)  a | (last before + 1) << 9 | field left << 16 | its stack index << 22
+    #   a draw          a | DEALING | PASSING (before) | RESHUFFLED | turn before << 12
+    #   colour, stack   a
+    # The rest: (the scalars before, the action, what else changed).
 
     def _scalars(self):
-        # 29 bits: a small int on the Pico too.
-        return (self.turn | self.draw_left << 3 | (1 if self.passing else 0) << 6
-                | self.show_left << 7 | (self.last + 1) << 10 | self.draw_n << 17
-                | self.played_n << 23)
+        return (self.turn, self.draw_left, self.passing, self.show_left, self.last,
+                self.draw_n, self.played_n)
 
     def _restore(self, s):
-        self.turn = s & 7
-        self.draw_left = s >> 3 & 7
-        self.passing = s >> 6 & 1 == 1
-        self.show_left = s >> 7 & 7
-        self.last = (s >> 10 & 127) - 1
-        self.draw_n = s >> 17 & 63
-        self.played_n = s >> 23 & 63
+        (self.turn, self.draw_left, self.passing, self.show_left, self.last,
+         self.draw_n, self.played_n) = s
 
     def _do(self, a):
+        if a < DRAW and self.dealt:
+            return self._play_dealt(a)
+        if a < SHOW and a >= DRAW:
+            return self._draw(a - DRAW)
+        if a >= COLOUR and a < DISCARD:
+            return self._tell(a)
         saved = self._scalars()
         if a < DRAW:
-            mv, old = self._play(a)
-            t, p, i, q, n = mv
-            code = a | (t | p << 3 | i << 9 | q << 12 | n << 18) << 9  # under 2**30
-            return (saved, code) if old is None else (saved, code, old)
-        if a < SHOW:
-            old, p, dealing = self._draw(a - DRAW)
-            code = a | (p | (8 if dealing else 0)) << 9
-            return (saved, code) if old is None else (saved, code, old)
+            return (saved, a, self._play(a))
         if a < COLOUR:
-            old = self._show(a - SHOW)
-            return (saved, a) if old is None else (saved, a, old)
-        if a < STACK:
-            self.colour_of[(a - COLOUR) // 5] = (a - COLOUR) % 5
-            self.colour_next += 1
-            return (saved, a)
-        if a < DISCARD:
-            self.stacks[0].append(a - STACK)
-            self.stack_left -= 1
-            return (saved, a)
-        hand = self._discard()
-        return (saved, a) if hand is None else (saved, a, hand)
+            return (saved, a, self._show(a - SHOW))
+        return (saved, a, self._discard())
 
     def _undo(self, token):
-        self._restore(token[0])
-        a = token[1] & 511
-        x = token[1] >> 9
-        extra = token[2] if len(token) > 2 else None
+        if type(token) is int:
+            a = token & 511
+            if a < DRAW:
+                self._unplay_dealt(token)
+            elif a < SHOW:
+                self._undraw(token)
+            elif a < STACK:
+                self.colour_next -= 1
+                self.colour_of[self.colour_next] = -1
+            else:
+                self.stacks[0].pop()
+                self.stack_left += 1
+            return
+        saved, a, extra = token
+        self._restore(saved)
         if a < DRAW:
-            self._unmove((x & 7, x >> 3 & 63, x >> 9 & 7, x >> 12 & 63, x >> 18 & 7))
-            if extra is not None:
-                self.played = extra
-            k = a // 5
-            self.played[k] -= 1
-            if self.dealt:
-                self.hands[self.turn][k] += 1
-        elif a < SHOW:
-            k = a - DRAW
-            self.draw[k] += 1
-            self.hands[x & 7][k] -= 1
-            if x & 8:
-                self.deal_left += 1
-            if extra is not None:
-                self.draw, self.played = extra
+            mv, old = extra
+            self._unmove(mv)
+            if old is not None:
+                self.played = old
+            self.played[a // 5] -= 1
         elif a < COLOUR:
             if extra is not None:
                 self.played = extra
             self.played[a - SHOW] -= 1
-        elif a < STACK:
-            self.colour_next -= 1
-            self.colour_of[self.colour_next] = -1
-        elif a < DISCARD:
-            self.stacks[0].pop()
-            self.stack_left += 1
         elif extra is not None:
             for k in range(KINDS):
                 self.played[k] -= extra[k]
             self.hands[self.turn] = extra
 
-    def _play(self, a):
+    def _tell(self, a):
+        # A player's colour, or the next turtle of the start stack.
+        if a < STACK:
+            self.colour_of[(a - COLOUR) // 5] = (a - COLOUR) % 5
+            self.colour_next += 1
+        else:
+            self.stacks[0].append(a - STACK)
+            self.stack_left -= 1
+        return a
+
+    def _play_dealt(self, a):
+        # Before a play nothing is owed (no draw, no passing, no dead hand);
+        # after it the player draws one card, then the turn passes.
         k = a // 5
-        if self.dealt:
-            self.hands[self.turn][k] -= 1
+        self.hands[self.turn][k] -= 1
         self.played[k] += 1
         self.played_n += 1
+        token = a | (self.last + 1) << 9
         self.last = a
         mv = self._move(a % 5, STEP[k])
+        if not self.stacks[self.lettuce]:
+            self.draw_left = 1
+            self.passing = True
+        return token | mv[1] << 16 | mv[2] << 22
+
+    def _unplay_dealt(self, token):
+        a = token & 511
+        k = a // 5
+        t = a % 5
+        p = token >> 16 & 63
+        q = p + STEP[k]
+        if q > self.lettuce:
+            q = self.lettuce
+        dest = self.stacks[q]
+        self._unmove((t, p, token >> 22, q, len(dest) - dest.index(t)))
+        self.draw_left = 0
+        self.passing = False
+        self.last = (token >> 9 & 127) - 1
+        self.played_n -= 1
+        self.played[k] -= 1
+        self.hands[self.turn][k] += 1
+
+    def _play(self, a):
+        # Physical mode: the card shown; the unseen draw is counted.
+        self.played[a // 5] += 1
+        self.played_n += 1
+        self.last = a
+        mv = self._move(a % 5, STEP[a // 5])
         old_played = None
         if not self.stacks[self.lettuce]:
-            if self.dealt:
-                self.draw_left = 1
-                self.passing = True
-            else:
-                old_played = self._count_draws(1)
-                self.turn = (self.turn + 1) % self.players
+            old_played = self._count_draws(1)
+            self.turn = (self.turn + 1) % self.players
         return (mv, old_played)
 
     def _count_draws(self, n):
@@ -342,10 +409,12 @@ class Race(Game):
         return old
 
     def _draw(self, k):
-        # Dealt mode: card k comes off the draw pile (reshuffled if empty).
-        old = None
+        # Dealt mode: card k comes off the draw pile (reshuffled if empty:
+        # the played cards become the pile, and the empty pile's counts, all
+        # 0, are the new played pile).
+        token = DRAW + k
         if self.draw_n == 0:
-            old = (self.draw, self.played)
+            token |= RESHUFFLED
             self.draw = self.played
             self.played = [0] * KINDS
             self.draw_n = self.played_n
@@ -353,17 +422,34 @@ class Race(Game):
         self.draw[k] -= 1
         self.draw_n -= 1
         if self.deal_left:
-            p = (HAND * self.players - self.deal_left) % self.players
-            self.hands[p][k] += 1
+            self.hands[(HAND * self.players - self.deal_left) % self.players][k] += 1
             self.deal_left -= 1
-            return (old, p, True)
-        p = self.turn
-        self.hands[p][k] += 1
+            return token | DEALING
+        token |= (PASSING if self.passing else 0) | self.turn << 12
+        self.hands[self.turn][k] += 1
         self.draw_left -= 1
         if self.draw_left == 0 and self.passing:
-            self.turn = (p + 1) % self.players
+            self.turn = (self.turn + 1) % self.players
             self.passing = False
-        return (old, p, False)
+        return token
+
+    def _undraw(self, token):
+        k = (token & 511) - DRAW
+        self.draw[k] += 1
+        self.draw_n += 1
+        if token & DEALING:
+            self.deal_left += 1
+            self.hands[(HAND * self.players - self.deal_left) % self.players][k] -= 1
+        else:
+            self.passing = (token & PASSING) != 0
+            self.turn = token >> 12 & 7
+            self.draw_left += 1
+            self.hands[self.turn][k] -= 1
+        if token & RESHUFFLED:
+            self.played = self.draw
+            self.draw = [0] * KINDS
+            self.played_n = self.draw_n
+            self.draw_n = 0
 
     def _show(self, k):
         self.played[k] += 1

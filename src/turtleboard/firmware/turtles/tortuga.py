@@ -248,7 +248,7 @@ class Tortuga(Game):
             for v in jt[i]:
                 over = v & 255
                 m = b[over]
-                if m == 0:
+                if not m:
                     if not forced:
                         out.append((STEP, i, over))
                     continue
@@ -329,24 +329,32 @@ class Tortuga(Game):
 
     def _place_cells(self, p):
         camp = self.geo.camp[p]
-        return [c for c in self.geo.start[p] if c != camp and self.board[c] == 0]
+        b = self.board
+        return [c for c in self.geo.start[p] if b[c] == 0 and c != camp]
 
     def _place_max(self, p):
-        # The most turtles p may place this turn (counting any placed already).
+        # The most turtles p may place this turn (counting any placed already):
+        # the reserve, at most 2 more than the opponent's, 2 on the first turn.
         r = self.reserve[p] + self.placed
-        k = min(r, r - self.reserve[1 - p] + 2)
-        if self.turns == 0:
-            k = min(k, 2)
+        k = r - self.reserve[1 - p] + 2
+        if k > r:
+            k = r
+        if k > 2 and self.turns == 0:
+            k = 2
         return k
 
     def _can_place_more(self, p):
         return self.placed < self._place_max(p) and len(self._place_cells(p)) > 0
 
     def _placements(self, p, out):
-        cells = self._place_cells(p)
-        k = min(self._place_max(p), len(cells))
+        k = self._place_max(p)
         if k <= 0:
             return
+        cells = self._place_cells(p)
+        if len(cells) < k:
+            k = len(cells)
+            if not k:
+                return
         if self.hops:
             for c in cells:
                 out.append((PLACE, c))
@@ -358,30 +366,25 @@ class Tortuga(Game):
         if kept is not None and kept[0] == key:
             out.extend(kept[1])
             return
-        # Walked without recursion: `t` is the action being built, `ix` the
-        # indices of its cells; extend it while it may grow, else move its
-        # last cell on (dropping cells that have run out).
-        made = []
-        n = len(cells)
-        ix = [0]
-        t = (PLACE, cells[0])
-        while True:
-            made.append(t)
-            j = ix[-1] + 1
-            if j < n and len(ix) < k:
-                ix.append(j)
-                t += (cells[j],)
-                continue
-            while j >= n:
-                ix.pop()
-                if not ix:
-                    break
-                t = t[:-1]
-                j = ix[-1] + 1
-            if not ix:
-                break
-            ix[-1] = j
-            t = t[:-1] + (cells[j],)
+        if k == 1:
+            made = [(PLACE, c) for c in cells]
+        elif k == 2:
+            made = []
+            j = 1
+            for c in cells:
+                made.append((PLACE, c))
+                made.extend([(PLACE, c, d) for d in cells[j:]])
+                j += 1
+        else:
+            # Built from the last cell back: `made` holds the actions on
+            # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then
+            # cells[m] put before each of them that has room, then them.
+            made = []
+            m = len(cells) - 1
+            while m >= 0:
+                first = (PLACE, cells[m])
+                made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
+                m -= 1
         self._kept_placements[p] = (key, made)
         out.extend(made)
 

@@ -1,0 +1,413 @@
+# The one API every game implements (in the spirit of OpenSpiel's State and
+# python-chess's Board). Subclasses fill in the rules; this file holds what is
+# common: checked apply, undo, state hash, records, option checking.
+#
+# Actions are small immutable values (ints or tuples of ints) chosen by each
+# game; their text form (action_text / parse_action) is the interchange.
+# Chance (a die face, a revealed card, a deal) is an action like any other.
+
+from .errors import BadNotation, BadSetup, IllegalAction
+
+CHANCE = -1    # to_move() at a chance node
+TERMINAL = -2  # to_move() when the game is over
+
+EMPTY = 0  # image() values: what a cell's sensor should read
+UP = 1     # a turtle on its feet (a stack reads like one turtle)
+DOWN = 2   # a flipped turtle (a neutral Tortuga turtle)
+
+RULES_VERSION = "1"
+
+
+def fnv1a32(text):
+    h = 0x811C9DC5
+    for b in text.encode():
+        h ^= b
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+class Game:
+    name = ""
+    title = ""
+    min_players = 2
+    max_players = 2
+    # ((option, default, allowed values), ...); values are ints or strings.
+    OPTIONS = ()
+    DEFAULT_GEOMETRY = {}  # the reference board's geometry (Tortuga: default_geometry())
+
+    @classmethod
+    def default_geometry(cls):
+        # The reference board's geometry, a fresh dict.
+        return dict(cls.DEFAULT_GEOMETRY)
+
+    def __init__(self, players, options=None, geometry=None):
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise BadSetup("players must be a whole number, not %r" % (players,))
+        if players < self.min_players or players > self.max_players:
+            raise BadSetup(
+                "%s is for %d to %d players, not %d"
+                % (self.title or self.name, self.min_players, self.max_players, players)
+            )
+        self.players = players
+        self.options = self.check_options(options or {})
+        self.geometry = geometry
+        self.history = History()
+        self.setup()
+
+    # ---- to implement in each game -------------------------------------
+
+    def setup(self):
+        # Build the initial state from self.players, self.options, self.geometry.
+        raise NotImplementedError
+
+    def to_move(self):
+        # The player (0-based) whose decision it is, CHANCE, or TERMINAL.
+        raise NotImplementedError
+
+    def legal_actions(self):
+        # Every legal action now, in a deterministic order. At a chance node:
+        # every possible outcome (so physical dice and cards can be entered).
+        raise NotImplementedError
+
+    def chance_outcomes(self):
+        # At a chance node: [(action, weight), ...] with positive int weights.
+        raise NotImplementedError
+
+    def _do(self, action):
+        # Apply a legal action; return a token that _undo() takes back.
+        raise NotImplementedError
+
+    def _undo(self, token):
+        raise NotImplementedError
+
+    def is_over(self):
+        return self.to_move() == TERMINAL
+
+    def result(self):
+        # {"scores": [int per player], "ranking": [[players tied], ...],
+        #  "winners": [players]}; None while the game runs.
+        raise NotImplementedError
+
+    def action_text(self, action):
+        raise NotImplementedError
+
+    def parse_action(self, text):
+        # Text -> action; raises BadNotation saying what was expected.
+        raise NotImplementedError
+
+    def state_key(self):
+        # Canonical text of the whole state (hidden parts too).
+        raise NotImplementedError
+
+    def view(self, player):
+        # A dict of what `player` may know (None: an onlooker).
+        raise NotImplementedError
+
+    def snapshot(self):
+        # A dict of the whole state, for rendering and debugging.
+        return self.view(None)
+
+    def cells(self):
+        # Names of the board's cells, in a fixed order (board files use them).
+        raise NotImplementedError
+
+    def image(self):
+        # What each cell's sensor should read now: EMPTY, UP or DOWN per cell.
+        raise NotImplementedError
+
+    def explain_illegal(self, action):
+        # Why `action` is not legal now; subclasses say more.
+        return "it is not one of the legal actions now"
+
+    # ---- common ---------------------------------------------------------
+
+    def check_options(self, given):
+        known = {}
+        for name, default, allowed in self.OPTIONS:
+            known[name] = (default, allowed)
+        out = {}
+        for name in sorted(given):
+            if name not in known:
+                raise BadSetup(
+                    "unknown option %r for %s; known options: %s"
+                    % (name, self.name, ", ".join(sorted(known)) or "none")
+                )
+        for name, default, allowed in self.OPTIONS:
+            value = given.get(name, default)
+            if isinstance(default, int) and isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    pass
+            if value not in allowed:
+                raise BadSetup(
+                    "option %s=%r is not allowed; use one of: %s"
+                    % (name, value, ", ".join(str(a) for a in allowed))
+                )
+            out[name] = value
+        return out
+
+    def apply(self, action):
+        # Checked: raises IllegalAction (state unchanged) if not legal now.
+        if action not in self.legal_actions():
+            raise IllegalAction(
+                "%s is illegal: %s" % (self._safe_text(action), self.explain_illegal(action))
+            )
+        self.push(action)
+
+    def apply_text(self, text):
+        action = self.parse_action(text.strip())
+        self.apply(action)
+        return action
+
+    def push(self, action):
+        # Unchecked: only for actions taken from legal_actions().
+        self.history.add(action, self._do(action))
+
+    def undo(self):
+        if not self.history:
+            raise IllegalAction("nothing to undo: the game is at its start")
+        action, token = self.history.take_last()
+        self._undo(token)
+        return action
+
+    def state_hash(self):
+        return fnv1a32(self.state_key())
+
+    def legal_texts(self):
+        return [self.action_text(a) for a in self.legal_actions()]
+
+    def option_text(self):
+        return ",".join("%s=%s" % (k, self.options[k]) for k in sorted(self.options))
+
+    def record(self, result=True):
+        from .record import write_record
+
+        return write_record(self, result)
+
+    def copy(self):
+        # An independent game with the same history (replayed).
+        other = self.__class__(self.players, self.options, self.geometry)
+        for a in self.history:
+            other.push(a)
+        return other
+
+    def _safe_text(self, action):
+        try:
+            return self.action_text(action)
+        except Exception:
+            return repr(action)
+
+
+class History:
+    # The actions played, each with its undo token, packed in one bytearray
+    # (a whole game fits the Pico's heap): reads like a list of the actions
+    # (len, indexing, slices, iteration, ==). An entry is the action, then
+    # the token, as values: a header varint whose low 2 bits say what it is
+    #   n << 2        an int n >= 0        (~n) << 2 | 2   an int n < 0
+    #   k << 2 | 1    a tuple of k values  i << 2 | 3      None (i = 0) or
+    #                                                      objects[i - 1]
+    # (anything else: a list, a bool, a str is kept as itself), then the
+    # entry's length written backwards, so the last entry is found from the end.
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.objects = []
+        self.n = 0
+
+    def add(self, action, token):
+        buf = self.buf
+        start = len(buf)
+        if type(action) is int and 0 <= action < 32:
+            buf.append(action << 2)
+            if type(token) is int and -33 < token < 32:
+                # the common entry: two one-byte ints and the length 2
+                buf.append(token << 2 if token >= 0 else (~token) << 2 | 2)
+                buf.append(2)
+                self.n += 1
+                return
+        else:
+            self._put(action)
+        self._put(token)
+        _put_back(buf, len(buf) - start)
+        self.n += 1
+
+    def take_last(self):
+        # Removes the last entry; returns (action, its undo token).
+        buf = self.buf
+        end = len(buf)
+        if buf[end - 1] == 2 and not (buf[end - 3] | buf[end - 2]) & 1:
+            # two one-byte ints (the common entry)
+            a = buf[end - 3]
+            t = buf[end - 2]
+            buf[end - 3:] = b""
+            self.n -= 1
+            return (~(a >> 2) if a & 2 else a >> 2), (~(t >> 2) if t & 2 else t >> 2)
+        start = self._last()
+        action, i = self._get(start)
+        token, i = self._get(i)
+        refs = self._refs(start, i)
+        if refs:
+            del self.objects[len(self.objects) - refs:]
+        self.buf[start:] = b""
+        self.n -= 1
+        return action, token
+
+    def __len__(self):
+        return self.n
+
+    def __iter__(self):
+        i = 0
+        end = len(self.buf)
+        while i < end:
+            action, j = self._get(i)
+            j = self._skip(j)
+            i = j + _back_len(j - i)
+            yield action
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return list(self)[k]
+        n = self.n
+        if k < 0:
+            k += n
+        if k < 0 or k >= n:
+            raise IndexError("history index out of range")
+        if k == n - 1:
+            return self._get(self._last())[0]
+        for a in self:
+            if not k:
+                return a
+            k -= 1
+
+    def __eq__(self, other):
+        return list(self) == list(other)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return repr(list(self))
+
+    def _put(self, v):
+        buf = self.buf
+        t = type(v)
+        if t is int:
+            n = v << 2 if v >= 0 else (~v) << 2 | 2
+        elif t is tuple:
+            _put(buf, len(v) << 2 | 1)
+            for x in v:
+                if type(x) is int:  # (most are: written here, without a call)
+                    n = x << 2 if x >= 0 else (~x) << 2 | 2
+                    while n > 127:
+                        buf.append(n & 127 | 128)
+                        n >>= 7
+                    buf.append(n)
+                else:
+                    self._put(x)
+            return
+        elif v is None:
+            n = 3
+        else:
+            self.objects.append(v)
+            n = len(self.objects) << 2 | 3
+        _put(buf, n)
+
+    def _get(self, i):
+        # The value at byte i, and the byte after it.
+        h, i = _read(self.buf, i)
+        tag = h & 3
+        if tag == 0:
+            return h >> 2, i
+        if tag == 2:
+            return ~(h >> 2), i
+        if tag == 1:
+            out = []
+            for _ in range(h >> 2):
+                v, i = self._get(i)
+                out.append(v)
+            return tuple(out), i
+        h >>= 2
+        return (self.objects[h - 1] if h else None), i
+
+    def _skip(self, i):
+        # The byte after the value at byte i.
+        h, i = _read(self.buf, i)
+        if h & 3 == 1:
+            for _ in range(h >> 2):
+                i = self._skip(i)
+        return i
+
+    def _refs(self, i, end):
+        # How many objects the values in bytes i..end refer to.
+        buf = self.buf
+        refs = 0
+        while i < end:
+            h, i = _read(buf, i)
+            if h & 3 == 3 and h > 3:
+                refs += 1
+        return refs
+
+    def _last(self):
+        # The first byte of the last entry.
+        buf = self.buf
+        j = len(buf) - 1
+        b = buf[j]
+        size = b & 127
+        s = 7
+        while b & 128:
+            j -= 1
+            b = buf[j]
+            size |= (b & 127) << s
+            s += 7
+        return j - size
+
+
+def _put(buf, n):
+    # A varint: 7 bits a byte, least significant first, 128 on all but the last.
+    while n > 127:
+        buf.append(n & 127 | 128)
+        n >>= 7
+    buf.append(n)
+
+
+def _read(buf, i):
+    # The varint at byte i, and the byte after it.
+    h = 0
+    s = 0
+    while True:
+        b = buf[i]
+        i += 1
+        h |= (b & 127) << s
+        if b < 128:
+            return h, i
+        s += 7
+
+
+def _put_back(buf, n):
+    # A varint read from its end: most significant first, 128 on all but the first.
+    if n > 127:
+        _put_back(buf, n >> 7)
+        buf.append(n & 127 | 128)
+    else:
+        buf.append(n)
+
+
+def _back_len(n):
+    # How many bytes _put_back(n) writes.
+    k = 1
+    while n > 127:
+        n >>= 7
+        k += 1
+    return k
+
+
+def parse_int(text, what, low, high):
+    # A whole number in low..high from notation, or BadNotation.
+    try:
+        n = int(text)
+    except ValueError:
+        raise BadNotation("%r is not a %s (expected a number %d..%d)" % (text, what, low, high))
+    if n < low or n > high:
+        raise BadNotation("%s %d is out of range %d..%d" % (what, n, low, high))
+    return n

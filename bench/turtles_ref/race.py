@@ -1,0 +1,603 @@
+# The Turtle Race (La Course des Tortues, Reiner Knizia), RULES.md section 2.
+#
+# Fields 0 (start) .. fields+1 (lettuce); each field holds a stack of
+# turtles, bottom first. Cards are "kinds" 0..18 (see CARD_NAMES); a pile is
+# a list of 19 counts, so a shuffled pile is its composition and each draw
+# is a chance action weighted by what the pile still holds. The reshuffle
+# therefore needs no action of its own: the played cards become the pile
+# and the next draws are the chance.
+#
+# mode=dealt: the engine deals colours and cards and knows every hand.
+# mode=physical: the players hold real cards; a play is the card shown, and
+# the engine checks it against the board and against the cards the played
+# pile already holds (docs/rulings.md says exactly what it can check).
+
+from .errors import BadNotation, BadSetup
+from .game import CHANCE, EMPTY, TERMINAL, UP, Game, parse_int
+
+COLOURS = ("red", "yellow", "green", "blue", "purple")
+
+# Card kinds: colour c has c*3 ("++"), c*3+1 ("+"), c*3+2 ("-"); then rainbow.
+RAINBOW_PLUS = 15
+RAINBOW_MINUS = 16
+ARROW = 17         # "↑": a rearmost turtle one field forward
+DOUBLE_ARROW = 18  # "↑↑": a rearmost turtle two fields forward
+KINDS = 19
+CARD_NAMES = tuple(
+    [c + s for c in COLOURS for s in ("++", "+", "-")] + ["*+", "*-", "^", "^^"]
+)
+DECK = (1, 5, 2) * 5 + (5, 2, 3, 2)  # how many of each kind: 52 cards
+STEP = (2, 1, -1) * 5 + (1, -1, 1, 2)
+HAND = 5
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+# Action codes (small ints).
+PLAY = 0          # kind * 5 + turtle: 0..94
+DRAW = 100        # + kind: a card drawn (dealt mode; chance)
+SHOW = 120        # + kind: a card of a dead hand shown (physical mode; chance)
+COLOUR = 200      # + player * 5 + colour: whose turtle is which
+STACK = 300       # + turtle: the next turtle on the start stack, bottom first
+DISCARD = 400     # no card can be played: show the hand and take five new
+
+NOTATION_HELP = (
+    "expected a card like red+, red++, red-, *+blue, *-blue, ^green, ^^green, "
+    "or draw red+, show red-, colour 2 red, stack red, discard"
+)
+
+
+def _colour(text):
+    for i in range(5):
+        if COLOURS[i] == text:
+            return i
+    raise BadNotation("%r is no turtle colour; the colours are %s" % (text, ", ".join(COLOURS)))
+
+
+def _kind(text):
+    for k in range(KINDS):
+        if CARD_NAMES[k] == text:
+            return k
+    raise BadNotation(
+        "%r is no card; cards are red++ red+ red- (and the other colours), *+ *- ^ ^^" % text
+    )
+
+
+def _is_action(a):
+    # Is `a` one of the action codes above (whether legal now or not)?
+    if not isinstance(a, int) or isinstance(a, bool) or a < 0:
+        return False
+    if a < DRAW:
+        return a < KINDS * 5
+    if a < SHOW:
+        return a < DRAW + KINDS
+    if a < COLOUR:
+        return a < SHOW + KINDS
+    if a < STACK:
+        return a < COLOUR + 25
+    if a < DISCARD:
+        return a < STACK + 5
+    return a == DISCARD
+
+
+def card_name(kind):
+    return CARD_NAMES[kind].replace("^", "↑")
+
+
+class Race(Game):
+    name = "race"
+    title = "The Turtle Race"
+    min_players = 2
+    max_players = 5
+    OPTIONS = (
+        ("mode", "dealt", ("dealt", "physical")),
+        ("open_colours", 0, (0, 1)),
+        ("start", "stacked", ("stacked", "side_by_side")),
+    )
+    DEFAULT_GEOMETRY = {"fields": 8}
+
+    # ---- set-up ----------------------------------------------------------
+
+    def setup(self):
+        geo = self.geometry if self.geometry is not None else self.DEFAULT_GEOMETRY
+        fields = geo.get("fields", 8) if isinstance(geo, dict) else None
+        if not isinstance(fields, int) or isinstance(fields, bool) or not 2 <= fields <= 40:
+            raise BadSetup("race geometry needs \"fields\": a whole number 2..40, got %r" % (geo,))
+        self.fields = fields
+        self.lettuce = fields + 1
+        self.dealt = self.options["mode"] == "dealt"
+        self.open = self.options["open_colours"] == 1
+        self.side = self.options["start"] == "side_by_side"
+        self.stacks = [[] for _ in range(fields + 2)]
+        self.pos = [0] * 5
+        if self.side:
+            self.stacks[0] = [0, 1, 2, 3, 4]
+            self.stack_left = 0
+        else:
+            self.stack_left = 5
+        p = self.players
+        self.colour_of = [-1] * p
+        self.colour_next = 0       # the next player whose colour is set
+        self.colours_first = self.dealt or self.open
+        self.hands = [[0] * KINDS for _ in range(p)]  # dealt mode only
+        self.draw = list(DECK)                        # dealt mode: composition
+        # dealt: the deal is drawn as chances; physical: it happened unseen
+        self.draw_n = 52 if self.dealt else 52 - HAND * p
+        self.deal_left = HAND * p if self.dealt else 0
+        self.played = [0] * KINDS
+        self.played_n = 0
+        self.turn = 0
+        self.draw_left = 0     # chance draws owed by self.turn (dealt mode)
+        self.passing = False   # when those draws are done, the turn passes
+        self.show_left = 0     # dead-hand cards still to show (physical mode)
+        self.last = -1         # the last card played (its play action)
+
+    # ---- whose decision --------------------------------------------------
+
+    def to_move(self):
+        if self.stack_left:
+            return CHANCE
+        if self.colours_first and self.colour_next < self.players:
+            return self.colour_next if self.open else CHANCE
+        if self.deal_left:
+            return CHANCE
+        if self.stacks[self.lettuce]:
+            return CHANCE if self.colour_next < self.players else TERMINAL
+        if self.draw_left or self.show_left:
+            return CHANCE
+        return self.turn
+
+    def chance_outcomes(self):
+        if self.to_move() != CHANCE:
+            return []
+        if self.stack_left:
+            placed = self.stacks[0]
+            return [(STACK + t, 1) for t in range(5) if t not in placed]
+        if self.colour_next < self.players and (self.colours_first or self.stacks[self.lettuce]):
+            return [(a, 1) for a in self._colour_actions()]
+        if self.deal_left or self.draw_left:
+            pile = self.draw if self.draw_n else self.played
+            return [(DRAW + k, pile[k]) for k in range(KINDS) if pile[k]]
+        if self.show_left:
+            return [(SHOW + k, DECK[k] - self.played[k]) for k in self._dead_kinds()]
+        return []
+
+    def _colour_actions(self):
+        base = COLOUR + self.colour_next * 5
+        taken = self.colour_of
+        return [base + c for c in range(5) if c not in taken]
+
+    def legal_actions(self):
+        who = self.to_move()
+        if who == TERMINAL:
+            return []
+        if who == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.colours_first and self.colour_next < self.players:
+            return self._colour_actions()  # open colours: the player chooses
+        plays = self._plays()
+        if self.dealt:
+            return plays if plays else [DISCARD]
+        if self._dead_possible():
+            plays.append(DISCARD)
+        return plays
+
+    def _plays(self):
+        # Every use of a card the player to move holds (dealt) or could hold
+        # (physical: the played pile does not hold all of that kind).
+        if self.dealt:
+            have = self.hands[self.turn]
+        else:
+            have = [DECK[k] - self.played[k] for k in range(KINDS)]
+        out = []
+        pos = self.pos
+        for k in range(15):
+            if have[k]:
+                c = k // 3
+                if k % 3 != 2 or pos[c]:
+                    out.append(k * 5 + c)
+        if have[RAINBOW_PLUS]:
+            out.extend((75, 76, 77, 78, 79))  # RAINBOW_PLUS * 5 + turtle
+        if have[RAINBOW_MINUS]:
+            for t in range(5):
+                if pos[t]:
+                    out.append(RAINBOW_MINUS * 5 + t)
+        rear = min(pos)
+        for k in (ARROW, DOUBLE_ARROW):
+            if have[k]:
+                for t in range(5):
+                    if pos[t] == rear:
+                        out.append(k * 5 + t)
+        return out
+
+    def _dead_kinds(self):
+        # Kinds that cannot be played now and that a hand could still hold:
+        # "-" cards whose turtle is on the start ("*-" if all are there).
+        out = []
+        for c in range(5):
+            k = c * 3 + 2
+            if self.pos[c] == 0 and self.played[k] < DECK[k]:
+                out.append(k)
+        if max(self.pos) == 0 and self.played[RAINBOW_MINUS] < DECK[RAINBOW_MINUS]:
+            out.append(RAINBOW_MINUS)
+        return out
+
+    def _dead_possible(self):
+        # Physical mode: could some hand of five hold no playable card?
+        n = 0
+        for k in self._dead_kinds():
+            n += DECK[k] - self.played[k]
+        return n >= HAND
+
+    # ---- doing and undoing -----------------------------------------------
+
+    def _scalars(self):
+        return (self.turn, self.draw_left, self.passing, self.show_left, self.last,
+                self.draw_n, self.played_n)
+
+    def _restore(self, s):
+        (self.turn, self.draw_left, self.passing, self.show_left, self.last,
+         self.draw_n, self.played_n) = s
+
+    def _do(self, a):
+        saved = self._scalars()
+        if a < DRAW:
+            return (saved, a, self._play(a))
+        if a < SHOW:
+            return (saved, a, self._draw(a - DRAW))
+        if a < COLOUR:
+            return (saved, a, self._show(a - SHOW))
+        if a < STACK:
+            self.colour_of[(a - COLOUR) // 5] = (a - COLOUR) % 5
+            self.colour_next += 1
+            return (saved, a, None)
+        if a < DISCARD:
+            self.stacks[0].append(a - STACK)
+            self.stack_left -= 1
+            return (saved, a, None)
+        return (saved, a, self._discard())
+
+    def _undo(self, token):
+        saved, a, extra = token
+        self._restore(saved)
+        if a < DRAW:
+            mv, old = extra
+            self._unmove(mv)
+            if old is not None:
+                self.played = old
+            k = a // 5
+            self.played[k] -= 1
+            if self.dealt:
+                self.hands[self.turn][k] += 1
+        elif a < SHOW:
+            old, p, dealing = extra
+            k = a - DRAW
+            self.draw[k] += 1
+            self.hands[p][k] -= 1
+            if dealing:
+                self.deal_left += 1
+            if old is not None:
+                self.draw, self.played = old
+        elif a < COLOUR:
+            if extra is not None:
+                self.played = extra
+            self.played[a - SHOW] -= 1
+        elif a < STACK:
+            self.colour_next -= 1
+            self.colour_of[self.colour_next] = -1
+        elif a < DISCARD:
+            self.stacks[0].pop()
+            self.stack_left += 1
+        elif extra is not None:
+            for k in range(KINDS):
+                self.played[k] -= extra[k]
+            self.hands[self.turn] = extra
+
+    def _play(self, a):
+        k = a // 5
+        if self.dealt:
+            self.hands[self.turn][k] -= 1
+        self.played[k] += 1
+        self.played_n += 1
+        self.last = a
+        mv = self._move(a % 5, STEP[k])
+        old_played = None
+        if not self.stacks[self.lettuce]:
+            if self.dealt:
+                self.draw_left = 1
+                self.passing = True
+            else:
+                old_played = self._count_draws(1)
+                self.turn = (self.turn + 1) % self.players
+        return (mv, old_played)
+
+    def _count_draws(self, n):
+        # Physical mode: the draws we cannot see, counted. Returns the played
+        # counts before a reshuffle (for undo), or None.
+        old = None
+        for _ in range(n):
+            if self.draw_n == 0:
+                old = self.played
+                self.played = [0] * KINDS
+                self.draw_n = self.played_n
+                self.played_n = 0
+            self.draw_n -= 1
+        return old
+
+    def _draw(self, k):
+        # Dealt mode: card k comes off the draw pile (reshuffled if empty).
+        old = None
+        if self.draw_n == 0:
+            old = (self.draw, self.played)
+            self.draw = self.played
+            self.played = [0] * KINDS
+            self.draw_n = self.played_n
+            self.played_n = 0
+        self.draw[k] -= 1
+        self.draw_n -= 1
+        if self.deal_left:
+            p = (HAND * self.players - self.deal_left) % self.players
+            self.hands[p][k] += 1
+            self.deal_left -= 1
+            return (old, p, True)
+        p = self.turn
+        self.hands[p][k] += 1
+        self.draw_left -= 1
+        if self.draw_left == 0 and self.passing:
+            self.turn = (p + 1) % self.players
+            self.passing = False
+        return (old, p, False)
+
+    def _show(self, k):
+        self.played[k] += 1
+        self.played_n += 1
+        self.show_left -= 1
+        if self.show_left == 0:
+            return self._count_draws(HAND)
+        return None
+
+    def _discard(self):
+        if not self.dealt:
+            self.show_left = HAND
+            return None
+        hand = self.hands[self.turn]
+        for k in range(KINDS):
+            self.played[k] += hand[k]
+        self.played_n += HAND
+        self.hands[self.turn] = [0] * KINDS
+        self.draw_left = HAND
+        self.passing = False
+        return hand
+
+    def _move(self, t, step):
+        # Moves turtle t with the turtles above it (alone off a side-by-side
+        # start); they land on top of the field they reach.
+        p = self.pos[t]
+        stack = self.stacks[p]
+        i = stack.index(t)
+        q = p + step
+        if q > self.lettuce:
+            q = self.lettuce
+        if p == 0 and self.side:
+            moving = [t]
+            del stack[i]
+        else:
+            moving = stack[i:]
+            del stack[i:]
+        self.stacks[q].extend(moving)
+        for m in moving:
+            self.pos[m] = q
+        return (t, p, i, q, len(moving))
+
+    def _unmove(self, mv):
+        t, p, i, q, n = mv
+        dest = self.stacks[q]
+        moving = dest[len(dest) - n:]
+        del dest[len(dest) - n:]
+        if p == 0 and self.side:
+            self.stacks[0].insert(i, t)
+        else:
+            self.stacks[p].extend(moving)
+        for m in moving:
+            self.pos[m] = p
+
+    # ---- the end -----------------------------------------------------------
+
+    def order(self):
+        # Turtles from first to last: further first, lower in a stack first.
+        out = []
+        f = self.lettuce
+        while f >= 0:
+            out.extend(self.stacks[f])
+            f -= 1
+        return out
+
+    def result(self):
+        if self.to_move() != TERMINAL:
+            return None
+        order = self.order()
+        places = [0] * 5
+        for i in range(5):
+            t = order[i]
+            # side by side on the start nobody is ahead of another
+            places[t] = 5 - len(self.stacks[0]) if (self.side and self.pos[t] == 0) else i
+        scores = [5 - places[self.colour_of[p]] for p in range(self.players)]
+        ranking = []
+        for s in range(5, 0, -1):
+            group = [p for p in range(self.players) if scores[p] == s]
+            if group:
+                ranking.append(group)
+        return {"scores": scores, "ranking": ranking, "winners": ranking[0]}
+
+    # ---- notation ------------------------------------------------------------
+
+    def action_text(self, a):
+        if not _is_action(a):
+            raise BadNotation("%r is no Turtle Race action" % (a,))
+        if a < DRAW:
+            k = a // 5
+            if k < 15:
+                return CARD_NAMES[k]
+            return CARD_NAMES[k] + COLOURS[a % 5]
+        if a < SHOW:
+            return "draw " + CARD_NAMES[a - DRAW]
+        if a < COLOUR:
+            return "show " + CARD_NAMES[a - SHOW]
+        if a < STACK:
+            return "colour %d %s" % ((a - COLOUR) // 5, COLOURS[(a - COLOUR) % 5])
+        if a < DISCARD:
+            return "stack " + COLOURS[a - STACK]
+        return "discard"
+
+    def parse_action(self, text):
+        t = text.strip().lower().replace("↑", "^")
+        words = t.split()
+        if not words:
+            raise BadNotation("an empty action; " + NOTATION_HELP)
+        w = words[0]
+        if w in ("draw", "show") and len(words) == 2:
+            return (DRAW if w == "draw" else SHOW) + _kind(words[1])
+        if w in ("colour", "color") and len(words) == 3:
+            p = parse_int(words[1], "player", 0, self.players - 1)
+            return COLOUR + p * 5 + _colour(words[2])
+        if w == "stack" and len(words) == 2:
+            return STACK + _colour(words[1])
+        if w == "discard" and len(words) == 1:
+            return DISCARD
+        if len(words) != 1:
+            raise BadNotation("%r: %s" % (text, NOTATION_HELP))
+        for prefix, k in (("^^", DOUBLE_ARROW), ("^", ARROW), ("*+", RAINBOW_PLUS),
+                          ("*-", RAINBOW_MINUS)):
+            if w.startswith(prefix):
+                rest = w[len(prefix):]
+                if not rest:
+                    raise BadNotation(
+                        "%r: say which turtle the card moves, e.g. %sred" % (text, prefix)
+                    )
+                return k * 5 + _colour(rest)
+        for suffix, s in (("++", 0), ("+", 1), ("-", 2)):
+            if w.endswith(suffix):
+                c = _colour(w[:len(w) - len(suffix)])
+                return (c * 3 + s) * 5 + c
+        raise BadNotation("%r: %s" % (text, NOTATION_HELP))
+
+    def explain_illegal(self, a):
+        who = self.to_move()
+        if who == TERMINAL:
+            return "the race is over"
+        if not _is_action(a):
+            return "it is no Turtle Race action"
+        if who == CHANCE:
+            if self.stack_left:
+                return "first the turtles are stacked on the start: 'stack <colour>' for each"
+            if self.colour_next < self.players and (self.colours_first or self.stacks[self.lettuce]):
+                return "now player %d's colour is told: 'colour %d <colour>' (not one taken)" % (
+                    self.colour_next, self.colour_next)
+            if self.show_left:
+                return ("now the dead hand is shown: 'show <card>' for %d more cards, each a "
+                        "'-' card whose turtle is on the start" % self.show_left)
+            return "now a card is drawn: 'draw <card>', a card the draw pile still holds"
+        if self.colours_first and self.colour_next < self.players:
+            return "player %d chooses a colour first: 'colour %d <colour>' (not one taken)" % (
+                who, who)
+        if a == DISCARD:
+            if self.dealt:
+                return "you can play a card, so you keep your hand"
+            return "no hand of five could be without a playable card now"
+        if a >= DRAW:
+            return "it is player %d's turn to play a card" % who
+        k = a // 5
+        t = a % 5
+        name = card_name(k)
+        if self.dealt and self.hands[who][k] == 0:
+            return "you have no %s in hand" % name
+        if not self.dealt and self.played[k] >= DECK[k]:
+            return ("no deck holds a %s %s: all %d are on the played pile since the last "
+                    "reshuffle" % (ORDINALS[DECK[k]], name, DECK[k]))
+        if STEP[k] < 0 and self.pos[t] == 0:
+            return "'-' cannot move a turtle on the start (%s is there)" % COLOURS[t]
+        if k >= ARROW:
+            rear = min(self.pos)
+            return "%s is not on the rearmost field (field %d): %s moves one of %s" % (
+                COLOURS[t], rear, name,
+                ", ".join(COLOURS[u] for u in range(5) if self.pos[u] == rear))
+        return "it is not one of the legal actions now"
+
+    # ---- what can be seen ----------------------------------------------------
+
+    def state_key(self):
+        start = self.stacks[0]
+        if self.side:
+            start = sorted(start)
+        track = "/".join(
+            "".join(str(t) for t in s) for s in [start] + self.stacks[1:]
+        )
+        return "race%d|%s|%s|%s|s%d c%s|d%d %s|p%d %s|h%s|t%d %d %d %d %d" % (
+            self.fields, self.option_text(), track,
+            "s%d" % self.stack_left, self.colour_next,
+            ",".join(str(c) for c in self.colour_of),
+            self.draw_n, ",".join(str(n) for n in self.draw) if self.dealt else "",
+            self.played_n, ",".join(str(n) for n in self.played),
+            ";".join(",".join(str(n) for n in h) for h in self.hands) if self.dealt else "",
+            self.turn, self.deal_left, self.draw_left, 1 if self.passing else 0,
+            self.show_left,
+        ) + "|l%d" % self.last
+
+    def _hand_list(self, p):
+        h = self.hands[p]
+        out = []
+        for k in range(KINDS):
+            out.extend([card_name(k)] * h[k])
+        return out
+
+    def colour_known(self, p, viewer):
+        # May `viewer` (None: an onlooker) know player p's colour?
+        if self.colour_of[p] < 0:
+            return False
+        return (not self.dealt or self.open or p == viewer
+                or self.to_move() == TERMINAL)
+
+    def view(self, player):
+        who = self.to_move()
+        v = {
+            "game": self.name,
+            "players": self.players,
+            "options": {"mode": self.options["mode"], "open_colours": self.options["open_colours"],
+                        "start": self.options["start"]},
+            "fields": self.fields,
+            "track": [[COLOURS[t] for t in s] for s in self.stacks],
+            "to_move": who,
+            "turn": self.turn,
+            "colours": [COLOURS[self.colour_of[p]] if self.colour_known(p, player) else None
+                        for p in range(self.players)],
+            "last_card": self.action_text(self.last) if self.last >= 0 else None,
+            "played": [[card_name(k), self.played[k]] for k in range(KINDS) if self.played[k]],
+            "played_pile": self.played_n,
+            "draw_pile": self.draw_n,
+            "over": who == TERMINAL,
+            "result": self.result(),
+            "viewer": player,
+        }
+        if self.dealt:
+            v["hand_sizes"] = [sum(h) for h in self.hands]
+            v["hand"] = self._hand_list(player) if player is not None else None
+        return v
+
+    def snapshot(self):
+        # Everything, hidden parts too (for debugging and replays of records).
+        v = self.view(None)
+        v["colours"] = [COLOURS[c] if c >= 0 else None for c in self.colour_of]
+        if self.dealt:
+            v["hands"] = [self._hand_list(p) for p in range(self.players)]
+            v["draw"] = [[card_name(k), self.draw[k]] for k in range(KINDS) if self.draw[k]]
+        return v
+
+    # ---- the board -------------------------------------------------------------
+
+    def cells(self):
+        return ["start"] + [str(i) for i in range(1, self.fields + 1)] + ["lettuce"]
+
+    def image(self):
+        # While the start stack is being told, all five are on the start.
+        out = [UP if s else EMPTY for s in self.stacks]
+        if self.stack_left:
+            out[0] = UP
+        return out
