@@ -199,3 +199,29 @@ def test_hostile_but_well_formed_frames():
     assert codes(got) == ["no-prompt"]
     assert rig.ctl.game.history == []
     assert kinds(rig.send("ping")) == ["ok"]
+
+
+def test_a_huge_sequence_number_never_freezes_the_device():
+    # 960 nines with a good checksum on a command the device refuses: its
+    # `error` echoes the number, which used to make an answer that never fit.
+    from controller.frames import crc16
+
+    rig = Rig("tortuga")
+    rig.new()
+    for seq, kind in (("9" * 960, "zz"), ("9" * 1005, "undo"), ("70000", "ping")):
+        body = "~TB %s %s {}" % (seq, kind)
+        got = rig.raw(("%s *%04x\n" % (body, crc16(body.encode()))).encode())
+        assert codes(got) == ["bad-frame"], got
+    assert rig.ctl.game.history == []
+    assert kinds(rig.send("ping")) == ["ok"]
+
+
+def test_every_error_answer_fits_a_frame():
+    from controller.link import Link
+
+    rig = Rig("tortuga")
+    link = Link(rig.hal)
+    for msg in ("x" * 5000, "\u00e9" * 3000, "\U0001f422" * 2000):
+        link.error("bad-payload", msg, 65535)
+    got = rig.frames()
+    assert codes(got) == ["bad-payload"] * 3
