@@ -53,6 +53,9 @@ from turtles import new_game
 from turtles.errors import GameError
 
 
+FRAME_KINDS = ("hello", "action", "undone", "state", "log", "synced")
+
+
 def hash_text(h: int) -> str:
     return "%08x" % h
 
@@ -92,8 +95,15 @@ class Replica:
 
     def handle(self, frame: Frame) -> list[str]:
         kind, p = frame.kind, frame.payload
-        method = getattr(self, "_on_" + kind, None)
-        return method(p) if method else []
+        method = getattr(self, "_on_" + kind, None) if kind in FRAME_KINDS else None
+        if method is None:
+            return []
+        try:
+            return method(p)
+        except Exception as e:  # a frame of odd types must never stop the mirror
+            self.syncing = None
+            self.awaiting = False
+            return self._lost(f"a {kind} frame the mirror cannot read ({e!r})")
 
     def _on_hello(self, p) -> list[str]:
         # At boot (a reset or a replug) and in answer to ours.
@@ -122,6 +132,8 @@ class Replica:
         if not self.in_sync:
             return []  # a sync is on its way; it will include this action
         n, text = p.get("n"), p.get("text", "")
+        if self.game is None or not isinstance(text, str) or type(n) is not int:
+            return self._lost(f"the board reports action {n!r} {text!r}, which the mirror cannot apply")
         if n != self.n + 1:
             return self._lost(f"the board reports action {n} but the mirror is at {self.n}")
         try:
@@ -138,7 +150,7 @@ class Replica:
     def _on_undone(self, p) -> list[str]:
         if not self.in_sync:
             return []
-        if p.get("n") != self.n - 1 or not self.game.history:
+        if self.game is None or p.get("n") != self.n - 1 or not self.game.history:
             return self._lost(f"the board took back to action {p.get('n')}, the mirror is at {self.n}")
         self.game.undo()
         if p.get("hash") != self.hash():
@@ -158,7 +170,11 @@ class Replica:
         if p.get("from") != len(actions):
             self.syncing = None
             return self._lost(f"a log chunk starts at {p.get('from')}, expected {len(actions)}")
-        actions.extend(p.get("actions") or [])
+        more = p.get("actions") or []
+        if not isinstance(more, list) or not all(isinstance(t, str) for t in more):
+            self.syncing = None
+            return self._lost("a log chunk that is not a list of action texts")
+        actions.extend(more)
         return []
 
     def _on_synced(self, p) -> list[str]:
@@ -176,7 +192,7 @@ class Replica:
         geometry = state.get("geometry", self.geometry)
         try:
             game = new_game(name, state.get("players"), state.get("options") or {}, geometry)
-        except (GameError, TypeError, ValueError) as e:
+        except Exception as e:  # GameError, or fields of the wrong type
             self.in_sync = False
             return [f"cannot mirror the board's game {name!r}: {e}"]
         for i, text in enumerate(actions):
