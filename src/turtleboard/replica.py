@@ -52,7 +52,6 @@ from turtleboard.link import (
 from turtles import new_game
 from turtles.errors import GameError
 
-
 FRAME_KINDS = ("hello", "action", "undone", "state", "log", "synced")
 
 
