@@ -50,6 +50,7 @@ class Sensing:
         self.raw = [0] * n  # last readings
         self.version = 0
         self.faults = []  # [(cell, reason)], in cell order
+        self.unreadable = None  # why the calibration file could not be read
         self._state = [EMPTY] * n  # instant states
         self._since = [0] * n  # when the instant state last changed
         self._last = [-1] * n  # previous reading
@@ -121,6 +122,9 @@ class Sensing:
             return out
         try:
             lines = f.read().split("\n")
+        except Exception as e:  # not text (UnicodeError), unreadable flash
+            self.unreadable = repr(e)
+            return out
         finally:
             f.close()
         if not lines or lines[0] != self._header():
