@@ -225,3 +225,27 @@ def test_every_error_answer_fits_a_frame():
         link.error("bad-payload", msg, 65535)
     got = rig.frames()
     assert codes(got) == ["bad-payload"] * 3
+
+
+def test_non_ascii_action_text_is_refused_before_the_engine_reads_it():
+    # Each new character indexed out of a string stays interned on MicroPython:
+    # unicode in `enter` texts used to fill the heap a frame at a time.
+    rig = Rig("tortuga")
+    rig.new()
+    game = rig.ctl.game
+    seen = []
+    parse = game.parse_action
+
+    def spy(text):
+        seen.append(text)
+        return parse(text)
+
+    game.parse_action = spy
+    for i in range(40):
+        got = rig.send("enter", {"text": "d%d\u4e00%s" % (i % 7, chr(0x4e01 + i))}, run=5)
+        assert codes(got) == ["bad-notation"]
+    got = rig.send("enter", {"text": "d" * 200}, run=5)
+    assert codes(got) == ["bad-notation"]
+    assert seen == []
+    assert game.history == []
+    assert kinds(rig.send("ping")) == ["ok"]
