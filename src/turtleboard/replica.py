@@ -234,10 +234,36 @@ class Mirror:
         self.delay = 0.05
 
     def start(self, timeout: float = 3.0) -> dict:
+        """Open, hello, sync. A board whose own board file is bad (its hello
+        names no board) runs no game: raises LinkError with its reasons."""
         self.hello = self.link.open(timeout)
         self.connected = True
+        if self.hello.get("board") is None:
+            problems = self.board_problems()
+            self.close()
+            raise LinkError(
+                f"the board on {self.link.port} runs no game: its board file is bad ("
+                + ("; ".join(problems) or "it names no board")
+                + f"). Put a good one on it: turtleboard flash --port {self.link.port} "
+                f"--board <board file or mahe|race|tortuga>"
+            )
         self._sync()
         return self.hello
+
+    def board_problems(self, timeout: float = 1.0) -> list[str]:
+        """The `board` error messages a board with a bad board file sends (it
+        repeats them after every frame it receives)."""
+        seen: list[str] = []
+        self.link.send("sync")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for ev in self.link.read(0.05):
+                if isinstance(ev, Frame) and ev.kind == "error" and ev.payload.get("code") == "board":
+                    msg = str(ev.payload.get("msg"))[:300]
+                    if msg in seen:
+                        return seen  # the whole list came round again
+                    seen.append(msg)
+        return seen
 
     def close(self) -> None:
         self.link.close()
