@@ -43,6 +43,7 @@ import serial
 from controller import frames
 from turtleboard import __version__
 from turtleboard.errors import UserError
+from turtleboard.sim.lock import folder_served
 
 PROTO = 1  # the protocol version this host speaks (docs/protocol.md)
 BAUD = 115200
@@ -167,10 +168,18 @@ class Link:
             try:
                 with open(self.port, encoding="utf-8") as f:
                     path = f.read().strip()
-            except OSError as e:
+            except (OSError, UnicodeError) as e:
                 raise PortError(f"cannot read the port file {self.port}: {e}") from None
             if not path:
                 raise PortError(f"the port file {self.port} is empty (is the virtual board starting?)")
+            folder = os.path.dirname(os.path.abspath(self.port))
+            if not folder_served(folder):
+                # left by a virtual board that was stopped or killed: its pty
+                # number may belong to another program's terminal by now
+                raise PortError(
+                    f"the virtual board of {folder} is not running ({self.port} is left over "
+                    f"from one that stopped). Start it: turtleboard sim --dir {folder} --board ..."
+                )
             return path
         return self.port
 
