@@ -228,7 +228,7 @@ class Table:
                 return
             n = len(game.history)
             if who == CHANCE:
-                if not self.until(lambda: len(game.history) != n or ctl.prompt is not None):
+                if not self.until(lambda g=game, k=n: len(g.history) != k or ctl.prompt is not None):
                     self.stall()
                 continue
             self.move(game)

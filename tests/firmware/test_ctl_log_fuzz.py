@@ -2,12 +2,25 @@
 # (restore never raises), says what it found (a `log` error for anything but
 # a clean end or a torn last line), keeps the damaged log whole in game.log.bad,
 # and restores every action whose line comes before the damage.
+import os
+
 from ctl_rig import Rig, only
 from hwtools import exists, read, write
 
 from turtles.rng import Rng
 
-FLIPS = (0x01, 0x80, 0xFF)  # xor masks tried at every byte (TB_LOG_FLIPS: all 255)
+
+def _flips():
+    # xor masks tried at every byte; TB_LOG_FLIPS=all tries all 255 (bench/fuzz.py)
+    try:
+        if os.getenv("TB_LOG_FLIPS") == "all":
+            return tuple(range(1, 256))
+    except AttributeError:
+        pass
+    return (0x01, 0x80, 0xFF)
+
+
+FLIPS = _flips()
 
 
 def _real_log(n=10):
@@ -54,8 +67,6 @@ def _boot(folder, data):
     write(folder + "/game.log", data, "wb")
     for name in ("/game.log.bad", "/game.log.tmp"):
         if exists(folder + name):
-            import os
-
             os.remove(folder + name)
     rig = Rig("tortuga", folder=folder)
     restored = rig.ctl.restore()
