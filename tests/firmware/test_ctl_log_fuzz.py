@@ -7,6 +7,7 @@ import os
 from ctl_rig import Rig, only
 from hwtools import exists, read, write
 
+from controller.gamelog import unseal
 from turtles.rng import Rng
 
 
@@ -104,11 +105,22 @@ def test_every_byte_flip_boots_says_so_and_keeps_a_copy():
             bad = bytearray(data)
             bad[at] ^= mask
             rig, history, errors = _boot(folder, bytes(bad))
+            if _still_sealed(bytes(bad[lines[k][0]:lines[k][1]])):
+                # a checksum digit in the other case: the line is as proven as before
+                assert history == texts and errors == [], (at, mask)
+                continue
             # the last newline damaged: that line's own checksum still proves it
             last = at == len(data) - 1
             assert history == _proven(data, lines, k + 1 if last else k), (at, mask, history)
             assert [e["code"] for e in errors][:1] == ["log"], (at, mask, errors)
             assert read(folder + "/game.log.bad", "rb") == bytes(bad), (at, mask)
+
+
+def _still_sealed(line):
+    try:
+        return unseal(line.decode()) is not None
+    except UnicodeError:
+        return False
 
 
 def test_damage_is_reported_with_the_line_and_what_was_restored():
