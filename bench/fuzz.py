@@ -8,7 +8,8 @@
 - device: seeded lines into the device's frame reader and command dispatcher
   (tests/firmware/test_ctl_fuzz.py), under CPython and the MicroPython unix port;
 - log: every truncation and all 255 byte flips at every byte of a real game
-  log (tests/firmware/test_ctl_log_fuzz.py), under both;
+  log (tests/firmware/test_ctl_log_fuzz.py) under CPython, three flips a byte
+  under MicroPython;
 - kills: kill -9 of a MicroPython game-log writer at random moments
   (tests/firmware/test_hw_gamelog_kill.py);
 - noise: whole games on noisy, bouncing reference boards in simulated time
@@ -107,7 +108,8 @@ def main():
     res["device_micropython_s"] = micropython("test_ctl_fuzz", {"TB_FUZZ_LINES": str(a.device_lines // 10)})
     print("log: every truncation and all 255 flips of every byte", flush=True)
     res["log_cpython_s"] = pytest(["tests/firmware/test_ctl_log_fuzz.py"], {"TB_LOG_FLIPS": "all"})
-    res["log_micropython_s"] = micropython("test_ctl_log_fuzz", {"TB_LOG_FLIPS": "all"})
+    # (three flips a byte under MicroPython: all 255 take it an hour)
+    res["log_micropython_s"] = micropython("test_ctl_log_fuzz", {"TB_LOG_FLIPS": "three"})
     print("kills: %d of an appending and %d of a game-starting writer" % (a.kills, a.kills), flush=True)
     res["kills"] = 2 * a.kills
     res["kills_s"] = pytest(["tests/firmware/test_hw_gamelog_kill.py"], {"TB_KILLS": str(a.kills)})
