@@ -400,6 +400,23 @@ def test_loud_noise_gives_no_stable_reading_that_is_not_there():
     assert s.image[d5] == EMPTY and s.version == 2 and s.faults == []
 
 
+def test_noise_that_starts_after_boot_is_measured_and_smoothed():
+    b = board("tortuga")
+    truth = [MID] * b.channels()
+    for i, ch in enumerate(b.sensor_of):
+        truth[ch] = MID + ((i * 7919) % 1601) - 800
+    hal = _ShakyHal(b.channels(), truth, 0, 7)
+    s = Sensing(hal, b, scratch("sense") + "/calibration.txt")
+    s.calibrate(0)
+    assert s.smooth == 0
+    hal.sigma = 3000  # a motor starts next to the board
+    t = _run(s, 0, 15000)
+    assert s.smooth >= 3 and s.version == 0 and s.faults == [], (s.smooth, s.version)
+    hal.sigma = 100  # and stops: the board is quick again
+    t = _run(s, t, t + 30000)
+    assert s.smooth == 0
+
+
 def test_a_drifting_empty_level_is_followed():
     # A warming board: every empty level creeps up by most of the threshold
     # over a minute; nothing appears, and the baselines come along.

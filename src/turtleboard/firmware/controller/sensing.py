@@ -76,6 +76,7 @@ class Sensing:
         self._unclear = [0] * n  # unclear scans since the last slow check
         self._unclear_run = [0] * n  # slow checks in a row the cell was mostly unclear
         self._scans = 0
+        self._spread = [0] * n  # room to sort the empty cells' distances from their baselines
         self._read = hal.read_channel  # bound once: a bound method costs a heap block
         self._diff = hal.ticks_diff
 
@@ -271,6 +272,7 @@ class Sensing:
         if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
             self._stuck_at = now
             self._find_unclear()
+            self._measure_noise()
             if self.stuck_ms:
                 self._find_stuck(now)
 
@@ -296,6 +298,41 @@ class Sensing:
             if self._fault[i] == OK and not self._on_rail[i]:
                 if self._diff(now, self._moved[i]) >= self.stuck_ms:
                     self._set_fault(i, STUCK, self.raw[i])
+
+    def _measure_noise(self):
+        # A few times a second: the noise now, from the empty cells' last
+        # readings (noise that starts after boot counts too), and the
+        # smoothing it calls for: more at once, less only once it is clearly
+        # quieter.
+        spread = self._spread
+        image = self.image
+        far = 1 << 20
+        m = 0
+        for i in range(len(spread)):
+            if image[i] == EMPTY and self._fault[i] == OK and not self._on_rail[i]:
+                spread[i] = abs(self.raw[i] - self.base[i])
+                m += 1
+            else:
+                spread[i] = far
+        if m < 4:
+            return  # too few empty cells to tell noise from turtles
+        spread.sort()
+        now = spread[m // 2] * 3 // 2
+        self.noise = now if now > self.noise else self.noise + ((now - self.noise) >> 3)
+        k = smoothing(self.noise, self.threshold)
+        if k < self.smooth and smoothing(self.noise * 3 // 2, self.threshold) >= self.smooth:
+            k = self.smooth
+        if k != self.smooth:
+            # Start each average from what the cell shows (an empty cell from
+            # its baseline, not from the last noisy reading).
+            total = self._sum
+            for i in range(len(total)):
+                if image[i] == EMPTY:
+                    total[i] = self.base[i] << k
+                else:
+                    total[i] = (total[i] >> self.smooth) << k
+                self._state[i] = image[i]
+            self.smooth = k
 
     def _find_unclear(self):
         # A few times a second: a cell that read unclear most of the time
