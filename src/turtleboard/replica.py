@@ -348,7 +348,8 @@ class Mirror:
         elif f.kind == "status":
             self.status = f.payload
         elif f.kind == "prompt":
-            self.prompt = f.payload
+            # shown as it is: only a prompt with a list of choices
+            self.prompt = f.payload if isinstance(f.payload.get("choices"), list) else None
         elif f.kind == "closed":
             if self.prompt and self.prompt.get("id") == f.payload.get("id"):
                 self.prompt = None

@@ -98,9 +98,14 @@ def line_for(r, kind, payload):
 
 
 def test_fuzzed_lines_never_crash_the_host_link_or_replica():
+    import types
+
+    from turtleboard.mirror.app import MirrorApp
+
     r = random.Random(14)
     mirror = Mirror("/nonexistent/turtleboard-fuzz")
     link = mirror.link
+    screen = types.SimpleNamespace(mirror=mirror, player=None)  # what `play` draws from
     sent = 0
     crashes = []
     while sent < LINES:
@@ -116,6 +121,8 @@ def test_fuzzed_lines_never_crash_the_host_link_or_replica():
                 mirror._apply(events, out)
                 if mirror.replica.needs_sync:
                     mirror.replica.sync_sent()
+                if sent % 10 == 0:
+                    MirrorApp.side_text(screen)
             except Exception as e:  # noqa: BLE001 - what the fuzz is looking for
                 crashes.append((line[:200], repr(e)))
             sent += 1
@@ -221,3 +228,12 @@ def test_the_play_pump_shows_an_unexpected_error_and_goes_on():
     MirrorApp.pump(app)
     assert calls[0] == 2  # the thread went on after the error
     assert any(kind == "note" and "TypeError" in text for kind, text in shown), shown
+
+
+def test_the_mirror_keeps_only_prompts_it_can_show():
+    mirror = Mirror("/nonexistent/turtleboard-fuzz")
+    out: list = []
+    mirror._apply([Frame(1, "prompt", {"id": 1, "choices": 7, "text": "x"})], out)
+    assert mirror.prompt is None
+    mirror._apply([Frame(2, "prompt", {"id": 2, "choices": ["a", "b"], "text": "x"})], out)
+    assert mirror.prompt["id"] == 2
