@@ -250,9 +250,18 @@ class Table:
         after.apply(action)
         n = len(game.history)
         if after.image() == game.image():
-            if _visible_moves(game):
-                self.rig.press("ok")
-            if not self.until(lambda: ctl.prompt is not None or len(game.history) != n):
+            # A move the board cannot see: OK asks which (when other moves
+            # could be seen). As a person does, press it on a settled board
+            # and again when the board shows no reaction.
+            reacted = False
+            for _ in range(3):
+                if _visible_moves(game):
+                    self.until(lambda: self.hal.still(STILL_MS), STILL_MS)
+                    self.rig.press("ok")
+                if self.until(lambda: ctl.prompt is not None or len(game.history) != n, 3000):
+                    reacted = True
+                    break
+            if not reacted:
                 self.stall()
                 return
             if ctl.prompt is not None:
