@@ -43,9 +43,11 @@ import serial
 from controller import frames
 from turtleboard import __version__
 from turtleboard.errors import UserError
+from turtleboard.sim.lock import folder_served
 
 PROTO = 1  # the protocol version this host speaks (docs/protocol.md)
 BAUD = 115200
+BACKLOG_MAX = 4096  # events kept for the next read(); beyond it the oldest go (a gap)
 
 
 class Frame(NamedTuple):
@@ -166,10 +168,18 @@ class Link:
             try:
                 with open(self.port, encoding="utf-8") as f:
                     path = f.read().strip()
-            except OSError as e:
+            except (OSError, UnicodeError) as e:
                 raise PortError(f"cannot read the port file {self.port}: {e}") from None
             if not path:
                 raise PortError(f"the port file {self.port} is empty (is the virtual board starting?)")
+            folder = os.path.dirname(os.path.abspath(self.port))
+            if not folder_served(folder):
+                # left by a virtual board that was stopped or killed: its pty
+                # number may belong to another program's terminal by now
+                raise PortError(
+                    f"the virtual board of {folder} is not running ({self.port} is left over "
+                    f"from one that stopped). Start it: turtleboard sim --dir {folder} --board ..."
+                )
             return path
         return self.port
 
@@ -308,8 +318,9 @@ class Link:
                     self.gaps += 1
                 self.rx_seq = seq
                 self.frames_in += 1
-                if kind == "error":  # a refused `new` brings no game
-                    self.pending_new.discard(payload.get("re"))
+                re = payload.get("re")
+                if kind == "error" and isinstance(re, int):  # a refused `new` brings no game
+                    self.pending_new.discard(re)
                 out.append(Frame(seq, kind, payload))
             elif line:
                 out.append(Raw(line))
@@ -340,6 +351,9 @@ class Link:
                         kept.extend(pending[i + 1:])
                         return ev
                     kept.append(ev)
+                if len(kept) > BACKLOG_MAX:
+                    del kept[:len(kept) - BACKLOG_MAX]
+                    self.gaps += 1
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise LinkTimeout(
@@ -348,7 +362,17 @@ class Link:
                 data = self.read_bytes(min(left, 0.05))
                 pending = self._decode_lines(self.reader.feed(data)) if data else []
         finally:
-            self.backlog.extend(kept)
+            self._keep(kept)
+
+    def _keep(self, events: list) -> None:
+        # Bounded: a board that floods the port while nobody reads loses its
+        # oldest events, counted as a gap (the mirror then resyncs).
+        self.backlog.extend(events)
+        over = len(self.backlog) - BACKLOG_MAX
+        if over > 0:
+            for _ in range(over):
+                self.backlog.popleft()
+            self.gaps += 1
 
     def command(self, kind: str, payload: dict | None = None, timeout: float = 2.0) -> Frame:
         """Send a command and wait for its `ok` (returned); an `error` that

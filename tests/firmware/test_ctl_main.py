@@ -179,3 +179,30 @@ def test_no_board_file_at_all(device):
     dev.frame("hello")
     error, _ = dev.frame("error")
     assert "no board.json" in error["msg"]
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe{}", b"{\"name\": \"\xc3(\"}", b"\x00" * 300,
+                                     b"[" * 30000 + b"]" * 30000])
+def test_a_board_file_of_any_bytes_boots_into_a_device_that_says_so(device, content):
+    dev = device(None)
+    (dev.flash / "board.json").write_bytes(content)
+    dev.start()
+    hello, _ = dev.frame("hello")
+    assert hello["board"] is None
+    error, _ = dev.frame("error")
+    assert error["code"] == "board" and "board.json" in error["msg"], error
+
+
+@pytest.mark.parametrize("content", [b"turtleboard calibration 1 \xff\xfe\n", b"\x80" * 5000])
+def test_a_calibration_file_of_any_bytes_boots_and_is_reported(device, content):
+    dev = device(BOARD.read_text())
+    (dev.flash / "calibration.txt").write_bytes(content)
+    dev.world_adc(json.loads(BOARD.read_text()), {})
+    dev.start()
+    hello, lines = dev.frame("hello")
+    assert hello["board"]
+    error, _ = dev.frame("error")
+    assert error["code"] == "sensor" and "calibration.txt could not be read" in error["msg"], error
+    dev.send("ping")
+    dev.frame("ok")
+    assert (dev.flash / "calibration.txt").read_bytes().startswith(b"turtleboard calibration 1 ")

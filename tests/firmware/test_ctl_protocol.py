@@ -213,3 +213,53 @@ def test_hostile_but_well_formed_frames():
     assert codes(got) == ["no-prompt"]
     assert rig.ctl.game.history == []
     assert kinds(rig.send("ping")) == ["ok"]
+
+
+def test_a_huge_sequence_number_never_freezes_the_device():
+    # 960 nines with a good checksum on a command the device refuses: its
+    # `error` echoes the number, which used to make an answer that never fit.
+    from controller.frames import crc16
+
+    rig = Rig("tortuga")
+    rig.new()
+    for seq, kind in (("9" * 960, "zz"), ("9" * 1005, "undo"), ("70000", "ping")):
+        body = "~TB %s %s {}" % (seq, kind)
+        got = rig.raw(("%s *%04x\n" % (body, crc16(body.encode()))).encode())
+        assert codes(got) == ["bad-frame"], got
+    assert rig.ctl.game.history == []
+    assert kinds(rig.send("ping")) == ["ok"]
+
+
+def test_every_error_answer_fits_a_frame():
+    from controller.link import Link
+
+    rig = Rig("tortuga")
+    link = Link(rig.hal)
+    for msg in ("x" * 5000, "\u00e9" * 3000, "\U0001f422" * 2000):
+        link.error("bad-payload", msg, 65535)
+    got = rig.frames()
+    assert codes(got) == ["bad-payload"] * 3
+
+
+def test_non_ascii_action_text_is_refused_before_the_engine_reads_it():
+    # Each new character indexed out of a string stays interned on MicroPython:
+    # unicode in `enter` texts used to fill the heap a frame at a time.
+    rig = Rig("tortuga")
+    rig.new()
+    game = rig.ctl.game
+    seen = []
+    parse = game.parse_action
+
+    def spy(text):
+        seen.append(text)
+        return parse(text)
+
+    game.parse_action = spy
+    for i in range(40):
+        got = rig.send("enter", {"text": "d%d\u4e00%s" % (i % 7, chr(0x4e01 + i))}, run=5)
+        assert codes(got) == ["bad-notation"]
+    got = rig.send("enter", {"text": "d" * 200}, run=5)
+    assert codes(got) == ["bad-notation"]
+    assert seen == []
+    assert game.history == []
+    assert kinds(rig.send("ping")) == ["ok"]

@@ -58,3 +58,13 @@ def test_missing_unreadable_and_binary_files(tmp_path, capsys):
     assert err[2].startswith(f"{binary}: not a text file (UTF-8)")
     assert cap.out.startswith("ok: Turtle Race")  # the other files are still checked
     assert "Traceback" not in cap.err
+
+
+def test_a_deeply_nested_file_is_refused_in_one_line(tmp_path, capsys):
+    from turtleboard.commands.board import check_file
+
+    path = tmp_path / "deep.json"
+    path.write_text('{"name":' + "[" * 100000 + "]" * 100000 + "}")
+    assert check_file(str(path)) == 1
+    err = capsys.readouterr().err
+    assert "nested too deep" in err and "Traceback" not in err

@@ -371,3 +371,130 @@ def test_a_board_without_any_noise_reports_nothing_stuck():
     _put(b, hal, s, "d4", FIELD)
     t = _run(s, t, t + s.stuck_ms + 1000, step=50)
     assert s.faults == [] and s.image[b.cells.index("d4")] == UP
+
+
+def _gauss(rng, sigma):
+    # Nearly Gaussian integer noise (the sum of 12 uniform draws), portable.
+    total = 0
+    for _ in range(12):
+        total += rng.below(1001)
+    return (total - 6000) * sigma // 1000
+
+
+class _WildHal(ScriptedHal):
+    # One refresh in the calibration returns a wild reading on one channel.
+    def __init__(self, channels, ch, wild_at, wild):
+        ScriptedHal.__init__(self, channels)
+        self.ch = ch
+        self.wild_at = wild_at
+        self.wild = wild
+
+    def read_channel(self, ch):
+        v = ScriptedHal.read_channel(self, ch)
+        return self.wild if ch == self.ch and self.refreshes == self.wild_at else v
+
+
+def test_one_wild_reading_at_calibration_does_not_move_the_baseline():
+    b = board("tortuga")
+    i = b.cells.index("d5")
+    ch = b.sensor_of[i]
+    for wild in (0 + 2000, 65535 - 2000, 32768 - 20000):
+        hal = _WildHal(b.channels(), ch, 3, wild)
+        for j, c in enumerate(b.sensor_of):
+            hal.values[c] = MID + ((j * 7919) % 1601) - 800
+        s = Sensing(hal, b, scratch("sense") + "/calibration.txt")
+        s.calibrate(0)
+        assert s.base[i] == hal.values[ch] and s.image[i] == EMPTY, wild
+        assert s.smooth == 0  # a quiet board is read as it comes
+
+
+class _ShakyHal(ScriptedHal):
+    # Each refresh draws fresh noise around the true readings.
+    def __init__(self, channels, truth, sigma, seed):
+        ScriptedHal.__init__(self, channels)
+        self.truth = truth
+        self.sigma = sigma
+        self.rng = Rng(seed)
+
+    def refresh(self):
+        ScriptedHal.refresh(self)
+        for ch in range(len(self.truth)):
+            self.values[ch] = self.truth[ch] + _gauss(self.rng, self.sigma)
+
+
+def test_loud_noise_gives_no_stable_reading_that_is_not_there():
+    # Noise with a standard deviation of half the threshold, drawn afresh at
+    # every scan: the board smooths its readings and shows nothing false,
+    # then still sees a turtle put down and lifted.
+    b = board("tortuga")
+    truth = [MID] * b.channels()
+    for i, ch in enumerate(b.sensor_of):
+        truth[ch] = MID + ((i * 7919) % 1601) - 800
+    sigma = 3000
+    hal = _ShakyHal(b.channels(), truth, sigma, 2024)
+    s = Sensing(hal, b, scratch("sense") + "/calibration.txt")
+    s.calibrate(0)
+    assert s.smooth >= 3 and sigma * 2 // 3 < s.noise < sigma * 3 // 2, (s.smooth, s.noise)
+    t = _run(s, 0, 15000)
+    assert s.version == 0 and s.faults == []
+    d5 = b.cells.index("d5")
+    truth[b.sensor_of[d5]] += FIELD
+    t = _run(s, t, t + 300)
+    assert s.image[d5] == UP and s.version == 1
+    truth[b.sensor_of[d5]] -= FIELD
+    t = _run(s, t, t + 300)
+    assert s.image[d5] == EMPTY and s.version == 2 and s.faults == []
+
+
+def test_noise_that_starts_after_boot_is_measured_and_smoothed():
+    b = board("tortuga")
+    truth = [MID] * b.channels()
+    for i, ch in enumerate(b.sensor_of):
+        truth[ch] = MID + ((i * 7919) % 1601) - 800
+    hal = _ShakyHal(b.channels(), truth, 0, 7)
+    s = Sensing(hal, b, scratch("sense") + "/calibration.txt")
+    s.calibrate(0)
+    assert s.smooth == 0
+    hal.sigma = 3000  # a motor starts next to the board
+    t = _run(s, 0, 15000)
+    assert s.smooth >= 3 and s.version == 0 and s.faults == [], (s.smooth, s.version)
+    hal.sigma = 100  # and stops: the board is quick again
+    t = _run(s, t, t + 30000)
+    assert s.smooth == 0
+
+
+def test_a_drifting_empty_level_is_followed():
+    # A warming board: every empty level creeps up by most of the threshold
+    # over a minute; nothing appears, and the baselines come along.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    start = list(s.base)
+    drift = s.threshold * 3 // 4
+    t = 0
+    for step in range(1200):  # 60 s at 50 ms
+        for i in range(len(b.cells)):
+            hal.values[b.sensor_of[i]] = start[i] + drift * step // 1200
+        s.scan(t)
+        t += 50
+    assert s.version == 0 and s.image == [EMPTY] * len(b.cells)
+    i = b.cells.index("c3")
+    assert abs(s.base[i] - (start[i] + drift)) < s.threshold // 10
+
+
+def test_a_cell_that_cannot_be_read_is_reported_and_never_counts():
+    # A turtle half on a cell (or a weak magnet): the reading sits between
+    # empty and a turtle. The cell keeps its last state, and after a while
+    # the board says it cannot read it; a clear reading ends that.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    i = b.cells.index("e4")
+    _put(b, hal, s, "e4", (s.release + s.threshold) // 2)
+    t = _run(s, 0, 1000)
+    assert s.image[i] == EMPTY and s.faults == []
+    t = _run(s, t, t + 2500)
+    assert s.image[i] == EMPTY and s.version == 0
+    assert [c for c, _ in s.faults] == ["e4"]
+    assert s.faults[0][1].startswith("cannot be read")
+    _put(b, hal, s, "e4", FIELD)
+    t = _run(s, t, t + 600)
+    assert s.image[i] == UP and s.faults == []

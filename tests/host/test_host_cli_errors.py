@@ -54,3 +54,29 @@ def test_an_empty_firmware_folder_is_refused_before_the_port_is_touched(tmp_path
     assert r.returncode == 2
     assert "incomplete" in r.stderr and "main.py, turtles, controller, hal" in r.stderr
     assert "Traceback" not in r.stderr and "/dev/ttyNOPE9" not in r.stderr
+@pytest.mark.parametrize("cmd", [["play"], ["record", "export"]], ids=lambda c: " ".join(c))
+def test_a_board_with_a_bad_board_file_is_named_as_such(cmd):
+    # What controller/boot.py's broken() does: a hello naming no board, then
+    # its board file's problems after every frame it receives.
+    hello = {"fw": "0.1.0", "proto": PROTO, "board": None, "board_version": None,
+             "game": None, "n": 0, "hash": None}
+    errors = [{"code": "board", "msg": "board.json $.cells.a1.sensor: 99 is not a sensor; "
+                                       "flash a fixed board file"},
+              {"code": "board", "msg": "board.json $.leds.count: must be 1..1024"}]
+    peer = Peer()
+
+    def answer(kind):
+        def fn(seq, payload):
+            out = [peer.frame("hello", hello)] if kind == "hello" else []
+            return out + [peer.frame("error", e) for e in errors]
+        return fn
+
+    peer.handlers = {k: answer(k) for k in ("hello", "sync", "ping")}
+    try:
+        r = turtleboard(*cmd, "--port", peer.path)
+    finally:
+        peer.close()
+    assert r.returncode == 2
+    assert "board file is bad" in r.stderr and "cells.a1.sensor" in r.stderr
+    assert "leds.count" in r.stderr and "turtleboard flash" in r.stderr
+    assert "is its firmware ours" not in r.stderr and "Traceback" not in r.stderr

@@ -102,11 +102,15 @@ def test_garbage_from_a_random_serial_device_is_not_a_turtleboard():
 
 
 def test_console_reconnects_when_the_board_comes_back(tmp_path):
+    import os
     import subprocess
     import sys
     import time
 
+    from turtleboard.sim.lock import lock_folder
+
     first = Peer(hello=HELLO)
+    lock = lock_folder(str(tmp_path))  # as `turtleboard sim` holds its folder
     port_file = tmp_path / "pty"
     port_file.write_text(first.path)
     proc = subprocess.Popen(
@@ -125,6 +129,7 @@ def test_console_reconnects_when_the_board_comes_back(tmp_path):
         out, err = proc.communicate("ping\n", timeout=20)
     finally:
         proc.kill()
+        os.close(lock)
         if second:
             second.close()
     assert "lost the board" in out and "reconnecting" in out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from peer import Peer
 
@@ -19,6 +21,7 @@ from turtleboard.link import (
     Raw,
     VersionMismatch,
 )
+from turtleboard.sim.lock import lock_folder
 
 HELLO = {"fw": "1.0", "proto": PROTO, "board": "test", "board_version": 1, "game": None, "n": 0, "hash": ""}
 
@@ -156,6 +159,7 @@ def test_a_port_file_is_read_again_at_every_reopen(tmp_path):
     # the virtual board writes its pty path to <dir>/pty; after a restart on
     # another pty, the link finds it again through the same file
     first = Peer(hello=HELLO)
+    lock = lock_folder(str(tmp_path))  # as `turtleboard sim` holds its folder
     port_file = tmp_path / "pty"
     port_file.write_text(first.path + "\n")
     link = Link(str(port_file))
@@ -171,3 +175,21 @@ def test_a_port_file_is_read_again_at_every_reopen(tmp_path):
         link.close()
     finally:
         second.close()
+        os.close(lock)
+
+
+def test_a_port_file_left_by_a_stopped_virtual_board_is_refused(tmp_path):
+    # Its pty number may belong to another program by now: here a peer that
+    # answers like a board. Only a folder a `turtleboard sim` holds is live.
+    other = Peer(hello=HELLO)
+    port_file = tmp_path / "pty"
+    port_file.write_text(other.path + "\n")
+    try:
+        for lock_file in (False, True):
+            if lock_file:
+                os.close(lock_folder(str(tmp_path)))  # held once, let go: stale again
+            with pytest.raises(PortError, match="is not running"):
+                Link(str(port_file)).open(timeout=2)
+        assert not [r for r in other.received if r[0] == "hello"]
+    finally:
+        other.close()

@@ -185,6 +185,9 @@ def check_file(name: str) -> int:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
         return _fail(name, f"line {e.lineno} column {e.colno}: not valid JSON: {e.msg}")
+    except RecursionError:
+        return _fail(name, "not a board file: its JSON is nested too deep to read "
+                           "(a board file is a few levels deep)")
     problems = check_board(obj)
     if problems:
         for where, message in problems:

@@ -124,6 +124,7 @@ def wiring_of(board, args):
 def run(args) -> int:
     require_sim_platform()
     from turtleboard.sim import device
+    from turtleboard.sim.lock import lock_folder
     from turtleboard.sim.supervisor import Supervisor
     from turtleboard.sim.world import WIRING_FILE, World, WorldError
 
@@ -134,6 +135,7 @@ def run(args) -> int:
     if romfs_bytes < 0 or romfs_bytes % 4096:
         raise UserError("--romfs-bytes is the ROM partition's size, a multiple of 4096 "
                         "(e.g. 262144), or 0 for none; not %d" % romfs_bytes)
+    lock = lock_folder(sim_dir)  # before anything in the folder is touched
     board = device.prepare(sim_dir, args.board, fresh_firmware=args.fresh_firmware,
                            blank=args.blank)
     world_dir = os.path.join(sim_dir, "world")
@@ -206,6 +208,7 @@ def run(args) -> int:
                 os.unlink(os.path.join(sim_dir, name))
             except OSError:
                 pass
+        os.close(lock)  # last: the files above were ours to remove
     return 0
 
 

@@ -128,6 +128,13 @@ class MirrorApp(App):
             except LinkError as e:
                 events = [("link", "lost"), ("note", f"{e}; trying again")]
                 time.sleep(0.5)
+            except Exception as e:  # a bug must show, never freeze the mirror silently
+                events = [("note", f"the mirror hit {e!r} reading the board; resyncing")]
+                try:
+                    self.mirror.replica.lost(f"the mirror hit {e!r}")
+                except Exception:
+                    pass
+                time.sleep(0.5)
             if events and not self.stopping.is_set():
                 try:
                     self.call_from_thread(self.on_events, events)

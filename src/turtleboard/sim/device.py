@@ -79,7 +79,8 @@ def prepare(sim_dir: str, board_path: str, fresh_firmware: bool = False, blank: 
 
 
 def wait_for_pty(sim_dir: str, proc: subprocess.Popen | None = None, timeout: float = 20) -> str:
-    """The pty path a starting `turtleboard sim` writes to <dir>/pty."""
+    """The pty path a starting `turtleboard sim` writes to <dir>/pty (with
+    `proc`: the one that process wrote, after its <dir>/pid)."""
     path = os.path.join(sim_dir, "pty")
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -87,6 +88,10 @@ def wait_for_pty(sim_dir: str, proc: subprocess.Popen | None = None, timeout: fl
             err = proc.stderr.read() if proc.stderr else ""
             raise UserError("the virtual device did not start: %s" % (err.strip() or proc.returncode))
         try:
+            if proc is not None:
+                with open(os.path.join(sim_dir, "pid")) as f:
+                    if f.read().strip() != str(proc.pid):
+                        raise OSError("not this one's files yet")
             with open(path) as f:
                 text = f.read().strip()
             if text and os.path.exists(text):
@@ -103,10 +108,6 @@ class Background:
     def __init__(self, sim_dir: str, board_path: str, extra: list[str] | None = None,
                  quiet: bool = True):
         self.dir = sim_dir
-        try:
-            os.unlink(os.path.join(sim_dir, "pty"))
-        except OSError:
-            pass
         args = [sys.executable, "-m", "turtleboard", "sim", "--board", board_path,
                 "--dir", sim_dir, "--lifeline"] + (extra or [])
         self.proc = subprocess.Popen(

@@ -45,13 +45,18 @@ PICO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pico")
 ROMFS_BLOCK = 4096  # the RP2040's flash sector
 
 OUT_MAX = 4096  # bytes of output kept for a host that does not read (a Pico keeps less)
+IN_MAX = 16384  # bytes of input held for a firmware that does not read; then the host waits
 
 def set_raw(fd: int, isig: bool = False, onlcr: bool = False) -> None:
-    """Raw mode; ISIG marks 'code is running' (the REPL clears it while it reads)."""
+    """Raw mode; ISIG marks 'code is running' (the REPL clears it while it reads).
+    With ISIG no byte is a signal character: Ctrl-C is the supervisor's to turn
+    into SIGINT, and 0x1a, 0x1c (suspend, quit) must reach the firmware."""
     tty.setraw(fd)
     attrs = termios.tcgetattr(fd)
     if isig:
         attrs[3] |= termios.ISIG
+        for c in (termios.VINTR, termios.VQUIT, termios.VSUSP):
+            attrs[6][c] = 0  # _POSIX_VDISABLE
     if onlcr:
         attrs[1] |= termios.OPOST | termios.ONLCR
     termios.tcsetattr(fd, termios.TCSANOW, attrs)
@@ -272,7 +277,12 @@ class Supervisor:
             self.start()
         try:
             while not self._stopping:
-                fds = [self.outer, self._wake_r] + ([self.inner] if self.inner >= 0 else [])
+                # Input the firmware has not taken stays bounded: past IN_MAX the
+                # outer pty fills and the host's writes wait, as USB flow control
+                # makes a host wait for a Pico.
+                full = len(self._to_child) + len(self._hold) >= IN_MAX
+                fds = ([] if full else [self.outer]) + [self._wake_r] + (
+                    [self.inner] if self.inner >= 0 else [])
                 writing = ([self.outer] if self._to_host else []) + (
                     [self.inner] if self._to_child and self.inner >= 0 else [])
                 timeout = 0.05 if self._hold or self._to_host else 0.5

@@ -78,6 +78,8 @@ def load_board(text):
         obj = json.loads(text)
     except ValueError as e:
         raise BoardError([("$", "not valid JSON (%s)" % e)])
+    except Exception as e:  # RecursionError/RuntimeError: nested too deep for the device
+        raise BoardError([("$", "not a board file: JSON nested too deep (%r)" % (e,))])
     problems = check_board(obj)
     if problems:
         raise BoardError(problems)

@@ -24,10 +24,14 @@ def main(platform_hal, period_ms=5):
             f.close()
     except OSError as e:
         return broken(platform_hal, None, [("$", "no %s on the device (%s); flash a board file" % (BOARD_FILE, e))])
+    except UnicodeError:
+        return broken(platform_hal, None, [("$", "%s is not text (UTF-8); flash a board file" % BOARD_FILE)])
     try:
         board = load_board(text)
     except BoardError as e:
         return broken(platform_hal, text, e.problems)
+    except Exception as e:  # a file the checks let through but the engine refuses
+        return broken(platform_hal, text, [("$", "cannot be used (%r)" % (e,))])
     hal = platform_hal(board)
     sensing = Sensing(hal, board)
     trouble = None
@@ -44,6 +48,9 @@ def main(platform_hal, period_ms=5):
     send_hello(ctl)  # with the restored game, if any
     if trouble is not None:
         ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
+    if sensing.unreadable:
+        ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
+            sensing.path, sensing.unreadable))
     ctl.run(period_ms)
 
 

@@ -13,6 +13,7 @@ PROTO_VERSION = 1
 RULE_SETS = ("mahe", "race", "tortuga")
 GAME_COMMANDS = ("new", "answer", "enter", "undo")  # refused while a self-test runs
 DICE_MODES = ("electronic", "physical")
+MAX_TEXT = 80  # characters of an `enter` text (the longest notation is far shorter)
 
 
 class Answered(Exception):
@@ -169,6 +170,11 @@ def cmd_enter(ctl, payload):
     text = payload.get("text")
     if not isinstance(text, str) or not text.strip():
         raise CommandError("bad-payload", "text must be an action in notation, like a die face")
+    if len(text) > MAX_TEXT or len(text.encode()) != len(text):
+        # Checked before anything indexes it: on MicroPython each new
+        # character taken out of a string is interned for good.
+        raise CommandError("bad-notation", "an action in notation is at most %d plain ASCII "
+                           "characters, like d3-d4 or roll; this text is not" % MAX_TEXT)
     game = ctl.game
     if game.is_over():
         raise CommandError("over", "the game is over; start a new one with `new`")

@@ -145,6 +145,8 @@ class Controller:
         except Exception as e:
             self.link.error("log", "the game log cannot be read (%s); start a new game" % (e,))
             return False
+        if self.log.damage is not None:
+            self.link.error("log", self.log.damage)
         if header is None:
             return False
         try:
@@ -163,7 +165,7 @@ class Controller:
                     bad = "the game log stops making sense at action %d (%s: %s); the game goes on before it" % (
                         len(game.history) + 1, text, e)
         if bad is not None:  # keep the log to what the game is now
-            self.link.error("log", bad)
+            self.link.error("log", "%s; the log as it was %s" % (bad, self.log.keep_copy()[1]))
             try:
                 self.log.begin(header["game"], header["players"], header["options"], extra)
                 for action in game.history:

@@ -86,17 +86,16 @@ def decode(line):
     parts = body[len(MARKER):].split(" ", 2)
     if len(parts) != 3:
         raise FrameError("a frame needs a sequence number, a kind and a payload")
-    try:
-        seq = int(parts[0])
-    except ValueError:
-        raise FrameError("the sequence number is not a number")
+    seq = parts[0]
+    if not 0 < len(seq) <= 5 or not seq.isdigit() or int(seq) > 0xFFFF:
+        raise FrameError("the sequence number must be a whole number 0..65535")
     try:
         payload = json.loads(parts[2])
-    except ValueError:
-        raise FrameError("the payload is not JSON")
+    except Exception:  # ValueError; RecursionError/RuntimeError when nested too deep
+        raise FrameError("the payload is not JSON (or is nested too deep)")
     if not isinstance(payload, dict):
         raise FrameError("the payload must be a JSON object")
-    return seq, parts[1], payload
+    return int(seq), parts[1], payload
 
 
 class LineReader:

@@ -6,9 +6,11 @@
 #   A <action text> *<crc32 hex>     one committed action
 #   U *<crc32 hex>                   one takeback (undoes the last action)
 # Lines are only ever appended; a new game is written to a new file that is
-# renamed over the old one. A line that fails its checksum (a write torn by a
-# power cut, garbage after it) ends the log: it and everything after it are
-# dropped, and the file is rewritten without them before the next append.
+# renamed over the old one. A line that fails its checksum ends the log: it
+# and everything after it are dropped, and the file is rewritten without them
+# before the next append. A torn last line (the power went mid-write) is the
+# normal end of a power cut; any other damage is kept whole in <log>.bad and
+# described in `damage`, for the controller to tell the host.
 
 import json
 import os
@@ -67,6 +69,7 @@ class GameLog:
     def __init__(self, path="game.log"):
         self.path = path
         self.dropped = 0  # damaged lines dropped by the last scan()
+        self.damage = None  # what the last scan() found damaged (not a torn end)
         self.count = 0  # actions in the game (after scan or begin)
         self._clean = False  # the file ends with a good line
         self._kept = []  # where the actions scan() found start in the file
@@ -105,6 +108,7 @@ class GameLog:
         # (actions() gives them one by one). Repairs a damaged end.
         # -> the header dict, or None when there is no game.
         self.dropped = 0
+        self.damage = None
         self._kept = []
         found = self._scan(self.path)
         if found is None:
@@ -114,12 +118,22 @@ class GameLog:
             if found is None or found[0] is None:
                 return None
             os.rename(self.path + ".tmp", self.path)
-        header, kept, dropped = found
+        header, kept, dropped, bad_line = found
+        if bad_line:
+            if header is None:
+                self.damage = "line 1 (the game's header) of the game log is damaged, so no game can be restored"
+            else:
+                self.damage = "line %d of the game log is damaged; %d actions are restored" % (
+                    bad_line, len(kept))
+            copied, where = self.keep_copy()
+            self.damage += "; %d lines could not be used; the log as it was %s" % (dropped, where)
+            if header is None and copied:
+                os.remove(self.path)  # its copy is in .bad; the next boot is clean
         if header is None:
             return None
         self._kept = kept
         self.dropped = dropped
-        if dropped:
+        if dropped or bad_line:
             # Rewrite without the damage, so the next append starts clean.
             self._replace(self._lines(header))
             self._kept = self._scan(self.path)[1]
@@ -143,11 +157,36 @@ class GameLog:
         finally:
             f.close()
 
+    def keep_copy(self):
+        # Copy the log whole to <log>.bad (a chunk at a time) before anything
+        # rewrites it. -> (done, where it went, said for a message).
+        bad = self.path + ".bad"
+        try:
+            src = open(self.path, "rb")
+            try:
+                dst = open(bad, "wb")
+                try:
+                    while True:
+                        chunk = src.read(512)
+                        if not chunk:
+                            break
+                        dst.write(chunk)
+                    dst.flush()
+                finally:
+                    dst.close()
+            finally:
+                src.close()
+        except OSError as e:
+            return False, "is lost: no copy could be kept (%s)" % (e,)
+        _sync(None)
+        return True, "is kept in %s" % bad
+
     # ---- inside ----------------------------------------------------------
 
     def _scan(self, path):
         # -> (header or None, offsets of the kept action lines, number of
-        # damaged lines dropped), or None when there is no file.
+        # damaged lines dropped, the first damaged line's number or 0 when
+        # the only damage is a torn last line), or None when there is no file.
         try:
             f = open(path, "rb")
         except OSError:
@@ -155,13 +194,22 @@ class GameLog:
         header = None
         kept = []
         dropped = 0
+        bad_line = 0
         at = 0
+        n = 0
         try:
             while True:
                 raw = f.readline()
                 if not raw:
                     break
+                n += 1
                 body = _body(raw)
+                if body is None and not raw.endswith(b"\n"):
+                    # the last line: torn short by a power cut, or whole
+                    # with its newline damaged (its body is proven: keep it)
+                    body = _body(raw[:-1] + b"\n")
+                    if body is not None:
+                        bad_line = n
                 if body is None:
                     good = False
                 elif header is None:
@@ -179,11 +227,13 @@ class GameLog:
                     dropped = 1
                     while f.readline():
                         dropped += 1
+                    if dropped > 1 or raw.endswith(b"\n") or n == 1:
+                        bad_line = n  # not just a write the power cut short
                     break
                 at += len(raw)
         finally:
             f.close()
-        return header, kept, dropped
+        return header, kept, dropped, bad_line
 
     def _lines(self, header):
         yield seal("H " + dumps(header))

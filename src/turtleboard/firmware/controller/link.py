@@ -31,12 +31,14 @@ class Link:
         payload = {"code": code, "msg": msg}
         if re is not None:
             payload["re"] = re
-        while True:
+        for _ in range(8):  # re is at most 5 digits, so a short msg always fits
             try:
                 self.send("error", payload)
                 return
             except FrameError:  # an echo of a long input: shorten until it fits
                 payload["msg"] = payload["msg"][:len(payload["msg"]) // 2] + "..."
+        payload["msg"] = "(a message too long for a frame)"
+        self.send("error", payload)
 
     def poll(self):
         # -> [(seq, kind, payload)] of the frames that arrived, in order; a

@@ -6,9 +6,17 @@
 #   reads far from its saved baseline (or, with none saved, far from
 #   mid-scale) keeps the saved one (or mid-scale) and learns its own baseline
 #   the first time it is stably empty.
+#   Calibration takes the median of readings spread over ~150 ms (one wild
+#   reading cannot move it), and an empty cell follows its slowly drifting
+#   empty level afterwards.
+# - Noise: the spread of the calibration readings sets how much each cell's
+#   reading is smoothed (an average over the last 2**smooth scans; none on a
+#   quiet board), so that noise stays far from the threshold.
 # - Threshold with hysteresis: a turtle appears at baseline +/- threshold and
 #   leaves when the reading falls back inside threshold - hysteresis.
-# - Stability window: a new state counts after holding stable_ms.
+# - Stability window: a new state counts after holding stable_ms. A reading
+#   between the two (no turtle state yet, not clearly empty either) is not
+#   clear: nothing new counts on it, and a cell that stays so is reported.
 # - Faults: a reading within `rail` of 0 or 65535 for the window is a dead
 #   sensor; a sensor that has shown noise (its reading changing all the time)
 #   and then does not change at all for stuck_ms, while most other sensors
@@ -23,8 +31,11 @@ import os
 from turtles.game import DOWN, EMPTY, UP
 
 MID = 32768  # a DRV5055 with no field outputs half its supply
-SAMPLES = 8  # readings averaged per cell at calibration
-OK, DEAD, STUCK = 0, 1, 2
+SAMPLES = 15  # readings per cell at calibration (their median is the baseline)
+SAMPLE_MS = 10  # apart: noise that lasts a few ms cannot fill them all
+SMOOTH_MAX = 4  # at most the average of the last 16 scans
+UNCLEAR_CHECKS = 8  # slow checks (2 s) a cell may read unclear before it is reported
+OK, DEAD, STUCK, UNCLEAR = 0, 1, 2, 3
 STUCK_EVERY_MS = 250  # how often the slow check for stuck readings runs
 LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
 NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
@@ -68,6 +79,7 @@ class Sensing:
         self.raw = [0] * n  # last readings
         self.version = 0
         self.faults = []  # [(cell, reason)], in cell order
+        self.unreadable = None  # why the calibration file could not be read
         self._state = [EMPTY] * n  # instant states
         self._since = [0] * n  # when the instant state last changed
         self._last = [-1] * n  # previous reading
@@ -79,6 +91,13 @@ class Sensing:
         self._lively_run = [0] * n  # stuck checks in a row that found it lively
         self._noisy = [False] * n  # it has shown noise: it can be judged stuck
         self._read = hal.read_mux  # bound once: a bound method costs a heap block
+        self.smooth = 0  # the reading is averaged over 2**smooth scans
+        self.noise = 0  # the noise measured at calibration (its standard deviation)
+        self._sum = [0] * n  # 2**smooth times the smoothed reading
+        self._unclear = [0] * n  # unclear scans since the last slow check
+        self._unclear_run = [0] * n  # slow checks in a row the cell was mostly unclear
+        self._scans = 0
+        self._spread = [0] * n  # room to sort the empty cells' distances from their baselines
         self._diff = hal.ticks_diff
 
     # ---- calibration ---------------------------------------------------
@@ -87,16 +106,19 @@ class Sensing:
         hal = self.hal
         now = hal.ticks_ms() if now_ms is None else now_ms
         n = len(self.channel)
-        total = [0] * n
-        for _ in range(SAMPLES):
+        samples = [[0] * SAMPLES for _ in range(n)]
+        for k in range(SAMPLES):
             hal.refresh()
             for i in self.order:
-                total[i] += hal.read_channel(self.channel[i])
-            hal.sleep_ms(1)
+                samples[i][k] = hal.read_channel(self.channel[i])
+            hal.sleep_ms(SAMPLE_MS)
+        medians = [sorted(v)[SAMPLES // 2] for v in samples]
+        self.noise = noise_of(samples, medians)
+        self.smooth = smoothing(self.noise, self.threshold)
         saved = self.load()
         changed = False
         for i in range(n):
-            r = total[i] // SAMPLES
+            r = medians[i]
             old = saved[i]
             if r <= self.rail or r >= 65535 - self.rail:
                 base, trusted = (MID, False) if old is None else (old, True)
@@ -114,6 +136,9 @@ class Sensing:
             self.base[i] = base
             self.trusted[i] = trusted
             self.raw[i] = r
+            self._sum[i] = r << self.smooth
+            self._unclear[i] = 0
+            self._unclear_run[i] = 0
             self._last[i] = r
             self._moved[i] = now
             dead = r <= self.rail or r >= 65535 - self.rail
@@ -125,8 +150,9 @@ class Sensing:
             self._rail_since[i] = now
         self.faults = []
         self._stuck_at = now
+        self._scans = 0
         for i in range(n):
-            if self._on_rail[i]:  # dead already: 8 readings at a rail
+            if self._on_rail[i]:  # dead already: its median is at a rail
                 self._set_fault(i, DEAD, self.raw[i])
         if changed:
             self.save()
@@ -141,6 +167,9 @@ class Sensing:
             return out
         try:
             lines = f.read().split("\n")
+        except Exception as e:  # not text (UnicodeError), unreadable flash
+            self.unreadable = repr(e)
+            return out
         finally:
             f.close()
         if not lines or lines[0] != self._header():
@@ -210,11 +239,15 @@ class Sensing:
         release = self.release
         neg_threshold = -threshold
         neg_release = -release
+        half = release >> 1
         low = self.rail
         high = 65535 - low
         muxes = self._muxes
         got = self._mux_read
         sel = -1
+        total = self._sum
+        k = self.smooth
+        self._scans += 1
         for i in self.order:
             ch = channel[i]
             if (ch & 15) != sel:
@@ -227,15 +260,19 @@ class Sensing:
                 continue
             if on_rail[i]:
                 on_rail[i] = False
+                total[i] = r << k
             if r != last[i]:
                 last[i] = r
                 moved[i] = now
-                if fault[i]:
+                if fault[i] == STUCK or fault[i] == DEAD:
                     self._set_fault(i, OK, r)
-            elif fault[i]:
+            elif fault[i] == STUCK:
                 continue  # stuck: keep the last stable state
-            # The instant state, with hysteresis (as _classify, inlined).
-            d = r - base[i]
+            # The instant state, with hysteresis (as _classify, inlined), of
+            # the smoothed reading.
+            f = total[i] + r - (total[i] >> k)
+            total[i] = f
+            d = (f >> k) - base[i]
             s = state[i]
             if s == UP and d > release:
                 new = UP
@@ -250,14 +287,23 @@ class Sensing:
             if new != s:
                 state[i] = new
                 self._since[i] = now
-            elif new != image[i] and self._diff(now, self._since[i]) >= self.stable_ms:
-                image[i] = new
-                self.version += 1
-                if new == EMPTY and not self.trusted[i]:
-                    self._learn(i, r)
-        if self.stuck_ms and self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
+            elif new == EMPTY and (d > release or d < -release):
+                self._since[i] = now  # not clear: nothing new counts on it
+                self._unclear[i] += 1
+            elif new != image[i]:
+                if self._diff(now, self._since[i]) >= self.stable_ms:
+                    image[i] = new
+                    self.version += 1
+                    if new == EMPTY and not self.trusted[i]:
+                        self._learn(i, d + base[i])
+            elif new == EMPTY and -half < d < half:
+                base[i] += d >> 4  # clearly empty: follow its empty level's drift
+        if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
             self._stuck_at = now
-            self._find_stuck(now)
+            self._find_unclear()
+            self._measure_noise()
+            if self.stuck_ms:
+                self._find_stuck(now)
 
     def _at_rail(self, i, r, now):
         if not self._on_rail[i]:
@@ -291,6 +337,59 @@ class Sensing:
                 if self._diff(now, self._moved[i]) >= self.stuck_ms:
                     self._set_fault(i, STUCK, self.raw[i])
 
+    def _measure_noise(self):
+        # A few times a second: the noise now, from the empty cells' last
+        # readings (noise that starts after boot counts too), and the
+        # smoothing it calls for: more at once, less only once it is clearly
+        # quieter.
+        spread = self._spread
+        image = self.image
+        far = 1 << 20
+        m = 0
+        for i in range(len(spread)):
+            if image[i] == EMPTY and self._fault[i] == OK and not self._on_rail[i]:
+                spread[i] = abs(self.raw[i] - self.base[i])
+                m += 1
+            else:
+                spread[i] = far
+        if m < 4:
+            return  # too few empty cells to tell noise from turtles
+        spread.sort()
+        now = spread[m // 2] * 3 // 2
+        self.noise = now if now > self.noise else self.noise + ((now - self.noise) >> 3)
+        k = smoothing(self.noise, self.threshold)
+        if k < self.smooth and smoothing(self.noise * 3 // 2, self.threshold) >= self.smooth:
+            k = self.smooth
+        if k != self.smooth:
+            # Start each average from what the cell shows (an empty cell from
+            # its baseline, not from the last noisy reading).
+            total = self._sum
+            for i in range(len(total)):
+                if image[i] == EMPTY:
+                    total[i] = self.base[i] << k
+                else:
+                    total[i] = (total[i] >> self.smooth) << k
+                self._state[i] = image[i]
+            self.smooth = k
+
+    def _find_unclear(self):
+        # A few times a second: a cell that read unclear most of the time
+        # for UNCLEAR_CHECKS checks in a row cannot be read (a turtle half on
+        # it, a weak magnet, a failing sensor): it is reported until it
+        # reads clearly again.
+        scans = self._scans
+        self._scans = 0
+        for i in range(len(self.channel)):
+            if self._unclear[i] * 2 > scans:
+                self._unclear_run[i] += 1
+                if self._unclear_run[i] >= UNCLEAR_CHECKS and self._fault[i] == OK:
+                    self._set_fault(i, UNCLEAR, self.raw[i])
+            else:
+                self._unclear_run[i] = 0
+                if self._fault[i] == UNCLEAR:
+                    self._set_fault(i, OK, self.raw[i])
+            self._unclear[i] = 0
+
     def _learn(self, i, r):
         # First stable empty reading of a cell calibrated with a turtle on it.
         self.base[i] = r
@@ -315,5 +414,36 @@ class Sensing:
         if self._fault[i] == DEAD:
             return ("dead: reads %d, at the %s rail; check the %s (power, ground, output wire)"
                     % (r, "ground" if r < MID else "supply", where))
+        if self._fault[i] == UNCLEAR:
+            return ("cannot be read: reads about %d, between empty (%d) and a turtle, so the board "
+                    "waits; put the turtle squarely on the cell, or check the %s and the magnet"
+                    % (self._sum[i] >> self.smooth, self.base[i], where))
         return ("stuck: reads %d without the least change for %d ms; check the %s and the "
                 "multiplexer" % (r, self.stuck_ms, where))
+
+
+def noise_of(samples, medians):
+    # The sensors' noise, as a standard deviation: the median over the cells
+    # of each one's median distance from its own median, times 1.5 (a
+    # Gaussian's MAD is 0.67 sigma). Turtles, dead sensors and a wild
+    # reading or two do not move it.
+    spread = []
+    for i in range(len(samples)):
+        m = medians[i]
+        spread.append(sorted([abs(v - m) for v in samples[i]])[len(samples[i]) // 2])
+    spread.sort()
+    return spread[len(spread) // 2] * 3 // 2 if spread else 0
+
+
+# How much smoothing 2**k (k = 0..4) calms the noise: sqrt((2 - a) / a) for
+# an average with weight a = 2**-k, less a third for readings that repeat
+# (an ADC slower than the scan), times 10.
+_CALM = (7, 12, 19, 27, 39)
+
+
+def smoothing(noise, threshold):
+    # The least smoothing that puts the threshold 6 noise deviations away.
+    k = 0
+    while k < SMOOTH_MAX and noise * 60 > threshold * _CALM[k]:
+        k += 1
+    return k
