@@ -13,7 +13,7 @@ from turtleboard.errors import UserError
 COMMANDS = [
     ("replay", "check a game record and print the final position and result"),
     ("selfplay", "play a whole game with simple bots and write its record"),
-    ("match", "bots play seeded games against each other: win shares with 95% intervals"),
+    ("match", "bots play seeded games against each other: win shares with 95%% intervals"),
     ("render", "draw a position of a record as an SVG picture"),
     ("record", "export the game on a board as a record"),
     ("board", "check a board definition file"),

@@ -32,10 +32,17 @@ class NoisyHal(FakeHal):
         self.touched = 0  # when a hand last changed the board
 
     def read_channel(self, ch):
+        self._fresh()
+        return self.adc[ch]
+
+    def read_mux(self, sel, out, count):
+        self._fresh()
+        FakeHal.read_mux(self, sel, out, count)
+
+    def _fresh(self):
         if self.tick is None or self.clock >= self.tick + TICK_MS:
             self.tick = self.clock - self.clock % TICK_MS
             self._draw()
-        return self.adc[ch]
 
     def _draw(self):
         board = self.board
@@ -75,7 +82,7 @@ class Table:
         # Boot on the noisy board: calibration reads the noise too.
         self.rig.hal = self.hal
         self.rig.sensing.hal = self.hal
-        self.rig.sensing._read = self.hal.read_channel
+        self.rig.sensing._read = self.hal.read_mux
         self.rig.ctl.hal = self.hal
         self.rig.ctl.link.hal = self.hal
         self.rig.ctl.buttons.hal = self.hal

@@ -152,6 +152,7 @@ def test_flash_puts_micropython_on_a_bootsel_pico_then_the_firmware(tmp_path, fi
     """The drive gets the UF2; the "Pico" then restarts as the virtual board
     (a bare MicroPython) whose folder link DIR/pty names its port; flash waits
     for it and puts the firmware and the board file on it."""
+    from turtleboard.sim.lock import lock_folder
     from turtleboard.sim.supervisor import Supervisor
 
     drive = bootsel_drive(tmp_path)
@@ -169,6 +170,7 @@ def test_flash_puts_micropython_on_a_bootsel_pico_then_the_firmware(tmp_path, fi
         time.sleep(0.5)  # restarting
         sup = Supervisor(str(sim / "flash"))
         board["sup"] = sup
+        board["lock"] = lock_folder(str(sim))  # held as `turtleboard sim` holds it
         (sim / "pty").write_text(sup.path + "\n")
         sup.serve()
 
@@ -188,13 +190,21 @@ def test_flash_puts_micropython_on_a_bootsel_pico_then_the_firmware(tmp_path, fi
         if "sup" in board:
             board["sup"].stop()
         thread.join(10)
+        if "lock" in board:
+            os.close(board["lock"])
 
 
 @pytest.mark.micropython
 def test_flash_takes_the_virtual_boards_folder_link_as_play_does(bare_device, tmp_path):
+    from turtleboard.sim.lock import lock_folder
+
     link = tmp_path / "pty"
     link.write_text(bare_device.path + "\n")
-    r = turtleboard("flash", "--port", link, "--board", "mahe", "--no-reset", "--files")
+    held = lock_folder(str(tmp_path))  # as `turtleboard sim` holds its folder: the link is live
+    try:
+        r = turtleboard("flash", "--port", link, "--board", "mahe", "--no-reset", "--files")
+    finally:
+        os.close(held)
     assert r.returncode == 0, r.stderr
     assert f"{bare_device.path}: MicroPython" in r.stdout
     assert (bare_device.flash / "board.json").exists()
