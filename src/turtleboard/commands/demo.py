@@ -11,6 +11,7 @@ import time
 
 from turtleboard.errors import UserError
 from turtleboard.paths import BOARD_HELP, board_arg, reference_board
+from turtleboard.terminal import kept_terminal
 
 GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
 # Tattoo Turtles and Hatching Day are Tortuga's variants, on Tortuga's board.
@@ -99,10 +100,7 @@ class View:
 
 
 def run(args) -> int:
-    from turtleboard.replica import Mirror
     from turtleboard.sim import device
-    from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
-    from turtleboard.sim.world import World, WorldError
     from turtles import GameError, new_game
 
     if args.game not in GAMES:
@@ -127,7 +125,20 @@ def run(args) -> int:
     temp = args.dir is None
     sim_dir = tempfile.mkdtemp(prefix="turtleboard-demo-") if temp else os.path.abspath(args.dir)
     view = View(plain)
+    with kept_terminal():
+        return _play(args, view, plain, temp, sim_dir, board, board_path, rules, options,
+                     players, record_path)
+
+
+def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, players,
+          record_path) -> int:
+    from turtleboard.replica import Mirror
+    from turtleboard.sim import device
+    from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
+    from turtleboard.sim.world import World, WorldError
+
     bg = mirror = world = None
+    keep = False  # a failed demo's folder is kept: its flash and world tell what happened
     try:
         device.prepare(sim_dir, board_path, fresh_firmware=True)
         for name in ("game.log", "calibration.txt"):  # a fresh board, a fresh game
@@ -173,7 +184,7 @@ def run(args) -> int:
         try:
             hands.play()
         except (HandsError, WorldError) as e:
-            raise UserError("the demo stopped: %s (the board's folder: %s)" % (e, sim_dir))
+            raise UserError("the demo stopped: %s" % e)
         view.draw(mirror, hands)
         view.stop()
         game = mirror.replica.game
@@ -190,6 +201,11 @@ def run(args) -> int:
                  res.get("scores")))
         print("record saved to %s (`turtleboard replay %s` replays it)" % (record_path, record_path))
         return 0
+    except KeyboardInterrupt:
+        raise  # Ctrl-C, a closed terminal: nothing went wrong, nothing to keep
+    except BaseException:
+        keep = temp
+        raise
     finally:
         view.stop()
         if mirror is not None:
@@ -198,5 +214,8 @@ def run(args) -> int:
             bg.stop()
         if world is not None:
             world.close()
-        if temp:
+        if keep:
+            print("the virtual board's folder is kept for a look: %s (its flash holds the "
+                  "game log; delete it when done)" % sim_dir, file=sys.stderr)
+        elif temp:
             shutil.rmtree(sim_dir, ignore_errors=True)
