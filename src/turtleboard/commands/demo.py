@@ -10,18 +10,16 @@ import tempfile
 import time
 
 from turtleboard.errors import UserError
+from turtleboard.games import entry, games_help
 from turtleboard.paths import BOARD_HELP, board_arg, reference_board
 from turtleboard.terminal import kept_terminal
 
-GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
-# Tattoo Turtles and Hatching Day are Tortuga's variants, on Tortuga's board.
-RULES = {"tattoo": ("tortuga", {"tattoo": 2}), "hatching": ("tortuga", {"hatching": 1})}
 PLAYERS = {"mahe": 2, "race": 3, "tortuga": 2}
 
 
 def add_arguments(p) -> None:
     p.add_argument("--game", default="mahe", metavar="G",
-                   help="the rule set: %s (default: mahe)" % ", ".join(GAMES))
+                   help="the game: %s (default: mahe)" % games_help())
     p.add_argument("--seed", type=int, default=1, metavar="S",
                    help="the hands' decisions and timing (default: 1)")
     p.add_argument("--players", type=int, default=None, metavar="N",
@@ -103,9 +101,8 @@ def run(args) -> int:
     from turtleboard.sim import device
     from turtles import GameError, new_game
 
-    if args.game not in GAMES:
-        raise UserError("there is no game %r; the games are: %s" % (args.game, ", ".join(GAMES)))
-    rules, options = RULES.get(args.game, (args.game, {}))
+    chosen = entry(args.game)
+    rules, options = chosen.rules, dict(chosen.options)
     board_path = args.board or str(reference_board(rules))
     if not os.path.exists(board_path):
         raise UserError("no board file for %s (%s); the virtual board plays the games that have "
@@ -115,7 +112,7 @@ def run(args) -> int:
     if rules not in board.games:
         raise UserError("the board %s plays %s, not %s; pick a board file for %s with --board"
                         % (board_path, ", ".join(board.games), rules, rules))
-    players = args.players or PLAYERS.get(args.game, 2)
+    players = args.players or PLAYERS.get(rules, 2)
     try:
         new_game(rules, players, options, board.geometry)
     except GameError as e:
