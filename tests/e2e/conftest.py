@@ -11,6 +11,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from boards import write_board  # noqa: E402
+
 from controller.gamelog import GameLog  # noqa: E402
 from turtleboard.paths import BOARDS  # noqa: E402
 from turtleboard.replica import Mirror  # noqa: E402

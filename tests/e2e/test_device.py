@@ -9,7 +9,6 @@ import time
 
 import pytest
 import serial
-
 from boards import write_board
 
 pytestmark = pytest.mark.e2e

@@ -8,8 +8,8 @@ import json
 import os
 
 import pytest
-
 from boards import write_board
+
 from turtleboard.sim.device import load_board_file
 from turtleboard.sim.world import FIELD, MID, OFFSET_SPAN, World, WorldError, reading
 

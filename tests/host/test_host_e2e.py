@@ -175,7 +175,7 @@ def test_play_tui_headless(tortuga):
     async def scenario():
         app = MirrorApp(mirror)
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n")  # the command line, with a new game to edit
+            await pilot.press("colon")  # the command line
             cmd = app.query_one("#cmd")
             cmd.value = "new tortuga 2"
             await pilot.press("enter")
@@ -204,6 +204,105 @@ def test_play_tui_headless(tortuga):
             assert "taken back, now at action 0" in log_text(app)
             assert "> undo" in log_text(app)
             assert mirror.replica.in_sync
+            await pilot.press("q")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        mirror.close()
+
+
+def _wait(pilot, cond, steps=200):
+    async def go():
+        for _ in range(steps):
+            await pilot.pause(0.05)
+            if cond():
+                return True
+        return False
+    return go()
+
+
+def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
+    # The smallest common terminal: the board, whose turn, the open prompt and
+    # the last actions all readable; a larger window gets the full layout.
+    from textual.widgets import RichLog, Static
+
+    from turtleboard.mirror.app import MirrorApp
+
+    mirror = Mirror(tortuga.path)
+    mirror.start(10)
+    mirror.wait_synced(10)
+    new_tortuga(mirror)
+    step(tortuga.world, "f1", "f2")
+    until(mirror, lambda: n_actions(mirror) == 1)
+
+    async def scenario():
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            board = app.query_one("#board", Static)
+            text = str(board.content)
+            assert "enlarge" not in text
+            assert text.count("S") >= 8 and text.count("N") >= 8, text  # every turtle drawn
+            assert board.size.height >= 12 and board.size.width >= 36
+            side = app.query_one("#side", Static)
+            assert side.size.width >= 28  # never a panel a few letters wide
+            assert "to move: player 2" in str(side.content)
+            log = app.query_one("#log", RichLog)
+            assert log.size.height >= 3
+            logged = "\n".join(line.text for line in log.lines)
+            assert "1. f1-f2" in logged  # the moves made before the mirror started
+            assert app.screen.has_class("compact")
+            await pilot.resize_terminal(150, 45)
+            await pilot.pause(0.3)
+            assert not app.screen.has_class("compact")
+            text = str(app.query_one("#board", Static).content)
+            assert "f2:S" in text and "f1:." in text  # full size: names and turtles
+            assert app.query_one("#side", Static).size.width >= 40
+            await pilot.resize_terminal(40, 12)
+            await pilot.pause(0.3)
+            assert "enlarge the window" in str(app.query_one("#board", Static).content)
+            await pilot.press("ctrl+c")  # quits, no "press ctrl+q"
+            await pilot.pause(0.2)
+        assert app.return_code in (0, None)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        mirror.close()
+
+
+def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
+    from textual.widgets import Select
+
+    from turtleboard.mirror.app import MirrorApp
+    from turtleboard.mirror.newgame import NewGameScreen
+
+    mirror = Mirror(tortuga.path)
+    mirror.start(10)
+    mirror.wait_synced(10)
+
+    async def scenario():
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            await pilot.pause(0.3)
+            dialog = app.screen
+            assert isinstance(dialog, NewGameScreen)
+            game = dialog.query_one("#game", Select)
+            offered = [key for _, key in game._options if key != Select.BLANK]
+            assert offered == ["tortuga", "tattoo", "hatching"]  # a Tortuga board's games
+            words = " ".join(str(w.content) for w in dialog.query(".words"))
+            assert "2 players" in words and "2 to 2" not in words
+            game.value = "tattoo"
+            await pilot.pause(0.3)
+            assert "option:tattoo" in dialog.selects and "option:hatching" not in dialog.selects
+            dialog.selects["option:tattoo"].value = 3
+            await pilot.click("#start")
+            assert await _wait(pilot, lambda: mirror.replica.game is not None
+                               and mirror.replica.in_sync)
+            g = mirror.replica.game
+            assert g.name == "tortuga" and g.options["tattoo"] == 3
             await pilot.press("q")
 
     try:
