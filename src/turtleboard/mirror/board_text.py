@@ -75,6 +75,11 @@ def board_text(game, leds: dict | None = None, player=None, width: int | None = 
     compact = False
     if (width is not None and width < MIN_ROOM[0]) or (height is not None and height < MIN_ROOM[1]):
         return Text("enlarge the window to see the board (80x24 or more)", style="bold yellow")
+    if width is not None and height is not None and not upwards:
+        # room to spare: a larger board (at most twice the size), the same shape
+        grow = min((width - LABEL_ROOM) / cols, (height - 1) / rows, 2.0)
+        if grow > 1.15:
+            cols, rows = int(cols * grow), int(rows * grow)
     if width is not None and width < cols + LABEL_ROOM:
         cols, compact = width - 6, True
     if height is not None and height < rows + 1 + (2 if upwards else 0):
