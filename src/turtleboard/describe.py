@@ -28,6 +28,67 @@ def _who(p) -> str:
     return f"player {p + 1}"
 
 
+def choice_words(game, text: str) -> str:
+    """A prompt's choice (action notation) in words, the notation after it:
+    '=S' -> 'the turtle joins south (player 1) [=S]'. Unknown forms stay as they are."""
+    words = _choice_words(game, str(text))
+    return f"{words} [{text}]" if words else str(text)
+
+
+def _choice_words(game, t: str) -> str:
+    if t == "cancel":
+        return "none of these: cancel"
+    if t == "takeback":
+        return "take back the last move"
+    name = getattr(game, "name", "")
+    if name == "mahe":
+        if t == "roll":
+            return "roll again"
+        if t == "stop":
+            return "stop: the turtle moves"
+        if t.startswith("card") and t[4:].isdigit():
+            return f"play the {t[4:]} egg card as a die"
+        if t.startswith("first-"):
+            return f"turtle {t[6:]} moves first"
+        if t[:1] == "d" and t[1:].isdigit():
+            return f"the die shows {t[1:]}"
+        if t[:1] == "e" and t[1:].isdigit():
+            return f"the egg card turned up is a {t[1:]}"
+        return ""
+    if name == "tortuga":
+        geo = getattr(game, "geo", None)
+        letters = list(getattr(geo, "letters", ["S", "N"]))
+        names = list(getattr(geo, "player_names", ["south", "north"]))
+        if t[:1] == "=" and t[1:] in letters:
+            p = letters.index(t[1:])
+            return f"the turtle joins {names[p]} ({_who(p)})"
+        if t == "done":
+            return "no more turtles this turn"
+        if t[:1] == "+":
+            return "put turtles on " + t[1:].replace(",", ", ")
+        if t.startswith("give:"):
+            return f"give up the turtle on {t[5:]}"
+        if "x" in t:
+            hops = t.split("x")
+            return f"jump from {hops[0]} to " + ", then ".join(h.split("=")[0] for h in hops[1:])
+        if "-" in t:
+            a, b = t.split("-", 1)
+            return f"move {a} to {b}"
+        return ""
+    if name == "race":
+        if t.startswith("colour "):
+            parts = t.split()
+            if len(parts) == 3 and parts[1].isdigit():
+                return f"{_who(int(parts[1]))} is {parts[2]}"
+        if t.startswith("stack "):
+            return f"{t[6:]} next on the start stack"
+        if t.startswith("draw "):
+            return f"the card drawn is {t[5:]}"
+        if t == "discard":
+            return "no card can be played: show the hand, draw five"
+    return ""
+
+
 def mahe_lines(game, view) -> list[str]:
     out = []
     dice = view.get("dice") or []

@@ -241,7 +241,15 @@ def test_start_key_lays_out_the_engine_start_and_clear_sweeps_it(tmp_path):
             changes.append(world.changes - before)
             assert "done" in app.message
             cell = app.query_one("#cell-%d" % world.board.cells.index("d1"))
-            assert "^" in str(cell.render())
+            assert "S" in str(cell.render())  # a south turtle: its team shows
+            north = app.query_one("#cell-%d" % world.board.cells.index("d7"))
+            assert "N" in str(north.render())
+            # the board's other lights in words: whose turn, its status
+            assert "turn:" in str(app.query_one("#leds").render())
+            assert "status" in str(app.query_one("#leds").render())
+            app.select(world.board.cells.index("d1"))
+            await pilot.press("r")  # turned about to the other team
+            assert world.stacks["d1"] == [["N", True]]
             await pilot.press("c")
             await finish(app, pilot)
             assert world.image() == [EMPTY] * len(world.board.cells)

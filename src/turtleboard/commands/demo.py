@@ -73,6 +73,7 @@ class View:
         from rich.panel import Panel
         from rich.text import Text
 
+        from turtleboard.describe import choice_words
         from turtleboard.pictures import text_picture
 
         game = mirror.replica.game
@@ -83,8 +84,9 @@ class View:
         if prompt:
             choices = prompt.get("choices") or []
             cur = prompt.get("current", 0)
-            ask = "prompt: %s  [%s]" % (prompt.get("text", ""), " ".join(
-                (">%s<" % c) if i == cur else c for i, c in enumerate(choices)))
+            ask = "prompt: %s  %s" % (prompt.get("text", ""), ", ".join(
+                (">%s<" % choice_words(game, c)) if i == cur else choice_words(game, c)
+                for i, c in enumerate(choices)))
         body = Group(
             Text(picture),
             Text(""),

@@ -33,7 +33,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, RichLog, Static
 
 from turtleboard.console import parse_command
-from turtleboard.describe import panel_lines
+from turtleboard.describe import choice_words, panel_lines
 from turtleboard.errors import UserError
 from turtleboard.link import Disconnected, LinkError
 from turtleboard.mirror.board_text import board_text
@@ -287,7 +287,7 @@ class MirrorApp(App):
             out.append(str(m.prompt.get("text", "")) + "\n", style="bold magenta")
             for i, choice in enumerate(m.prompt.get("choices") or []):
                 mark = ">" if i == m.prompt.get("current") else " "
-                out.append(f" {mark}{i} {choice}\n", style="magenta")
+                out.append(f" {mark}{i} {choice_words(game, choice)}\n", style="magenta")
             out.append(" (a number key, or NEXT/OK on the board)\n\n", style="dim")
         if game is None:
             out.append("no game\n", style="bold")
