@@ -132,7 +132,9 @@ def tortuga_lines(game, view) -> list[str]:
     return out
 
 
-def panel_lines(game, player):
+def panel_lines(game, player, everything=False):
+    """The panel's lines as `player` sees the game (None: an onlooker), or
+    with `everything` the whole position, hidden cards too (a record's picture)."""
     from turtles import CHANCE, TERMINAL
 
     lines = [f"{game.players} players, after {len(game.history)} actions"]
@@ -151,7 +153,7 @@ def panel_lines(game, player):
         lines.append("last action: " + game.action_text(game.history[-1]))
     lines.append("")
     try:
-        view = game.view(player)
+        view = game.snapshot() if everything else game.view(player)
     except Exception:  # a view is optional detail in a picture
         view = {}
     if game.name == "mahe":
@@ -161,5 +163,8 @@ def panel_lines(game, player):
     elif game.name == "tortuga":
         lines += tortuga_lines(game, view)
     lines.append("")
-    lines.append("seen by " + (_who(player) if player is not None else "an onlooker"))
+    if everything:
+        lines.append("everything shown, hidden cards too")
+    else:
+        lines.append("seen by " + (_who(player) if player is not None else "an onlooker"))
     return lines
