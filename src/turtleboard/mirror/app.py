@@ -32,7 +32,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, RichLog, Static
 
-from turtleboard.console import parse_command
+from turtleboard.console import parse_command, safe_text
 from turtleboard.describe import choice_words, panel_lines
 from turtleboard.errors import UserError
 from turtleboard.link import Disconnected, LinkError
@@ -187,7 +187,7 @@ class MirrorApp(App):
                 elif f.kind == "prompt":
                     log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
             elif kind == "raw":
-                log.write(f"[yellow]|[/yellow] {escape(data)}")
+                log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
             elif kind == "note":
                 self.last_note = data
                 log.write(f"[bold]{escape(data)}[/bold]")
