@@ -5,6 +5,7 @@ from __future__ import annotations
 from turtleboard.errors import UserError
 from turtleboard.link import LinkError
 from turtleboard.paths import BOARD_HELP, board_arg
+from turtleboard.terminal import kept_terminal
 
 
 def add_arguments(p) -> None:
@@ -34,7 +35,8 @@ def run(args) -> int:
         game = mirror.replica.game
         if args.player is not None and game is not None and args.player > game.players:
             raise UserError(f"--player {args.player}: the game on the board has {game.players} players")
-        MirrorApp(mirror, None if args.player is None else args.player - 1, args.board).run()
+        with kept_terminal():  # however it ends, the terminal is left as it was
+            MirrorApp(mirror, None if args.player is None else args.player - 1, args.board).run()
     finally:
         mirror.close()
     return 0
