@@ -178,3 +178,7 @@ def test_a_slow_link_never_makes_the_hands_press_twice(vdev):
     # the board recorded no other (only its own dice besides).
     assert [t for t, b in by if b != "dice"] == [t for t in hands.made if t != "cancel"]
     assert hands.boots == 0
+    # Mahé's board asks every decision: the hands answer its question and
+    # never move a turtle for one (a stop made on the board before it had read
+    # the last turtles put right was taken as another decision).
+    assert all(b != "sensors" for _, b in by), by

@@ -28,6 +28,7 @@ from __future__ import annotations
 import random
 import time
 
+from controller import flows
 from turtleboard.link import Disconnected
 from turtleboard.sim.world import World
 from turtles import CHANCE, TERMINAL
@@ -164,6 +165,14 @@ class Hands:
                 return
             if who == CHANCE:
                 self.wait_change(len(game.history), "roll the dice")
+                continue
+            if flows.decide_all(game.name):
+                # The board asks every decision itself (Mahé: roll or stop),
+                # once it has read the board as the game has it: a player
+                # waits for its question rather than moving the turtle (a
+                # turtle moved before the board had read the last one put
+                # right made it take the wrong decision).
+                self.wait_change(len(game.history), "ask player %d's decision" % (who + 1))
                 continue
             self.move(game)
 
