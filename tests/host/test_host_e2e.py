@@ -272,6 +272,34 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
         mirror.close()
 
 
+def test_play_tui_logs_an_illegal_move_made_on_the_board(tortuga):
+    from textual.widgets import RichLog
+
+    from turtleboard.mirror.app import MirrorApp
+
+    mirror = Mirror(tortuga.path)
+    mirror.start(10)
+    mirror.wait_synced(10)
+    new_tortuga(mirror)
+
+    def log_text(app):
+        return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+    async def scenario():
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            step(tortuga.world, "d2", "d4")  # two cells at once: no legal move
+            assert await _wait(pilot, lambda: "illegal move on the board" in log_text(app))
+            assert "take off d4" in log_text(app) and "put on d2" in log_text(app)
+            await pilot.press("q")
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        mirror.close()
+
+
 def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
     from textual.widgets import Select
 
