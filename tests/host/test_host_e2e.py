@@ -212,6 +212,23 @@ def test_play_tui_headless(tortuga):
         mirror.close()
 
 
+def with_mirror(bg, scenario) -> None:
+    """Run `scenario(mirror)` (a coroutine function) with a synced mirror of `bg`."""
+    mirror = Mirror(bg.path)
+    mirror.start(10)
+    mirror.wait_synced(10)
+    try:
+        asyncio.run(scenario(mirror))
+    finally:
+        mirror.close()
+
+
+def log_lines(app) -> str:
+    from textual.widgets import RichLog
+
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+
 def _wait(pilot, cond, steps=200):
     async def go():
         for _ in range(steps):
@@ -229,14 +246,10 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
 
     from turtleboard.mirror.app import MirrorApp
 
-    mirror = Mirror(tortuga.path)
-    mirror.start(10)
-    mirror.wait_synced(10)
-    new_tortuga(mirror)
-    step(tortuga.world, "f1", "f2")
-    until(mirror, lambda: n_actions(mirror) == 1)
-
-    async def scenario():
+    async def scenario(mirror):
+        new_tortuga(mirror)
+        step(tortuga.world, "f1", "f2")
+        until(mirror, lambda: n_actions(mirror) == 1)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.3)
@@ -248,10 +261,8 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
             side = app.query_one("#side", Static)
             assert side.size.width >= 28  # never a panel a few letters wide
             assert "to move: player 2" in str(side.content)
-            log = app.query_one("#log", RichLog)
-            assert log.size.height >= 3
-            logged = "\n".join(line.text for line in log.lines)
-            assert "1. f1-f2" in logged  # the moves made before the mirror started
+            assert app.query_one("#log", RichLog).size.height >= 3
+            assert "1. f1-f2" in log_lines(app)  # the moves made before the mirror started
             assert app.screen.has_class("compact")
             await pilot.resize_terminal(150, 45)
             await pilot.pause(0.3)
@@ -266,38 +277,23 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
             await pilot.pause(0.2)
         assert app.return_code in (0, None)
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        mirror.close()
+    with_mirror(tortuga, scenario)
 
 
 def test_play_tui_logs_an_illegal_move_made_on_the_board(tortuga):
-    from textual.widgets import RichLog
-
     from turtleboard.mirror.app import MirrorApp
 
-    mirror = Mirror(tortuga.path)
-    mirror.start(10)
-    mirror.wait_synced(10)
-    new_tortuga(mirror)
-
-    def log_text(app):
-        return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
-
-    async def scenario():
+    async def scenario(mirror):
+        new_tortuga(mirror)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.3)
             step(tortuga.world, "d2", "d4")  # two cells at once: no legal move
-            assert await _wait(pilot, lambda: "illegal move on the board" in log_text(app))
-            assert "take off d4" in log_text(app) and "put on d2" in log_text(app)
+            assert await _wait(pilot, lambda: "illegal move on the board" in log_lines(app))
+            assert "take off d4" in log_lines(app) and "put on d2" in log_lines(app)
             await pilot.press("q")
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        mirror.close()
+    with_mirror(tortuga, scenario)
 
 
 def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
@@ -306,11 +302,7 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
     from turtleboard.mirror.app import MirrorApp
     from turtleboard.mirror.newgame import NewGameScreen
 
-    mirror = Mirror(tortuga.path)
-    mirror.start(10)
-    mirror.wait_synced(10)
-
-    async def scenario():
+    async def scenario(mirror):
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("n")
@@ -323,8 +315,9 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
             words = " ".join(str(w.content) for w in dialog.query(".words"))
             assert "2 players" in words and "2 to 2" not in words
             game.value = "tattoo"
-            await pilot.pause(0.3)
-            assert "option:tattoo" in dialog.selects and "option:hatching" not in dialog.selects
+            assert await _wait(pilot, lambda: "option:tattoo" in dialog.selects
+                               and dialog.selects["option:tattoo"].query("#label"))
+            assert "option:hatching" not in dialog.selects
             dialog.selects["option:tattoo"].value = 3
             await pilot.click("#start")
             assert await _wait(pilot, lambda: mirror.replica.game is not None
@@ -333,10 +326,7 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
             assert g.name == "tortuga" and g.options["tattoo"] == 3
             await pilot.press("q")
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        mirror.close()
+    with_mirror(tortuga, scenario)
 
 
 def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
