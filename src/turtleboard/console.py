@@ -400,6 +400,8 @@ def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) ->
     con.say(banner(link))
     thread = threading.Thread(target=con.reader, daemon=True)
     thread.start()
+    if interactive:
+        con.linger(0.3)  # what the board says on connecting comes before the first prompt
     try:
         while not con.stop.is_set():
             con.waiting.set()
