@@ -15,6 +15,9 @@ CHANCE_WORDS = {
 }
 
 
+HIDDEN = ("mahe", "race")  # games with cards some players may not see
+
+
 def chance_hint(game) -> str:
     # What chance decides now, never its possible outcomes (they can show
     # what a pile still holds).
@@ -164,7 +167,8 @@ def panel_lines(game, player, everything=False):
         lines += tortuga_lines(game, view)
     lines.append("")
     if everything:
-        lines.append("everything shown, hidden cards too")
+        if game.name in HIDDEN:
+            lines.append("everything shown, hidden cards too")
     else:
         lines.append("seen by " + (_who(player) if player is not None else "an onlooker"))
     return lines
