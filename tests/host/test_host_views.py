@@ -59,3 +59,44 @@ def test_one_list_of_games_with_player_counts_in_words():
     assert {g.rules for g in GAMES} == {"mahe", "race", "tortuga"}
     assert players_text(rules_class("tortuga")) == "2 players"  # never "2 to 2"
     assert players_text(rules_class("mahe")) == "2 to 7 players"
+
+
+def test_hands_lay_out_what_the_engine_moved_without_passing_other_cells(tmp_path):
+    # After a bust the engine sends the turtle back to the raft; the hands
+    # lift it and put it there. Pushed back along the track, it passed cells
+    # that a busy board (reading the track seldom) took for the next move:
+    # "stop by sensors" for a turtle nobody moved.
+    from turtleboard.paths import reference_board
+    from turtleboard.sim import device
+    from turtleboard.sim.hands import FAST, Hands
+    from turtleboard.sim.world import World
+
+    board = device.load_board_file(str(reference_board("mahe")))
+    world = World(board, str(tmp_path / "world"))
+
+    class Quiet:  # a mirror with nothing to say: lay_out only moves pieces
+        def poll(self, timeout):
+            return []
+
+    game = new_game("mahe", 2)
+    # 1a to field 6; 1b busts on the raft; 2a and 2b to field 1
+    for text in "e4 first-1a d6 stop d6 roll d6 first-2a d1 stop d1 stop".split():
+        game.apply_text(text)
+    hands = Hands(world, Quiet(), timing=FAST)
+    hands.lay_out(game)
+    assert [c for c in board.cells if world.stacks[c]] == ["raft", "1", "6"]
+    seen = []
+    changed = world._changed
+
+    def watch():
+        changed()
+        seen.append(sorted(c for c in board.cells if world.stacks[c]))
+
+    world._changed = watch
+    for text in "first-1a d6 roll d6".split():  # 12 > 7: 1a busts from 6 to the raft
+        game.apply_text(text)
+    hands.lay_out(game)
+    assert seen, "nothing was moved"
+    for cells in seen:
+        assert set(cells) <= {"raft", "1", "6"}, cells  # never a cell between
+    world.close()

@@ -296,16 +296,23 @@ class Hands:
         return all(not stacks[c] for c in self.world.board.cells if c not in game.cells())
 
     def lay_out(self, game) -> None:
-        """Make the board show the game (a start, a roll, a stop, a restore)."""
-        self.log("lays out the board")
-        self.arrange(game, None)
+        """Make the board show the game (a start, a roll, a stop, a restore).
 
-    def arrange(self, target, before) -> None:
+        As a person follows the lights: each turtle lifted and put down where
+        it is lit, never pushed along the track. (Pushed through the cells
+        between, a turtle the engine moved passes cells that a busy board,
+        reading the track seldom, may see as the next player's move.)"""
+        self.log("lays out the board")
+        self.arrange(game, None, along=False)
+
+    def arrange(self, target, before, along: bool = True) -> None:
         """Move pieces until the world shows `target` (a game state).
 
         Counts come from the game's stacks where it has them, so a turtle
         carried onto another lands on it; `before` (the state the move starts
-        from) tells which way a carried turtle travels."""
+        from) tells which way a carried turtle travels; `along` pushes or
+        carries turtles along a track through the cells between (a player's
+        own move), else they are lifted and put down."""
         world = self.world
         cells = target.cells()
         image = target.image()
@@ -320,7 +327,7 @@ class Hands:
         up_of = {cell: image[i] == UP for i, cell in enumerate(cells)}
         for src in surplus:
             extra = have[src] - want[src]
-            if self.slides and target.name in TRACK_GAMES:
+            if along and self.slides and target.name in TRACK_GAMES:
                 # Along a track turtles are pushed from cell to cell, never held up.
                 while extra and deficit:
                     dst = deficit[0]
@@ -341,7 +348,8 @@ class Hands:
                     break
                 dst = deficit[0]
                 k = min(len(world.hand), want[dst] - len(world.stacks[dst]))
-                self.carry(src, dst, target)
+                if along:
+                    self.carry(src, dst, target)
                 world.place(dst, k, up=up_of.get(dst, True) if not world.stacks[dst] else None)
                 self.touch_pause()
                 if len(world.stacks[dst]) >= want[dst]:
