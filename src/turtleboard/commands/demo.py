@@ -122,9 +122,9 @@ def run(args) -> int:
     record_path = args.record or "demo-%s-%d.txt" % (args.game, args.seed)
     plain = args.plain or not sys.stdout.isatty()
     temp = args.dir is None
-    sim_dir = tempfile.mkdtemp(prefix="turtleboard-demo-") if temp else os.path.abspath(args.dir)
     view = View(plain)
-    with kept_terminal():
+    with kept_terminal():  # (before the folder is made: a kill then still removes it)
+        sim_dir = tempfile.mkdtemp(prefix="turtleboard-demo-") if temp else os.path.abspath(args.dir)
         return _play(args, view, plain, temp, sim_dir, board, board_path, rules, options,
                      players, record_path)
 
