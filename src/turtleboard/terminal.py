@@ -21,7 +21,30 @@ class Hangup(KeyboardInterrupt):
 
 
 def _hang_up(signum, frame):
+    # Once: a second stop signal (make passes its own on to the command)
+    # must not cut the clean-up the first one started.
+    for sig in _STOPS:
+        signal.signal(sig, signal.SIG_IGN)
     raise Hangup()
+
+
+_STOPS = [s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM) if s is not None]
+
+
+@contextlib.contextmanager
+def shielded():
+    """Clean-up that no Ctrl-C, hangup or kill cuts short (a few seconds at most)."""
+    old = {}
+    for sig in [signal.SIGINT] + _STOPS:
+        try:
+            old[sig] = signal.signal(sig, signal.SIG_IGN)
+        except ValueError:  # not the main thread
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
 
 
 @contextlib.contextmanager
@@ -37,12 +60,11 @@ def kept_terminal():
     except (ImportError, OSError, ValueError):
         saved = None
     old = {}
-    for sig in (getattr(signal, "SIGHUP", None), signal.SIGTERM):
-        if sig is not None:
-            try:
-                old[sig] = signal.signal(sig, _hang_up)
-            except ValueError:  # not the main thread
-                pass
+    for sig in _STOPS:
+        try:
+            old[sig] = signal.signal(sig, _hang_up)
+        except ValueError:  # not the main thread
+            pass
     try:
         yield
     finally:

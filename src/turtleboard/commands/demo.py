@@ -12,7 +12,7 @@ import time
 from turtleboard.errors import UserError
 from turtleboard.games import entry, games_help
 from turtleboard.paths import BOARD_HELP, board_arg, reference_board
-from turtleboard.terminal import kept_terminal
+from turtleboard.terminal import kept_terminal, shielded
 
 PLAYERS = {"mahe": 2, "race": 3, "tortuga": 2}
 
@@ -206,15 +206,16 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
         keep = temp
         raise
     finally:
-        view.stop()
-        if mirror is not None:
-            mirror.close()
-        if bg is not None:
-            bg.stop()
-        if world is not None:
-            world.close()
-        if keep:
-            print("the virtual board's folder is kept for a look: %s (its flash holds the "
-                  "game log; delete it when done)" % sim_dir, file=sys.stderr)
-        elif temp:
-            shutil.rmtree(sim_dir, ignore_errors=True)
+        with shielded():  # a second Ctrl-C or kill must not leave a device or folder behind
+            view.stop()
+            if mirror is not None:
+                mirror.close()
+            if bg is not None:
+                bg.stop()
+            if world is not None:
+                world.close()
+            if keep:
+                print("the virtual board's folder is kept for a look: %s (its flash holds the "
+                      "game log; delete it when done)" % sim_dir, file=sys.stderr)
+            elif temp:
+                shutil.rmtree(sim_dir, ignore_errors=True)
