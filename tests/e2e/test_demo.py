@@ -87,3 +87,20 @@ def test_a_failed_demo_keeps_its_folder_and_names_it(tmp_path):
     import shutil
 
     shutil.rmtree(folder)
+
+
+def test_a_second_kill_does_not_cut_the_clean_up_short(tmp_path):
+    # `make demo` stopped with kill: make passes its own SIGTERM on to the
+    # demo, which already got one; the first starts the clean-up, the second
+    # must not cut it short (it left the folder and a device behind).
+    import signal
+    import time
+
+    p, folder = _start_demo(tmp_path)
+    p.send_signal(signal.SIGTERM)
+    time.sleep(0.05)
+    p.send_signal(signal.SIGTERM)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert not folder.exists()
