@@ -31,20 +31,27 @@ def _hang_up(signum, frame):
 _STOPS = [s for s in (getattr(signal, "SIGHUP", None), signal.SIGTERM) if s is not None]
 
 
+def _handle(signals, handler=None) -> dict:
+    """Set `handler` for each of `signals` (a list), or put back a dict of
+    signal -> handler; returns the handlers replaced."""
+    pairs = signals.items() if isinstance(signals, dict) else [(s, handler) for s in signals]
+    old = {}
+    for sig, new in pairs:
+        try:
+            old[sig] = signal.signal(sig, new)
+        except ValueError:  # not the main thread: signals stay as they are
+            pass
+    return old
+
+
 @contextlib.contextmanager
 def shielded():
     """Clean-up that no Ctrl-C, hangup or kill cuts short (a few seconds at most)."""
-    old = {}
-    for sig in [signal.SIGINT] + _STOPS:
-        try:
-            old[sig] = signal.signal(sig, signal.SIG_IGN)
-        except ValueError:  # not the main thread
-            pass
+    old = _handle([signal.SIGINT] + _STOPS, signal.SIG_IGN)
     try:
         yield
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        _handle(old)
 
 
 @contextlib.contextmanager
@@ -59,17 +66,14 @@ def kept_terminal():
             saved = termios.tcgetattr(fd)
     except (ImportError, OSError, ValueError):
         saved = None
-    old = {}
-    for sig in _STOPS:
-        try:
-            old[sig] = signal.signal(sig, _hang_up)
-        except ValueError:  # not the main thread
-            pass
+    old = _handle(_STOPS, _hang_up)
     try:
         yield
+    except Hangup:
+        old = {}  # on the way out: a later stop signal stays ignored (the exit code says why)
+        raise
     finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
+        _handle(old)
         if saved is not None:
             import termios
 

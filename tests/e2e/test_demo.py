@@ -98,9 +98,11 @@ def test_a_second_kill_does_not_cut_the_clean_up_short(tmp_path):
 
     p, folder = _start_demo(tmp_path)
     p.send_signal(signal.SIGTERM)
-    time.sleep(0.05)
+    time.sleep(0.01)
     p.send_signal(signal.SIGTERM)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
-    assert p.returncode == 130, err
+    # (a signal that comes after the clean-up may still end the process)
+    assert p.returncode in (130, -signal.SIGINT), err
+    assert "interrupted" in err and "Traceback" not in err
     assert not folder.exists()
