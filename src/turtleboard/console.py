@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import sys
 import threading
@@ -59,8 +60,8 @@ HELP = """commands:
   undo                     take back the last action
   answer N                 choose item N (0-based) of the open prompt
   bright N                 LED brightness 0..255
-  diag on|off              stream raw sensor values
-  ledtest                  light every LED in turn
+  diag on|off              stream each cell's sensor reading and what it reads (. ^ v)
+  ledtest                  all LEDs red, then green, blue, white (a dead LED or colour shows)
   send KIND {json}         any protocol frame
   repl                     stop the firmware and talk to the MicroPython REPL; Ctrl-] comes back
   stats                    frames in/out, damaged lines, gaps
@@ -138,9 +139,56 @@ def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
     raise UserError(f"unknown command {cmd!r}; type help for the list")
 
 
-def frame_text(f: Frame) -> str:
+# Terminal control sequences a device's raw text may carry (a colour, a title
+# change, a clear screen): shown escaped, never sent to the terminal.
+_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]?|\x1b.?|[\x00-\x08\x0b-\x1f\x7f\x9b]")
+
+
+def safe_text(text: str) -> str:
+    """A device's raw text made harmless for a terminal: every escape or
+    control sequence shown as its codes (\\e[31m), tabs kept."""
+    def shown(m):
+        return m.group(0).encode("unicode_escape").decode("ascii").replace("\\x1b", "\\e")
+
+    return _CONTROL.sub(shown, text)
+
+
+SENSE_MARKS = {0: ".", 1: "^", 2: "v"}  # the image: empty, a turtle, a flipped turtle
+
+
+def sense_text(payload: dict, cells: list[str] | None) -> str:
+    """A `sense` frame (diag on) as one line per board: each cell's name, its
+    raw reading and what the board reads there."""
+    raw = payload.get("raw") or []
+    image = payload.get("image") or []
+    parts = []
+    for i, value in enumerate(raw):
+        name = cells[i] if cells and i < len(cells) else str(i)
+        mark = SENSE_MARKS.get(image[i], "?") if i < len(image) else "?"
+        parts.append(f"{name}:{value}{mark}")
+    return "  ".join(parts)
+
+
+def board_cells(name: str | None) -> list[str] | None:
+    """The cell names of a reference board, in the board's order (the order
+    of a `sense` frame), or None."""
+    from turtleboard.paths import reference_boards
+
+    for path in reference_boards():
+        try:
+            obj = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(obj, dict) and obj.get("name") == name and isinstance(obj.get("cells"), dict):
+            return list(obj["cells"])
+    return None
+
+
+def frame_text(f: Frame, cells: list[str] | None = None) -> str:
     style = KIND_STYLE.get(f.kind, "white")
-    body = json.dumps(f.payload, sort_keys=True, separators=(",", ":"))
+    if f.kind == "sense":
+        return f"[dim]{f.seq:5d}[/dim] [{style}]{f.kind:8s}[/{style}] {escape(sense_text(f.payload, cells))}"
+    body = json.dumps(f.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     if len(body) > 300:
         body = body[:300] + "..."
     return f"[dim]{f.seq:5d}[/dim] [{style}]{f.kind:8s}[/{style}] {escape(body)}"
@@ -156,7 +204,9 @@ class Console:
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.redraw = None  # callable that reprints the prompt line
+        self.waiting = threading.Event()  # set while the prompt waits for a line
         self.last_heard = time.monotonic()  # when the board last sent something
+        self.cells = board_cells((link.hello or {}).get("board"))
 
     def note(self, direction: str, text: str) -> None:
         if self.log:
@@ -170,8 +220,10 @@ class Console:
                     self.prompt_id = ev.payload.get("id")
                 elif ev.kind == "closed" and ev.payload.get("id") == self.prompt_id:
                     self.prompt_id = None
-                self.note("<", f"{ev.kind} {json.dumps(ev.payload, sort_keys=True)}")
-                text = frame_text(ev)
+                if ev.kind == "hello":
+                    self.cells = board_cells(ev.payload.get("board"))
+                self.note("<", f"{ev.kind} {json.dumps(ev.payload, sort_keys=True, ensure_ascii=False)}")
+                text = frame_text(ev, self.cells)
                 if ev.kind == "prompt":
                     choices = ev.payload.get("choices") or []
                     text += "\n" + "\n".join(
@@ -179,10 +231,10 @@ class Console:
                     ) + "\n        (answer N)"
             elif isinstance(ev, Raw):
                 self.note("|", ev.text)
-                text = f"[yellow]|[/yellow] {escape(ev.text)}"
+                text = f"[yellow]|[/yellow] {escape(safe_text(ev.text))}"
             elif isinstance(ev, Damaged):
                 self.note("!", f"damaged: {ev.why}: {ev.text}")
-                text = f"[red]! damaged line dropped ({escape(ev.why)}):[/red] {escape(ev.text[:120])}"
+                text = f"[red]! damaged line dropped ({escape(ev.why)}):[/red] {escape(safe_text(ev.text[:120]))}"
             elif isinstance(ev, Overlong):
                 self.note("!", "overlong line dropped")
                 text = f"[red]! a line over {ev.length} bytes was dropped[/red]"
@@ -191,12 +243,15 @@ class Console:
             self._print(text)
 
     def _print(self, text: str) -> None:
-        if self.redraw:
+        # Only while the prompt waits for a line is it cleared and drawn
+        # again under the text (else the next input() draws it: once).
+        again = self.redraw if self.waiting.is_set() else None
+        if again:
             sys.stdout.write("\r\x1b[K")
             sys.stdout.flush()
         self.out.print(text, soft_wrap=True)
-        if self.redraw:
-            self.redraw()
+        if again:
+            again()
 
     def say(self, text: str) -> None:
         with self.lock:
@@ -297,6 +352,11 @@ class Console:
         old = termios.tcgetattr(fd)
         try:
             tty.setraw(fd)
+            # keys go through raw, but output still turns \n into \r\n: the
+            # REPL's banner and lines start at the left, not as a staircase
+            attrs = termios.tcgetattr(fd)
+            attrs[1] |= termios.OPOST | termios.ONLCR
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
             while True:
                 r, _, _ = select.select([fd], [], [], 0.2)
                 if not r:
@@ -314,6 +374,17 @@ class Console:
             self.repl_mode = False
             self.redraw = redraw
             self.say("\n[bold]back[/bold]: the firmware restarts (Ctrl-D sent)")
+
+
+def banner(link: Link) -> str:
+    hello = link.hello or {}
+    if not hello.get("fw"):
+        return (f"[bold]Turtleboard console[/bold] on {escape(link.port)}: the device did not "
+                f"answer hello (no Turtleboard firmware running?); its raw lines are shown and "
+                f"`repl` reaches MicroPython. Type help, Tab completes")
+    return (f"[bold]Turtleboard console[/bold] on {escape(link.port)}: firmware {escape(str(hello.get('fw')))}, "
+            f"protocol {escape(str(hello.get('proto')))}, board {escape(str(hello.get('board')))}; "
+            f"type help, Tab completes")
 
 
 def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) -> int:
@@ -346,20 +417,20 @@ def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) ->
             sys.stdout.write(prompt + typed)
             sys.stdout.flush()
         con.redraw = redraw
-    hello = link.hello or {}
-    con.say(
-        f"[bold]Turtleboard console[/bold] on {escape(link.port)}: firmware {hello.get('fw')}, "
-        f"protocol {hello.get('proto')}, board {escape(str(hello.get('board')))}; "
-        f"type help, Tab completes"
-    )
+    con.say(banner(link))
     thread = threading.Thread(target=con.reader, daemon=True)
     thread.start()
+    if interactive:
+        con.linger(0.3)  # what the board says on connecting comes before the first prompt
     try:
         while not con.stop.is_set():
+            con.waiting.set()
             try:
                 line = input(prompt if interactive else "")
             except EOFError:
                 break
+            finally:
+                con.waiting.clear()
             try:
                 if not con.execute(line):
                     break

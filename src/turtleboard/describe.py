@@ -15,6 +15,9 @@ CHANCE_WORDS = {
 }
 
 
+HIDDEN = ("mahe", "race")  # games with cards some players may not see
+
+
 def chance_hint(game) -> str:
     # What chance decides now, never its possible outcomes (they can show
     # what a pile still holds).
@@ -26,6 +29,67 @@ def chance_hint(game) -> str:
 
 def _who(p) -> str:
     return f"player {p + 1}"
+
+
+def choice_words(game, text: str) -> str:
+    """A prompt's choice (action notation) in words, the notation after it:
+    '=S' -> 'the turtle joins south (player 1) [=S]'. Unknown forms stay as they are."""
+    words = _choice_words(game, str(text))
+    return f"{words} [{text}]" if words else str(text)
+
+
+def _choice_words(game, t: str) -> str:
+    if t == "cancel":
+        return "none of these: cancel"
+    if t == "takeback":
+        return "take back the last move"
+    name = getattr(game, "name", "")
+    if name == "mahe":
+        if t == "roll":
+            return "roll again"
+        if t == "stop":
+            return "stop: the turtle moves"
+        if t.startswith("card") and t[4:].isdigit():
+            return f"play the {t[4:]} egg card as a die"
+        if t.startswith("first-"):
+            return f"turtle {t[6:]} moves first"
+        if t[:1] == "d" and t[1:].isdigit():
+            return f"the die shows {t[1:]}"
+        if t[:1] == "e" and t[1:].isdigit():
+            return f"the egg card turned up is a {t[1:]}"
+        return ""
+    if name == "tortuga":
+        geo = getattr(game, "geo", None)
+        letters = list(getattr(geo, "letters", ["S", "N"]))
+        names = list(getattr(geo, "player_names", ["south", "north"]))
+        if t[:1] == "=" and t[1:] in letters:
+            p = letters.index(t[1:])
+            return f"the turtle joins {names[p]} ({_who(p)})"
+        if t == "done":
+            return "no more turtles this turn"
+        if t[:1] == "+":
+            return "put turtles on " + t[1:].replace(",", ", ")
+        if t.startswith("give:"):
+            return f"give up the turtle on {t[5:]}"
+        if "x" in t:
+            hops = t.split("x")
+            return f"jump from {hops[0]} to " + ", then ".join(h.split("=")[0] for h in hops[1:])
+        if "-" in t:
+            a, b = t.split("-", 1)
+            return f"move {a} to {b}"
+        return ""
+    if name == "race":
+        if t.startswith("colour "):
+            parts = t.split()
+            if len(parts) == 3 and parts[1].isdigit():
+                return f"{_who(int(parts[1]))} is {parts[2]}"
+        if t.startswith("stack "):
+            return f"{t[6:]} next on the start stack"
+        if t.startswith("draw "):
+            return f"the card drawn is {t[5:]}"
+        if t == "discard":
+            return "no card can be played: show the hand, draw five"
+    return ""
 
 
 def mahe_lines(game, view) -> list[str]:
@@ -71,7 +135,9 @@ def tortuga_lines(game, view) -> list[str]:
     return out
 
 
-def panel_lines(game, player):
+def panel_lines(game, player, everything=False):
+    """The panel's lines as `player` sees the game (None: an onlooker), or
+    with `everything` the whole position, hidden cards too (a record's picture)."""
     from turtles import CHANCE, TERMINAL
 
     lines = [f"{game.players} players, after {len(game.history)} actions"]
@@ -90,7 +156,7 @@ def panel_lines(game, player):
         lines.append("last action: " + game.action_text(game.history[-1]))
     lines.append("")
     try:
-        view = game.view(player)
+        view = game.snapshot() if everything else game.view(player)
     except Exception:  # a view is optional detail in a picture
         view = {}
     if game.name == "mahe":
@@ -100,5 +166,9 @@ def panel_lines(game, player):
     elif game.name == "tortuga":
         lines += tortuga_lines(game, view)
     lines.append("")
-    lines.append("seen by " + (_who(player) if player is not None else "an onlooker"))
+    if everything:
+        if game.name in HIDDEN:
+            lines.append("everything shown, hidden cards too")
+    else:
+        lines.append("seen by " + (_who(player) if player is not None else "an onlooker"))
     return lines

@@ -8,7 +8,8 @@ Tortuga hexagon (37 cells, south player at the bottom). Turtles carry their
 owner's colour; a stack is drawn bottom first, each turtle a little higher; a
 flipped (neutral) turtle is pale with its belly up; tattoos carry their power's
 initial. A panel beside the board says whose turn it is, the dice, the cards
-and what `player` may see (view(player); None: an onlooker).
+and what `player` may see (view(player); None: everything, hidden cards too,
+as `turtleboard render` says).
 """
 
 from __future__ import annotations
@@ -182,8 +183,38 @@ def stack(x, y, pieces):
     return out
 
 
+def picture_title(game, title: str) -> str:
+    """The game's name as people know it: Tortuga's variants by their own names."""
+    options = getattr(game, "options", {}) or {}
+    if game.name == "tortuga" and options.get("tattoo"):
+        return "Tattoo Turtles"
+    if game.name == "tortuga" and options.get("hatching"):
+        return "Hatching Day"
+    return title
+
+
+def tortuga_key(game, x, y) -> list[str]:
+    """The key of a Tortuga picture: the teams by the way they face, neutral
+    turtles, and the tattoo letters."""
+    out = [f'<text x="{x}" y="{y}" font-size="12" font-weight="bold" fill="{INK}">Key</text>']
+    rows = [(tortuga_piece("S"), "south (player 1): faces north"),
+            (tortuga_piece("N"), "north (player 2): faces south"),
+            (tortuga_piece("X"), "neutral: turned over")]
+    if (getattr(game, "options", {}) or {}).get("tattoo"):
+        rows.append((tortuga_piece("SL"), "a tattoo: " + ", ".join(
+            f"{k} {v}" for k, v in TATTOOS.items())))
+    for i, (piece, words) in enumerate(rows):
+        ty = y + 24 + i * 30
+        out.extend(turtle(x + 16, ty, piece, r=10))  # (the board's turtles are 15 and 11)
+        for j, chunk in enumerate(wrap(words, 36)):
+            out.append(f'<text x="{x + 38}" y="{ty + 4 + j * 14}" font-size="11" '
+                       f'fill="{INK}">{escape(chunk)}</text>')
+    return out
+
+
 def svg_picture(game, player=None) -> str:
     layout, pieces_of, title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
+    title = picture_title(game, title)
     pos = layout(game)
     snap = game.view(player) if player is not None else game.snapshot()
     pieces = pieces_of(game, snap)
@@ -220,6 +251,10 @@ def svg_picture(game, player=None) -> str:
         if game.name == "tortuga":
             camp = name in camps(game)
             out.append(f'<polygon points="{hex_outline(x, y, 34)}" fill="{"#f6d28b" if camp else CELL}" stroke="#b89b62"/>')
+            # the name at the top of the hexagon, clear of the turtle below it
+            out.append(f'<text x="{x:.1f}" y="{y - 18:.1f}" font-size="9" text-anchor="middle" '
+                       f'fill="#8a6d3b">{escape(name)}</text>')
+            continue
         else:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#8a6d3b" stroke-width="1.5"/>')
         if special:
@@ -237,36 +272,49 @@ def svg_picture(game, player=None) -> str:
             # the raft never stacks: turtles sit side by side
             for i, p in enumerate(got):
                 out.extend(turtle(x - 42 + (i % 4) * 28, y - 12 + (i // 4) * 24, p, r=11))
+        elif game.name == "tortuga":
+            out.extend(stack(x, y + 7, got))  # below the cell's name
         else:
             out.extend(stack(x, y, got))
     if game.name == "mahe":
-        snapd = game.snapshot()
+        # the egg-card pile beside the nest, under its name (never over a turtle)
         x, y = pos["nest"]
-        out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" text-anchor="middle" fill="{INK}">'
-                   f'eggs {snapd.get("pile", "")}</text>')
+        left = game.snapshot().get("pile", 0)
+        out.append(f'<text x="{x:.1f}" y="{y + 56:.1f}" font-size="10" text-anchor="middle" '
+                   f'fill="{INK}">{left} egg card{"" if left == 1 else "s"} in the pile</text>')
     # the panel
     px = 680
     out.append(f'<rect x="{px - 10}" y="20" width="{width - px}" height="{height - 40}" rx="10" '
                f'fill="#ffffff" fill-opacity="0.85" stroke="{INK}"/>')
     out.append(f'<text x="{px}" y="48" font-size="18" font-weight="bold" fill="{INK}">{escape(title)}</text>')
     y = 74
-    for line in panel_lines(game, player):
-        for chunk in wrap(line, 42):
+    bottom = height - 30 - (150 if game.name == "tortuga" else 0)  # room for the key
+    for line in panel_lines(game, player, everything=player is None):
+        for chunk in wrap(line, PANEL_CHARS):
+            if y > bottom:
+                break
             out.append(f'<text x="{px}" y="{y}" font-size="12" fill="{INK}">{escape(chunk)}</text>')
             y += 16
-            if y > height - 30:
-                break
+    if game.name == "tortuga":
+        out.extend(tortuga_key(game, px, max(y + 10, bottom + 14)))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
+PANEL_CHARS = 40  # characters of 12-px text a panel line holds (its 310 px)
+
+
 def wrap(text, width):
+    """Lines of at most `width` characters, broken at a space, else after a
+    '+' (a sum of egg cards), else anywhere; later lines indented."""
     out = []
     while len(text) > width:
         cut = text.rfind(" ", 0, width)
-        if cut <= 0:
+        if cut <= 2:
+            cut = text.rfind("+", 0, width - 1) + 1
+        if cut <= 2:
             cut = width
-        out.append(text[:cut])
+        out.append(text[:cut].rstrip())
         text = "  " + text[cut:].lstrip()
     out.append(text)
     return out

@@ -62,3 +62,73 @@ def test_demo_seats_refused_clearly(tmp_path):
                            cwd=tmp_path)
         assert r.returncode == 2, (args, r.stdout[-1000:], r.stderr[-1000:])
         assert msg in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+def _start_demo(tmp_path):
+    import os
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp))
+    p = subprocess.Popen([sys.executable, "-m", "turtleboard", "demo", "--fast", "--plain",
+                          "--record", str(tmp_path / "r.txt")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         cwd=tmp_path)
+    for line in p.stdout:
+        if line.startswith("new game:"):
+            break
+    folders = list(temp.glob("turtleboard-demo-*"))
+    assert len(folders) == 1
+    return p, folders[0]
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGHUP", "SIGTERM"])
+def test_an_interrupted_demo_leaves_no_folder_behind(tmp_path, sig):
+    import signal
+
+    p, folder = _start_demo(tmp_path)
+    p.send_signal(getattr(signal, sig))
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert not folder.exists()
+
+
+def test_a_failed_demo_keeps_its_folder_and_names_it(tmp_path):
+    import os
+    import signal
+
+    p, folder = _start_demo(tmp_path)
+    pid = int((folder / "pid").read_text())
+    os.kill(pid, signal.SIGSTOP)  # the virtual board stops answering
+    try:
+        out, err = p.communicate(timeout=120)
+    finally:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass  # the demo stopped it for good
+    assert p.returncode == 2, err
+    assert "the demo stopped: the board did not" in err
+    assert "kept for a look: %s" % folder in err
+    assert (folder / "flash" / "main.py").exists()
+    import shutil
+
+    shutil.rmtree(folder)
+
+
+def test_a_second_kill_does_not_cut_the_clean_up_short(tmp_path):
+    # `make demo` stopped with kill: make passes its own SIGTERM on to the
+    # demo, which already got one; the first starts the clean-up, the second
+    # must not cut it short (it left the folder and a device behind).
+    import signal
+    import time
+
+    p, folder = _start_demo(tmp_path)
+    p.send_signal(signal.SIGTERM)
+    time.sleep(0.01)
+    p.send_signal(signal.SIGTERM)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    # (a signal that comes after the clean-up may still end the process)
+    assert p.returncode in (130, -signal.SIGINT), err
+    assert "interrupted" in err and "Traceback" not in err
+    assert not folder.exists()

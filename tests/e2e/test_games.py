@@ -136,3 +136,56 @@ def test_race_at_a_persons_pace_counts_the_whole_move(vdev):
     hands.timing = REAL  # red rests on the next cell on its way
     hands.play(max_actions=1)
     assert v.device_log() == before + ["red++"]
+
+
+def test_a_slow_link_never_makes_the_hands_press_twice(vdev):
+    # A machine under load: what the board sends reaches the host seconds
+    # late, at moments the hands do not know (the virtual device's process
+    # that carries the serial bytes is stopped now and then). The hands wait
+    # for the board's own state, so no press is lost or counted twice and
+    # the game is the one they played (late frames used to make them press
+    # again: "the hands made stop but the board recorded roll").
+    import os
+    import signal
+    import threading
+    import time
+
+    v = vdev("mahe", fields=5)
+    v.open_world()
+    m = v.mirror()
+    v.new_game(m, "mahe", 2)
+    stop = threading.Event()
+    stalls = [0]
+
+    def stall():
+        while not stop.wait(0.5):
+            os.kill(v.bg.proc.pid, signal.SIGSTOP)
+            try:
+                time.sleep(3.5)  # longer than a person waits before pressing again
+            finally:
+                os.kill(v.bg.proc.pid, signal.SIGCONT)
+            stalls[0] += 1
+
+    t = threading.Thread(target=stall, daemon=True)
+    t.start()
+    hands = v.hands(m, seed=1)
+    by: list[tuple[str, str]] = []
+    hands.on_event = lambda ev: by.append((ev[1].payload["text"], ev[1].payload["by"])) if (
+        ev[0] == "frame" and ev[1].kind == "action") else None
+    try:
+        hands.play(max_actions=30)
+    finally:
+        stop.set()
+        t.join(5)
+    assert stalls[0] >= 3
+    hands.play(max_actions=1)  # and the board goes on
+    log = v.device_log()
+    assert hands.done == log
+    # Each decision and move the hands made is one action of the board, and
+    # the board recorded no other (only its own dice besides).
+    assert [t for t, b in by if b != "dice"] == [t for t in hands.made if t != "cancel"]
+    assert hands.boots == 0
+    # Mahé's board asks every decision: the hands answer its question and
+    # never move a turtle for one (a stop made on the board before it had read
+    # the last turtles put right was taken as another decision).
+    assert all(b != "sensors" for _, b in by), by

@@ -337,6 +337,35 @@ def test_variant_not_before_die_one_and_only_the_deciders_own_cards():
     assert "egg_dice=1" in msg, msg
 
 
+def test_variant_one_egg_card_per_player_per_turn_with_two_turtles():
+    # RULES.md: at most one card per turn. With 2 players each moves two
+    # turtles a turn; a card played for the first does not come back for the second.
+    g = new_game("mahe", 2, {"egg_dice": 1})
+    play(g, "e2 first-1a " + TO_BEACH + " e5 " + TO_BEACH + " e6")  # player 1 holds a 2 and a 5
+    play(g, "first-2a " + BUST + " " + BUST)
+    assert g.won[0] == [2, 5] and where(g, "1a") == "21" and where(g, "1b") == "21"
+    before = g.state_key()
+    play(g, "first-1a d1")
+    assert g.legal_texts() == ["stop", "roll", "card2", "card5"]
+    play(g, "card2 stop")  # (1 + 2) x 2 = 6: 1a from the beach to field 6
+    assert where(g, "1a") == "6"
+    play(g, "d1")  # now 1b: player 1 still holds the 5, but played a card this turn
+    assert g.legal_texts() == ["stop", "roll"]
+    msg = check_rejects(g, "card5")
+    assert "player 1 already played an egg card this turn" in msg, msg
+    play(g, "stop")
+    play(g, "first-2a d1")  # player 2's turn: the rule is per turn
+    assert g.legal_texts() == ["stop", "roll"]  # (player 2 holds no card)
+    # Undone to the start of player 1's turn, the card can be played again.
+    while g.state_key() != before:
+        g.undo()
+    play(g, "first-1b d1 stop d1")
+    assert "card2" in g.legal_texts() and "card5" in g.legal_texts()
+    # A turn with no card in its first move leaves the second free.
+    play(g, "card5 stop")
+    assert g.won[0] == [2] and g.discarded == [5]
+
+
 def test_played_cards_no_longer_score():
     g = variant_game()
     play(g, "d5 card2 stop")

@@ -26,11 +26,17 @@ def test_picture_shows_only_what_the_viewer_may_know():
     g = _midgame()
     onlooker = text_picture(g)
     assert "start" in onlooker and "lettuce" in onlooker
-    assert "colours: 0=? 1=? 2=?" in onlooker and "hand of" not in onlooker
+    # players count from 1 on every line a person reads
+    assert "colours: player 1 ?, player 2 ?, player 3 ?" in onlooker and "hand of" not in onlooker
     mine = race_picture(g, player=1)
     colour = ("red", "yellow", "green", "blue", "purple")[g.colour_of[1]]
-    assert "colours: 0=? 1=%s 2=?" % colour in mine
-    assert "hand of player 1: " + " ".join(g.view(1)["hand"]) in mine
+    assert "seen by player 2" in mine
+    assert "colours: player 1 ?, player 2 %s, player 3 ?" % colour in mine
+    assert "hand of player 2: " + " ".join(g.view(1)["hand"]) in mine
+    turn = g.copy()
+    while turn.to_move() < 0:  # chance: draw on to a player's turn
+        turn.push(turn.legal_actions()[0])
+    assert "to move: player %d plays" % (turn.to_move() + 1) in text_picture(turn)
     # stacks are drawn bottom (lower line) to top (upper line)
     lines = onlooker.splitlines()
     base = [i for i, line in enumerate(lines) if line.startswith("-------")][0]
@@ -56,6 +62,12 @@ def test_selfplay_and_replay_a_race():
         assert main(["replay", path]) == 0
     text = out.getvalue()
     assert "The Turtle Race: 5 players" in text and "winners: player" in text
+    from turtles.record import read_record
+
+    res = read_record(open(path).read()).result()
+    winners = ", ".join("player %d" % (w + 1) for w in res["winners"])
+    assert "winners: %s\n" % winners in text  # the same numbers as the Result tag
+    assert "result: winners=%s " % ",".join(str(w + 1) for w in res["winners"]) in text
     # a record with an illegal play is refused, naming its line and why
     with open(path) as f:
         lines = [line for line in f.read().splitlines() if not line.startswith("[Result")]

@@ -154,3 +154,56 @@ def test_piped_commands_still_show_what_the_board_sends_after_the_last_one():
         peer.close()
     assert r.returncode == 0, r.stderr
     assert '{"re":' in r.stdout and "a late status" in r.stdout
+
+
+def test_console_escapes_terminal_sequences_names_cells_and_keeps_accents():
+    hello = dict(HELLO, board="Turtle Race reference board")
+
+    def ping(seq, payload):
+        return [peer.frame("ok", {"re": seq}),
+                b"evil \x1b]0;pwned\x07 \x1b[2J\x1b[31mred\r\n",
+                peer.frame("status", {"text": "Mah\u00e9: player 1 to move"}),
+                peer.frame("sense", {"raw": [32768, 41000] + [32768] * 8,
+                                     "image": [0, 1] + [0] * 8})]
+
+    peer = Peer(hello=hello, handlers={"ping": ping})
+    try:
+        r = turtleboard("console", "--port", peer.path, "--linger", "1.5", input="ping\n")
+    finally:
+        peer.close()
+    out = r.stdout
+    assert "\x1b]" not in out and "\x1b[2J" not in out  # nothing reaches the terminal
+    assert "| evil \\e]0;pwned\\x07 \\e[2J\\e[31mred" in out
+    assert "Mahé: player 1 to move" in out and "\\u00e9" not in out
+    assert "start:32768.  1:41000^  2:32768." in out  # diag: each cell by name
+
+
+def test_console_says_plainly_when_the_device_is_silent():
+    peer = Peer(hello=None)  # says nothing at all
+    try:
+        r = turtleboard("console", "--port", peer.path, "--linger", "0.2", input="")
+    finally:
+        peer.close()
+    assert "firmware None" not in r.stdout
+    assert "did not answer hello" in r.stdout
+
+
+def test_the_prompt_is_drawn_again_only_while_it_waits(monkeypatch, capsys):
+    # A line printed while the prompt waits clears it and draws it again; one
+    # printed while a command runs (no prompt on screen) draws none, so the
+    # next input() does not make it "tb> tb>".
+    from rich.console import Console as RichConsole
+
+    from turtleboard.console import Console
+
+    class FakeLink:
+        hello = {}
+
+    drawn = []
+    con = Console(FakeLink(), out=RichConsole(file=open("/dev/null", "w")))
+    con.redraw = lambda: drawn.append("tb> ")
+    con.say("an answer while a command runs")
+    assert drawn == []
+    con.waiting.set()
+    con.say("a frame while the prompt waits")
+    assert drawn == ["tb> "]

@@ -175,7 +175,7 @@ def test_play_tui_headless(tortuga):
     async def scenario():
         app = MirrorApp(mirror)
         async with app.run_test(size=(120, 40)) as pilot:
-            await pilot.press("n")  # the command line, with a new game to edit
+            await pilot.press("colon")  # the command line
             cmd = app.query_one("#cmd")
             cmd.value = "new tortuga 2"
             await pilot.press("enter")
@@ -212,6 +212,126 @@ def test_play_tui_headless(tortuga):
         mirror.close()
 
 
+def with_mirror(bg, scenario) -> None:
+    """Run `scenario(mirror)` (a coroutine function) with a synced mirror of `bg`."""
+    mirror = Mirror(bg.path)
+    mirror.start(10)
+    mirror.wait_synced(10)
+    try:
+        asyncio.run(scenario(mirror))
+    finally:
+        mirror.close()
+
+
+def log_lines(app) -> str:
+    from textual.widgets import RichLog
+
+    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+
+
+def _wait(pilot, cond, steps=200):
+    async def go():
+        for _ in range(steps):
+            await pilot.pause(0.05)
+            if cond():
+                return True
+        return False
+    return go()
+
+
+def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
+    # The smallest common terminal: the board, whose turn, the open prompt and
+    # the last actions all readable; a larger window gets the full layout.
+    from textual.widgets import RichLog, Static
+
+    from turtleboard.mirror.app import MirrorApp
+
+    async def scenario(mirror):
+        new_tortuga(mirror)
+        step(tortuga.world, "f1", "f2")
+        until(mirror, lambda: n_actions(mirror) == 1)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            board = app.query_one("#board", Static)
+            text = str(board.content)
+            assert "enlarge" not in text
+            assert text.count("S") >= 8 and text.count("N") >= 8, text  # every turtle drawn
+            assert board.size.height >= 12 and board.size.width >= 36
+            side = app.query_one("#side", Static)
+            assert side.size.width >= 28  # never a panel a few letters wide
+            assert "to move: player 2" in str(side.content)
+            assert app.query_one("#log", RichLog).size.height >= 3
+            assert "1. f1-f2" in log_lines(app)  # the moves made before the mirror started
+            assert app.screen.has_class("compact")
+            await pilot.resize_terminal(150, 45)
+            await pilot.pause(0.3)
+            assert not app.screen.has_class("compact")
+            text = str(app.query_one("#board", Static).content)
+            assert "f2:S" in text and "f1:." in text  # full size: names and turtles
+            assert app.query_one("#side", Static).size.width >= 40
+            await pilot.resize_terminal(40, 12)
+            await pilot.pause(0.3)
+            assert "enlarge the window" in str(app.query_one("#board", Static).content)
+            await pilot.press("ctrl+c")  # quits, no "press ctrl+q"
+            await pilot.pause(0.2)
+        assert app.return_code in (0, None)
+
+    with_mirror(tortuga, scenario)
+
+
+def test_play_tui_logs_an_illegal_move_made_on_the_board(tortuga):
+    from turtleboard.mirror.app import MirrorApp
+
+    async def scenario(mirror):
+        new_tortuga(mirror)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            step(tortuga.world, "d2", "d4")  # two cells at once: no legal move
+            assert await _wait(pilot, lambda: "illegal move on the board" in log_lines(app))
+            assert "take off d4" in log_lines(app) and "put on d2" in log_lines(app)
+            await pilot.press("q")
+
+    with_mirror(tortuga, scenario)
+
+
+def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
+    from textual.widgets import Select
+
+    from turtleboard.mirror.app import MirrorApp
+    from turtleboard.mirror.newgame import NewGameScreen
+
+    async def scenario(mirror):
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            await pilot.pause(0.3)
+            dialog = app.screen
+            assert isinstance(dialog, NewGameScreen)
+            game = dialog.query_one("#game", Select)
+            offered = [key for _, key in game._options if key != Select.BLANK]
+            assert offered == ["tortuga", "tattoo", "hatching"]  # a Tortuga board's games
+            words = " ".join(str(w.content) for w in dialog.query(".words"))
+            assert "2 players" in words and "2 to 2" not in words
+            game.value = "tattoo"
+            assert await _wait(pilot, lambda: "option:tattoo" in dialog.selects
+                               and dialog.selects["option:tattoo"].query("#label"))
+            assert "option:hatching" not in dialog.selects
+            dialog.selects["option:tattoo"].value = 3
+            assert "seat:2" in dialog.selects  # who plays each seat
+            dialog.selects["seat:2"].value = "good"
+            await pilot.click("#start")
+            assert await _wait(pilot, lambda: mirror.replica.game is not None
+                               and mirror.replica.in_sync)
+            g = mirror.replica.game
+            assert g.name == "tortuga" and g.options["tattoo"] == 3
+            assert mirror.seats == ["person", "good"]  # the board plays seat 2
+            await pilot.press("q")
+
+    with_mirror(tortuga, scenario)
+
+
 def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
     # Mahé with physical dice: the board asks which egg card is face up (a
     # prompt); the person at the PC answers it with a number key.
@@ -236,7 +356,9 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
             assert mirror.prompt, "no prompt came"
             choices = mirror.prompt["choices"]
             side = str(app.query_one("#side", Static).content)
-            assert mirror.prompt["text"] in side and f" 1 {choices[1]}" in side
+            assert mirror.prompt["text"] in side
+            # each choice in words, its notation after it
+            assert f" 1 the egg card turned up is a {choices[1][1:]} [{choices[1]}]" in side
             await pilot.press("1")
             for _ in range(200):
                 await pilot.pause(0.05)

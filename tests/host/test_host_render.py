@@ -40,7 +40,65 @@ def test_mahe_draws_every_turtle_in_its_owner_colour():
     on_board = sum(len(s) for s in g.snapshot()["cells"].values())
     assert len(drawn) == on_board == 4
     assert {f for f, _ in drawn} == {"#d62728", "#1f77b4", "#e6c229", "#2ca02c"}
-    assert ">raft<" in svg and "eggs " in svg
+    assert ">raft<" in svg and " in the pile<" in svg
+
+
+def _texts(svg_text):
+    root = ET.fromstring(svg_text)
+    return [(float(t.get("x")), float(t.get("y")), t.get("font-size"), "".join(t.itertext()))
+            for t in root.iter(NS + "text")]
+
+
+def test_mahe_nest_label_is_never_over_its_turtle():
+    # A finished game: the nest's turtle sits on it; what is written beside
+    # the nest keeps clear of the turtle (it read "eggs 0" over it).
+    from turtleboard.svg import mahe_layout
+
+    g = played("mahe", 2, 5000, seed=4)
+    assert g.is_over() and g.snapshot()["nest"] is not None
+    svg = svg_picture(g)
+    nx, ny = mahe_layout(g)["nest"]
+    names = {g.turtle_name(t) for t in range(g.turtles)}
+    for x, y, _, text in _texts(svg):
+        if text not in names:  # (a turtle's own name is on its shell)
+            assert not (abs(x - nx) < 20 and abs(y - ny) < 20), (text, x, y)
+
+
+def test_panel_lines_stay_inside_the_panel():
+    # Long sums of egg cards wrap inside the panel (1000 px wide, panel from 680).
+    from turtleboard.svg import PANEL_CHARS, wrap
+
+    g = played("mahe", 3, 5000, seed=5)
+    for x, _, size, text in _texts(svg_picture(g)):
+        if x >= 680 and size == "12":
+            assert len(text) <= PANEL_CHARS, text
+    assert wrap("player 1: 1+1+1+2+3+3+3+4+4+5+5+5+6+6+6 = 55 eggs", 20)[1].startswith("  ")
+    assert all(len(line) <= 20 for line in wrap("1+1+1+2+3+3+3+4+4+5+5+5+6+6+6+6", 20))
+
+
+def test_tortuga_variants_have_their_own_title_and_a_key():
+    for options, title in (({}, "Tortuga"), ({"tattoo": 4}, "Tattoo Turtles"),
+                           ({"hatching": 1}, "Hatching Day")):
+        svg = svg_picture(played("tortuga", 2, 30, seed=2, options=options))
+        assert ">%s<" % title in svg
+        assert ">Key<" in svg and "south (player 1): faces north" in svg
+        assert "neutral: turned over" in svg
+        assert ("L Life, E Exchange" in svg) == bool(options.get("tattoo"))
+
+
+def test_tortuga_turtles_leave_the_cell_names_readable():
+    from turtleboard.svg import hex_layout
+
+    g = played("tortuga", 2, 10, seed=2)
+    svg = svg_picture(g)
+    pos = hex_layout(g)
+    labels = {text: (x, y) for x, y, size, text in _texts(svg) if size == "9"}
+    for cell in g.snapshot()["turtles"]:
+        cx, cy = pos[cell]
+        lx, ly = labels[cell]
+        # the name sits above the turtle's shell (centre 7 below the cell's,
+        # 15 long when it faces north or south)
+        assert ly < cy + 7 - 15, (cell, ly, cy)
 
 
 def test_race_draws_each_stack_bottom_first():
@@ -105,3 +163,14 @@ def test_a_picture_never_shows_what_chance_may_give(tmp_path):
     texts = " | ".join(t.text or "" for t in ET.fromstring(svg_picture(g)).iter(NS + "text"))
     assert "a card is drawn" in texts
     assert not [s for s in secret if s in texts]
+
+
+def test_the_picture_says_whose_view_it_is_as_render_help_does():
+    g = played("mahe", 4, 200, seed=3)
+    everything = svg_picture(g)
+    assert "everything shown, hidden cards too" in everything and "onlooker" not in everything
+    assert "face down" not in everything  # every player's egg cards by value
+    mine = svg_picture(g, 0)
+    assert "seen by player 1" in mine
+    r = turtleboard("render", "--help")
+    assert "default: everything" in r.stdout

@@ -6,6 +6,7 @@ from rich.console import Console as RichConsole
 
 from turtleboard.console import run_console
 from turtleboard.link import Link, NotOurDevice, VersionMismatch
+from turtleboard.terminal import kept_terminal
 
 
 def add_arguments(p) -> None:
@@ -30,6 +31,7 @@ def run(args) -> int:
         err.print("[yellow]opening it anyway: raw lines are shown; `repl` reaches MicroPython[/yellow]")
         link.connect()
     try:
-        return run_console(link, args.log, linger=args.linger)
+        with kept_terminal():  # the REPL's raw mode never outlives the console
+            return run_console(link, args.log, linger=args.linger)
     finally:
         link.close()

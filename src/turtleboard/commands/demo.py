@@ -10,17 +10,16 @@ import tempfile
 import time
 
 from turtleboard.errors import UserError
+from turtleboard.games import entry, games_help
 from turtleboard.paths import BOARD_HELP, board_arg, reference_board
+from turtleboard.terminal import kept_terminal, shielded
 
-GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
-# Tattoo Turtles and Hatching Day are Tortuga's variants, on Tortuga's board.
-RULES = {"tattoo": ("tortuga", {"tattoo": 2}), "hatching": ("tortuga", {"hatching": 1})}
 PLAYERS = {"mahe": 2, "race": 3, "tortuga": 2}
 
 
 def add_arguments(p) -> None:
     p.add_argument("--game", default="mahe", metavar="G",
-                   help="the rule set: %s (default: mahe)" % ", ".join(GAMES))
+                   help="the game: %s (default: mahe)" % games_help())
     p.add_argument("--seed", type=int, default=1, metavar="S",
                    help="the hands' decisions and timing (default: 1)")
     p.add_argument("--players", type=int, default=None, metavar="N",
@@ -79,6 +78,7 @@ class View:
         from rich.panel import Panel
         from rich.text import Text
 
+        from turtleboard.describe import choice_words
         from turtleboard.pictures import text_picture
 
         game = mirror.replica.game
@@ -89,8 +89,9 @@ class View:
         if prompt:
             choices = prompt.get("choices") or []
             cur = prompt.get("current", 0)
-            ask = "prompt: %s  [%s]" % (prompt.get("text", ""), " ".join(
-                (">%s<" % c) if i == cur else c for i, c in enumerate(choices)))
+            ask = "prompt: %s  %s" % (prompt.get("text", ""), ", ".join(
+                (">%s<" % choice_words(game, c)) if i == cur else choice_words(game, c)
+                for i, c in enumerate(choices)))
         body = Group(
             Text(picture),
             Text(""),
@@ -142,18 +143,13 @@ def host_player(mirror, levels, seed):
 
 def run(args) -> int:
     from turtleboard.commands.sim import require_sim_platform
-    from turtleboard.link import DeviceError
-    from turtleboard.replica import Mirror
 
     require_sim_platform()
     from turtleboard.sim import device
-    from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
-    from turtleboard.sim.world import World, WorldError
     from turtles import GameError, new_game
 
-    if args.game not in GAMES:
-        raise UserError("there is no game %r; the games are: %s" % (args.game, ", ".join(GAMES)))
-    rules, options = RULES.get(args.game, (args.game, {}))
+    chosen = entry(args.game)
+    rules, options = chosen.rules, dict(chosen.options)
     board_path = args.board or str(reference_board(rules))
     if not os.path.exists(board_path):
         raise UserError("no board file for %s (%s); the virtual board plays the games that have "
@@ -163,7 +159,7 @@ def run(args) -> int:
     if rules not in board.games:
         raise UserError("the board %s plays %s, not %s; pick a board file for %s with --board"
                         % (board_path, ", ".join(board.games), rules, rules))
-    players = args.players or PLAYERS.get(args.game, 2)
+    players = args.players or PLAYERS.get(rules, 2)
     try:
         new_game(rules, players, options, board.geometry)
     except GameError as e:
@@ -172,9 +168,23 @@ def run(args) -> int:
     record_path = args.record or "demo-%s-%d.txt" % (args.game, args.seed)
     plain = args.plain or not sys.stdout.isatty()
     temp = args.dir is None
-    sim_dir = tempfile.mkdtemp(prefix="turtleboard-demo-") if temp else os.path.abspath(args.dir)
     view = View(plain)
+    with kept_terminal():  # (before the folder is made: a kill then still removes it)
+        sim_dir = tempfile.mkdtemp(prefix="turtleboard-demo-") if temp else os.path.abspath(args.dir)
+        return _play(args, view, plain, temp, sim_dir, board, board_path, rules, options,
+                     players, record_path, seats, host_levels)
+
+
+def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, players,
+          record_path, seats, host_levels) -> int:
+    from turtleboard.link import DeviceError
+    from turtleboard.replica import Mirror
+    from turtleboard.sim import device
+    from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
+    from turtleboard.sim.world import World, WorldError
+
     bg = mirror = world = None
+    keep = False  # a failed demo's folder is kept: its flash and world tell what happened
     try:
         device.prepare(sim_dir, board_path, fresh_firmware=True)
         for name in ("game.log", "calibration.txt"):  # a fresh board, a fresh game
@@ -229,7 +239,7 @@ def run(args) -> int:
         try:
             hands.play()
         except (HandsError, WorldError) as e:
-            raise UserError("the demo stopped: %s (the board's folder: %s)" % (e, sim_dir))
+            raise UserError("the demo stopped: %s" % e)
         view.draw(mirror, hands)
         view.stop()
         game = mirror.replica.game
@@ -246,13 +256,22 @@ def run(args) -> int:
                  res.get("scores")))
         print("record saved to %s (`turtleboard replay %s` replays it)" % (record_path, record_path))
         return 0
+    except KeyboardInterrupt:
+        raise  # Ctrl-C, a closed terminal: nothing went wrong, nothing to keep
+    except BaseException:
+        keep = temp
+        raise
     finally:
-        view.stop()
-        if mirror is not None:
-            mirror.close()
-        if bg is not None:
-            bg.stop()
-        if world is not None:
-            world.close()
-        if temp:
-            shutil.rmtree(sim_dir, ignore_errors=True)
+        with shielded():  # a second Ctrl-C or kill must not leave a device or folder behind
+            view.stop()
+            if mirror is not None:
+                mirror.close()
+            if bg is not None:
+                bg.stop()
+            if world is not None:
+                world.close()
+            if keep:
+                print("the virtual board's folder is kept for a look: %s (its flash holds the "
+                      "game log; delete it when done)" % sim_dir, file=sys.stderr)
+            elif temp:
+                shutil.rmtree(sim_dir, ignore_errors=True)

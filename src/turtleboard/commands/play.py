@@ -5,6 +5,7 @@ from __future__ import annotations
 from turtleboard.errors import UserError
 from turtleboard.link import LinkError
 from turtleboard.paths import BOARD_HELP, board_arg
+from turtleboard.terminal import kept_terminal
 
 
 def add_arguments(p) -> None:
@@ -43,7 +44,9 @@ def run(args) -> int:
             host = HostSeats(mirror, args.host_level)
         except ValueError as e:
             raise UserError("--host-level: %s" % e) from None
-        MirrorApp(mirror, None if args.player is None else args.player - 1, args.board, host).run()
+        with kept_terminal():  # however it ends, the terminal is left as it was
+            MirrorApp(mirror, None if args.player is None else args.player - 1, args.board,
+                      host).run()
     finally:
         mirror.close()
     return 0

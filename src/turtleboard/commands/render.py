@@ -14,7 +14,8 @@ def add_arguments(p) -> None:
     p.add_argument("file", help="a game record ('-' reads standard input)")
     p.add_argument("--at", type=int, help="the position after N actions (default: the last; negative counts back)")
     p.add_argument("-o", "--output", help="the SVG file to write (default: standard output)")
-    p.add_argument("--player", type=int, help="draw what player N (from 1) may see; default: everything")
+    p.add_argument("--player", type=int, help="draw what player N (from 1) may see; default: everything, "
+                   "hidden cards too (the picture says which)")
 
 
 def load_game(path: str):

@@ -5,23 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from turtleboard.errors import UserError
-from turtles import GAME_NAMES, GameError, new_game
+from turtleboard.games import KEYS, entry, games_help, options_help
+from turtles import GameError, new_game
 from turtles.bots import play_random
 from turtles.record import parse_options
 from turtles.rng import Rng
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game", choices=GAME_NAMES, help="which rule set")
+    p.add_argument("game", choices=KEYS, metavar="GAME", help="the game: " + games_help())
     p.add_argument("--players", type=int, default=2, help="number of players")
     p.add_argument("--seed", type=int, default=1, help="seed of our PRNG (same game every time)")
-    p.add_argument("--options", default="", help="options as name=value,name=value")
+    p.add_argument("--options", default="", help="options as name=value,name=value; Mahé: %s. "
+                   "The Turtle Race: %s. Tortuga (tattoo and hatching set theirs): %s" % (
+                       options_help("mahe"), options_help("race"), options_help("tortuga")))
     p.add_argument("-o", "--output", help="write the record here instead of standard output")
 
 
 def run(args) -> int:
     try:
-        game = new_game(args.game, args.players, parse_options(args.options))
+        chosen = entry(args.game)
+        options = dict(chosen.options)
+        options.update(parse_options(args.options))
+        game = new_game(chosen.rules, args.players, options)
     except GameError as e:
         raise UserError(str(e)) from None
     play_random(game, Rng(args.seed))

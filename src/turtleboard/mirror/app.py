@@ -7,10 +7,16 @@ panel with whose turn it is, the dice, cards and hands as the chosen player may
 see them, the board's status text and any open prompt; the action log (with the
 board's raw lines and the mirror's notes) and a command line at the bottom.
 
-Keys: n new game (fills the command line), u undo, h hint (the board lights the
-good move; the log says it in words), s sync, 0-9 answer the open
-prompt, p next player's view, : or / the command line, q quit. The command line
+Keys: n new game (a dialog: the board's games, their variants and options,
+the player counts, who plays each seat), u undo, h hint (the board lights the
+good move; the log says it in words), s sync, 0-9 answer the open prompt, p next
+player's view, : or / the command line, q or Ctrl-C quit. The command line
 takes the console's commands (enter d3, new mahe 4, answer 1, bright 40, ...).
+
+The layout follows the terminal: at 80x24 a compact board beside a narrow
+panel (the prompt first, then whose turn) over the last few log lines; a
+larger terminal gets the board at full size and a taller log; a resize
+reflows it. Below the size the board needs, it says to enlarge the window.
 """
 
 from __future__ import annotations
@@ -24,14 +30,15 @@ from rich.markup import escape
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, RichLog, Static
 
-from turtleboard.console import parse_command
-from turtleboard.describe import panel_lines
+from turtleboard.console import parse_command, safe_text
+from turtleboard.describe import choice_words, panel_lines
 from turtleboard.errors import UserError
 from turtleboard.link import Disconnected, LinkError
 from turtleboard.mirror.board_text import board_text
+from turtleboard.mirror.newgame import NewGameScreen
 from turtleboard.paths import reference_boards
 from turtleboard.replica import Mirror
 
@@ -67,17 +74,29 @@ def led_of_cells(board: dict | None) -> dict:
     return out
 
 
+class BoardView(Static):
+    """The board: drawn again for the room it has whenever that changes."""
+
+    def on_resize(self, event) -> None:
+        self.app.refresh_view()
+
+
 class MirrorApp(App):
     CSS = """
     #top { height: 1; background: $boost; }
-    Horizontal { height: auto; }
-    #board { width: 72; height: auto; min-height: 10; border: round $primary; padding: 0 1; }
-    #side { width: 1fr; height: auto; min-height: 10; border: round $secondary; padding: 0 1; }
-    #log { height: 1fr; border: round $surface-lighten-2; }
-    #cmd { dock: bottom; }
+    #main { height: 1fr; }
+    #board { width: 1fr; height: 100%; border: round $primary; padding: 0 1; overflow: hidden; }
+    #panel { width: 46; height: 100%; border: round $secondary; padding: 0 1; }
+    #log { height: 12; border: round $surface-lighten-2; }
+    #cmd { height: 1; border: none; padding: 0 1; }
+    .compact #panel { width: 32; }
+    .compact #board { padding: 0; }
+    .compact #log { height: 5; }
     """
+    COMPACT = (120, 36)  # below this width or height: the compact layout
     BINDINGS = [
         Binding("q", "quit", "quit"),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
         Binding("n", "new", "new game"),
         Binding("u", "undo", "undo"),
         Binding("h", "hint", "hint"),
@@ -97,27 +116,41 @@ class MirrorApp(App):
         self.link_state = "connected"
         self.stopping = threading.Event()
         self.last_note = ""
+        self.logged = 0  # the actions the log shows: 1..logged
+        self.last_status = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
-        with Horizontal():
-            yield Static(id="board")
-            yield Static(id="side")
+        with Horizontal(id="main"):
+            yield BoardView(id="board")
+            with VerticalScroll(id="panel"):
+                yield Static(id="side")
         yield RichLog(id="log", markup=True, wrap=True, max_lines=2000)
-        yield Input(placeholder="command: enter d3 | new mahe 4 | answer 1 | undo | sync  (Esc: back to the keys)",
+        yield Input(placeholder=": a command (enter d3, answer 1, undo, sync, new mahe 4); Esc: keys",
                     id="cmd")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = "Turtleboard"
         self.board_def = board_file_for((self.mirror.hello or {}).get("board"), self.board_path)
+        hello = self.mirror.hello or {}
         self.query_one("#log", RichLog).write(
             f"[green]connected[/green] to {escape(self.mirror.link.port)}: "
-            f"{escape(json.dumps(self.mirror.hello, sort_keys=True, ensure_ascii=False))}"
+            f"{escape(str(hello.get('board')))}, firmware {escape(str(hello.get('fw')))}, "
+            f"protocol {escape(str(hello.get('proto')))}"
         )
-        self.refresh_view()
+        self.log_history()
+        self.reflow(self.size.width, self.size.height)
         self.set_focus(None)
         threading.Thread(target=self.pump, daemon=True).start()
+
+    def on_resize(self, event) -> None:
+        self.reflow(event.size.width, event.size.height)
+
+    def reflow(self, width: int, height: int) -> None:
+        compact = width < self.COMPACT[0] or height < self.COMPACT[1]
+        self.screen.set_class(compact, "compact")
+        self.refresh_view()  # the board draws itself again when its own size settles
 
     # ---- the link thread ------------------------------------------------------
 
@@ -152,6 +185,8 @@ class MirrorApp(App):
                     who = f.payload.get("by", "")
                     log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
                               f" [dim]({escape(str(who))})[/dim]")
+                    if isinstance(f.payload.get("n"), int):
+                        self.logged = f.payload["n"]
                 elif f.kind == "hint":
                     p = f.payload
                     log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
@@ -159,15 +194,21 @@ class MirrorApp(App):
                               f"level's move, lit on the board)[/dim]")
                 elif f.kind == "undone":
                     log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
+                    if isinstance(f.payload.get("n"), int):
+                        self.logged = f.payload["n"]
+                elif f.kind == "status":
+                    self.log_status(f.payload)
                 elif f.kind == "error":
                     log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
                 elif f.kind == "prompt":
                     log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
             elif kind == "raw":
-                log.write(f"[yellow]|[/yellow] {escape(data)}")
+                log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
             elif kind == "note":
                 self.last_note = data
                 log.write(f"[bold]{escape(data)}[/bold]")
+                if data.startswith(("synced", "resynced")):
+                    self.log_history()
                 redraw = True
             elif kind == "link":
                 self.link_state = data
@@ -180,6 +221,42 @@ class MirrorApp(App):
                 log.write(f"[bold cyan]the computer on this PC plays {escape(text)}[/bold cyan]")
         if redraw:
             self.refresh_view()
+
+    def log_history(self) -> None:
+        """After a (re)connection or a sync: the game's actions the log does not
+        show yet (the last 200), so its moves are there after a reconnect."""
+        with self.mirror.lock:
+            game = self.mirror.replica.game
+            if game is None or not self.mirror.replica.in_sync:
+                return
+            texts = [game.action_text(a) for a in game.history]
+        if len(texts) <= self.logged:
+            self.logged = len(texts)
+            return
+        log = self.query_one("#log", RichLog)
+        first = max(self.logged, len(texts) - 200)
+        log.write(f"[dim]the game so far ({len(texts)} actions, from the board):[/dim]")
+        log.write("[cyan]" + escape("  ".join(f"{i + 1}. {t}" for i, t in enumerate(texts)
+                                              if i >= first)) + "[/cyan]")
+        self.logged = len(texts)
+
+    def log_status(self, status: dict) -> None:
+        """A move the rules refuse is written to the log, with what to change."""
+        text = str(status.get("text", ""))
+        if text == self.last_status:
+            return
+        self.last_status = text
+        if "no legal move" not in text:
+            return
+        expect = status.get("expect") or {}
+        parts = []
+        for key, words in (("off", "take off"), ("on", "put on"), ("flip", "turn over")):
+            cells = expect.get(key) or []
+            if cells:
+                parts.append(f"{words} {' '.join(str(c) for c in cells)}")
+        self.query_one("#log", RichLog).write(
+            "[bold red]illegal move on the board[/bold red]"
+            + escape(": " + "; ".join(parts) if parts else ""))
 
     # ---- drawing ---------------------------------------------------------------
 
@@ -205,23 +282,33 @@ class MirrorApp(App):
             "reconnecting": "[bold yellow]reconnecting...[/bold yellow]",
         }.get(self.link_state, self.link_state)
         hello = m.hello or {}
+        view = f"view: {'onlooker' if self.player is None else f'player {self.player + 1}'}"
+        about = "" if self.screen.has_class("compact") else (
+            f"board {escape(str(hello.get('board')))}  fw {escape(str(hello.get('fw')))}  ")
+        small = self.size.width < 80 or self.size.height < 24
         self.query_one("#top", Static).update(
-            f" {escape(m.link.port)}  {link}  {self.sync_state()}  "
-            f"board {escape(str(hello.get('board')))}  fw {escape(str(hello.get('fw')))}  "
-            f"view: {'onlooker' if self.player is None else f'player {self.player + 1}'}"
-        )
+            f" {escape(m.link.port)}  {link}  {self.sync_state()}  {about}{view}"
+            + ("  [bold yellow]enlarge the window (80x24 or more)[/bold yellow]" if small else ""))
         game = m.replica.game
         leds = {}
         for cell, idx in led_of_cells(self.board_def).items():
             if idx < len(m.leds):
                 leds[cell] = m.leds[idx]
-        self.query_one("#board", Static).update(board_text(game, leds, self.player))
+        board = self.query_one("#board", Static)
+        size = board.content_size
+        board.update(board_text(game, leds, self.player, width=size.width, height=size.height))
         self.query_one("#side", Static).update(self.side_text())
 
     def side_text(self) -> Text:
         m = self.mirror
         game = m.replica.game
         out = Text()
+        if m.prompt:
+            out.append(str(m.prompt.get("text", "")) + "\n", style="bold magenta")
+            for i, choice in enumerate(m.prompt.get("choices") or []):
+                mark = ">" if i == m.prompt.get("current") else " "
+                out.append(f" {mark}{i} {choice_words(game, choice)}\n", style="magenta")
+            out.append(" (a number key, or NEXT/OK on the board)\n\n", style="dim")
         if game is None:
             out.append("no game\n", style="bold")
         else:
@@ -233,12 +320,6 @@ class MirrorApp(App):
         if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
             out.append("\nboard: ", style="bold")
             out.append(str(m.status.get("text", "")) + "\n")
-        if m.prompt:
-            out.append("\n" + str(m.prompt.get("text", "")) + "\n", style="bold magenta")
-            for i, choice in enumerate(m.prompt.get("choices") or []):
-                mark = ">" if i == m.prompt.get("current") else " "
-                out.append(f" {mark}{i} {choice}\n", style="magenta")
-            out.append(" (press the number, or NEXT/OK on the board)\n", style="dim")
         return out
 
     # ---- keys and commands -------------------------------------------------------
@@ -252,15 +333,13 @@ class MirrorApp(App):
             log.write(f"[red]not sent: {escape(str(e))}[/red]")
 
     def action_new(self) -> None:
-        cmd = self.query_one("#cmd", Input)
-        cmd.value = "new mahe 4"
-        cmd.focus()
-        self.query_one("#log", RichLog).write(
-            "[dim]" + escape("new GAME PLAYERS [opt=v,...] [physical] [seats=S,...]: games mahe, "
-                             "race, tortuga (e.g. new race 5 mode=physical, new tortuga 2 tattoo=4, "
-                             "new tortuga 2 seats=person,good: the board plays seat 2); Enter sends")
-            + "[/dim]"
-        )
+        games = (self.board_def or {}).get("games") or ["mahe", "race", "tortuga"]
+
+        def chosen(payload: dict | None) -> None:
+            if payload is not None:
+                self.send("new", payload)
+
+        self.push_screen(NewGameScreen([str(g) for g in games]), chosen)
 
     def action_hint(self) -> None:
         self.send("hint")

@@ -40,8 +40,8 @@ def _who(game, view: dict) -> str:
             "show": "a dead hand is shown (show <card>)",
         }.get(what, "chance")
     if game.colours_first and game.colour_next < game.players:
-        return f"player {who} chooses a colour"
-    return f"player {who} plays a card"
+        return f"player {who + 1} chooses a colour"
+    return f"player {who + 1} plays a card"
 
 
 def text_picture(game, player: int | None = None) -> str:
@@ -52,7 +52,7 @@ def text_picture(game, player: int | None = None) -> str:
         f"The Turtle Race: {view['players']} players, {opts['mode']} cards, "
         f"{opts['start'].replace('_', ' ')} start"
         + (", open colours" if opts["open_colours"] else "")
-        + ("" if player is None else f"; seen by player {player}"),
+        + ("" if player is None else f"; seen by player {player + 1}"),
         "",
     ]
     lines += track_lines(view)
@@ -61,15 +61,15 @@ def text_picture(game, player: int | None = None) -> str:
     lines.append(f"to move: {_who(game, view)}")
     colours = []
     for p, c in enumerate(view["colours"]):
-        colours.append(f"{p}={c or '?'}")
-    lines.append("colours: " + " ".join(colours))
+        colours.append(f"player {p + 1} {c or '?'}")
+    lines.append("colours: " + ", ".join(colours))
     piles = f"draw pile {view['draw_pile']}, played pile {view['played_pile']}"
     if "hand_sizes" in view:
         piles += ", hands " + " ".join(str(n) for n in view["hand_sizes"])
     lines.append(piles)
     if view.get("hand") is not None:
-        lines.append(f"hand of player {player}: " + (" ".join(view["hand"]) or "empty"))
+        lines.append(f"hand of player {player + 1}: " + (" ".join(view["hand"]) or "empty"))
     res = view["result"]
     if res:
-        lines.append("winners: " + ", ".join(f"player {p}" for p in res["winners"]))
+        lines.append("winners: " + ", ".join(f"player {p + 1}" for p in res["winners"]))
     return "\n".join(lines)

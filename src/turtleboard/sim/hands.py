@@ -14,6 +14,13 @@ send an action to the device: it must recognise every move from its sensors.
 Decisions the board cannot see (Mahé's roll or stop, a physical die, which of
 several moves that look alike) are answered at the device's prompt: NEXT until
 the wanted choice is the current one, then OK.
+
+The hands never act on timing. Before each decision they wait for the device
+to answer a `ping` (its answer comes after every frame it sent before, so the
+mirror then shows the device as it is); a button is held down until the
+device shows it reacted, and after it is let go the hands wait for two more
+answers, so the device has seen it up before the next press. However busy
+the machine, a press is never lost nor counted twice.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ from __future__ import annotations
 import random
 import time
 
+from controller import flows
+from turtleboard.link import Disconnected
 from turtleboard.sim.world import World
 from turtles import CHANCE, TERMINAL
 from turtles.bots import random_action
@@ -42,6 +51,7 @@ REAL = Timing()
 BRISK = Timing(touch=(60, 120), hop=25, press=60)  # the demo: quick, still watchable
 FAST = Timing(touch=(60, 90), hop=0, press=45, wait_s=15.0)  # tests
 
+RELEASE_MS = 60  # longer up than the device's debounce (40 ms) before the next press
 TRACK_GAMES = ("mahe", "race")  # a carried turtle passes the cells between
 
 
@@ -65,13 +75,13 @@ class Hands:
         self.made: list[str] = []        # what the hands did or chose (moves, prompt answers)
         self.wanted: str | None = None   # a decision waiting for its prompt
         self.on_event = None             # called with every mirror event (for the demo's view)
-        self._released = 0.0
         self.boots = 0                   # hello frames seen (a device reboot sends one)
         # The computer's seats: the hands make its moves as the board lights
         # them and choose none. computer_turn(game, player) is called first
         # (the demo enters a host seat's move there).
         self.computer: set[int] = set()
         self.computer_turn = None
+        self._answered: set[int] = set()  # seq numbers of the device's `ok` frames
 
     # -- the device, as a player sees it -----------------------------------------
 
@@ -83,6 +93,8 @@ class Hands:
         for ev in self.mirror.poll(timeout):
             if ev[0] == "frame" and ev[1].kind == "hello":
                 self.boots += 1
+            if ev[0] == "frame" and ev[1].kind == "ok":
+                self._answered.add(ev[1].payload.get("re"))
             if ev[0] == "frame" and ev[1].kind == "action":
                 self.done.append(ev[1].payload.get("text"))
             elif ev[0] == "frame" and ev[1].kind == "undone":
@@ -103,6 +115,20 @@ class Hands:
                     what, self.timing.wait_s, (self.mirror.status or {}).get("text")))
             self.pump(0.02)
 
+    def settle(self) -> None:
+        """Wait until the device answers a ping: every frame it sent before
+        has then reached the mirror (a reboot on the way ends the wait)."""
+        if not self.mirror.connected:
+            return
+        boots = self.boots
+        try:
+            seq = self.mirror.send("ping")
+        except Disconnected:  # the mirror reconnects on its next poll
+            return
+        self.wait(lambda: seq in self._answered or self.boots != boots
+                  or not self.mirror.connected, "answer a ping")
+        self._answered.discard(seq)
+
     def sleep(self, ms: float) -> None:
         end = time.monotonic() + ms / 1000
         while True:
@@ -122,6 +148,9 @@ class Hands:
         start = len(self.game.history)
         while True:
             self.pump(0.01)
+            if not self.ready():
+                continue
+            self.settle()  # act on the device as it is, not as a late frame left it
             if not self.ready():
                 continue
             game = self.game
@@ -148,6 +177,14 @@ class Hands:
                     self.computer_turn(game, who)
                 self.wait_change(n, "play the computer's move")
                 continue
+            if flows.decide_all(game.name):
+                # The board asks every decision itself (Mahé: roll or stop),
+                # once it has read the board as the game has it: a player
+                # waits for its question rather than moving the turtle (a
+                # turtle moved before the board had read the last one put
+                # right made it take the wrong decision).
+                self.wait_change(len(game.history), "ask player %d's decision" % (who + 1))
+                continue
             self.move(game)
 
     def wait_change(self, n: int, what: str) -> None:
@@ -173,7 +210,9 @@ class Hands:
             self.wanted = text
             self.log("decides %s" % text)
             if _visible_moves(game):
-                self.press("ok")
+                boots = self.boots
+                self.press_until("ok", lambda: self.boots != boots or not self.ready() or (
+                    len(self.game.history) != n or self.mirror.prompt), "ask which move was made")
             self.wait_change(n, "ask which decision was made")
             return
         self.log("moves %s" % text)
@@ -230,42 +269,32 @@ class Hands:
         self.wanted = None
 
     def press_until(self, name: str, reacted, what: str) -> None:
-        """Press a button; as a person would, press again if the board shows
-        no reaction after a while (a press too short for a busy board)."""
-        end = time.monotonic() + self.timing.wait_s
-        while True:
-            self.press(name)
-            again = time.monotonic() + max(3.0, self.timing.press * 20 / 1000)
-            while not reacted():
-                now = time.monotonic()
-                if now > end:
-                    raise HandsError("the board did not %s within %.0f s (status: %s)" % (
-                        what, self.timing.wait_s, (self.mirror.status or {}).get("text")))
-                if now > again:
-                    break
-                self.pump(0.02)
-            else:
-                return
-            self.log("presses %s again: the board did not react" % name)
+        """Hold a button down until the board shows `reacted()`, then let it go.
+
+        Held, a button is one press however long the board takes to read it
+        (a busy board reads it late, never twice); let go, the hands wait
+        until the board has read it up (its debounce, then two ping answers:
+        the second is read in a later cycle than the release)."""
+        boots = self.boots
+        self.world.press(name)
+        try:
+            self.sleep(self.timing.press)
+            self.wait(lambda: reacted() or self.boots != boots, what)
+        finally:
+            self.world.release(name)
+        self.sleep(max(self.timing.press, RELEASE_MS))
+        self.settle()
+        self.settle()
 
     def _passing(self, prompt: dict) -> bool:
-        """Does a prompt the hands cannot answer close by itself (the board moved on)?"""
-        end = time.monotonic() + 1.0
-        while time.monotonic() < end:
-            self.pump(0.02)
-            if not self.mirror.prompt or self.mirror.prompt.get("id") != prompt.get("id"):
-                return True
-        return False
-
-    def press(self, name: str) -> None:
-        # A button needs as long up between presses as down (the device debounces).
-        gap = self.timing.press - (time.monotonic() - self._released) * 1000
-        if gap > 0:
-            self.sleep(gap)
-        self.world.press(name)
-        self.sleep(self.timing.press)
-        self.world.release(name)
-        self._released = time.monotonic()
+        """Does a prompt the hands cannot answer close by itself (it was about
+        a moment of the move the hands were making, and the board moved on)?"""
+        try:
+            self.wait(lambda: not self.mirror.prompt
+                      or self.mirror.prompt.get("id") != prompt.get("id"), "close its prompt")
+        except HandsError:
+            return False
+        return True
 
     # -- moving pieces ----------------------------------------------------------
 
@@ -278,16 +307,23 @@ class Hands:
         return all(not stacks[c] for c in self.world.board.cells if c not in game.cells())
 
     def lay_out(self, game) -> None:
-        """Make the board show the game (a start, a roll, a stop, a restore)."""
-        self.log("lays out the board")
-        self.arrange(game, None)
+        """Make the board show the game (a start, a roll, a stop, a restore).
 
-    def arrange(self, target, before) -> None:
+        As a person follows the lights: each turtle lifted and put down where
+        it is lit, never pushed along the track. (Pushed through the cells
+        between, a turtle the engine moved passes cells that a busy board,
+        reading the track seldom, may see as the next player's move.)"""
+        self.log("lays out the board")
+        self.arrange(game, None, along=False)
+
+    def arrange(self, target, before, along: bool = True) -> None:
         """Move pieces until the world shows `target` (a game state).
 
         Counts come from the game's stacks where it has them, so a turtle
         carried onto another lands on it; `before` (the state the move starts
-        from) tells which way a carried turtle travels."""
+        from) tells which way a carried turtle travels; `along` pushes or
+        carries turtles along a track through the cells between (a player's
+        own move), else they are lifted and put down."""
         world = self.world
         cells = target.cells()
         image = target.image()
@@ -302,7 +338,7 @@ class Hands:
         up_of = {cell: image[i] == UP for i, cell in enumerate(cells)}
         for src in surplus:
             extra = have[src] - want[src]
-            if self.slides and target.name in TRACK_GAMES:
+            if along and self.slides and target.name in TRACK_GAMES:
                 # Along a track turtles are pushed from cell to cell, never held up.
                 while extra and deficit:
                     dst = deficit[0]
@@ -323,7 +359,8 @@ class Hands:
                     break
                 dst = deficit[0]
                 k = min(len(world.hand), want[dst] - len(world.stacks[dst]))
-                self.carry(src, dst, target)
+                if along:
+                    self.carry(src, dst, target)
                 world.place(dst, k, up=up_of.get(dst, True) if not world.stacks[dst] else None)
                 self.touch_pause()
                 if len(world.stacks[dst]) >= want[dst]:

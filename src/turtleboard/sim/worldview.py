@@ -2,21 +2,31 @@
 
 The cells sit as they do on the table (the same layouts as the SVG picture:
 the Tortuga hexagon, the Mahé island loop, the Race track). Every cell shows
-its name and its turtles, bottom first (^ on its feet, v flipped), on the
-colour of its LED. Select a cell with the arrow keys (to the nearest cell that
-way) or a click, then lift (l), put down (p, or P flipped), flip (f); take a
-turtle from the box (t), put the hand back in the box (x); lay out the start
-of the board's game (s; +/- the number of players it is laid out for), clear
-the board into the box (c); press NEXT (n) or OK (o); quit (q).
+its name and its turtles, bottom first, on the colour of its LED, with a word
+for what the light asks (take, put, turn, go, pick, here), so no colour has
+to be told from another. A turtle shows its team or owner when it has one
+(S or N in Tortuga, 1a in Mahé), else ^ on its feet; v is a flipped turtle.
+Below the cells, the board's other LEDs: whose turn (a light per seat), the
+dice and the status light, each in words.
+
+LED colours are shown as bright as a person sees them (the firmware dims
+them to the board's brightness). Select a cell with the arrow keys (to the
+nearest cell that way) or a click, then lift (l), put down (p, or P
+flipped), flip (f), turn a turtle about to the other team (r); take a turtle
+from the box (t), put the hand back in the box (x); lay out the start of the
+board's game (s; +/- the number of players it is laid out for), clear the
+board into the box (c); press NEXT (n) or OK (o); quit (q or Ctrl-C).
 """
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Container
 from textual.widgets import Footer, Static
 
+from controller import scenes
 from turtleboard import svg
 from turtleboard.sim.hands import _counts
 from turtleboard.sim.world import World, WorldError
@@ -37,12 +47,56 @@ LAYOUTS = {
 }
 
 
+def piece_mark(name: str, up: bool) -> str:
+    """A turtle: its team or owner on its feet (S, N, 1a), ^ when it has none, v flipped."""
+    if not up:
+        return "v"
+    return "^" if name == "turtle" else name
+
+
 def stack_text(stack: list) -> str:
-    """The turtles of a cell, bottom first: ^ on its feet, v flipped."""
+    """The turtles of a cell, bottom first."""
     if not stack:
         return "."
-    marks = "".join("^" if up else "v" for _, up in stack)
-    return marks if len(stack) <= 5 else "%s x%d" % (marks[0], len(stack))
+    marks = [piece_mark(name, up) for name, up in stack]
+    sep = "" if all(len(m) == 1 for m in marks) else "/"
+    text = sep.join(marks)
+    return text if len(text) <= 7 else "%s x%d" % (marks[0], len(stack))
+
+
+# What a cell's light asks for, in a word (the firmware's scene colours).
+LED_WORDS = (
+    (scenes.TAKE, "take"), (scenes.PUT, "put"), (scenes.FLIP, "turn"), (scenes.DEST, "go"),
+    (scenes.PREVIEW, "pick"), (scenes.TARGET, "here"),
+)
+STATUS_WORDS = {
+    "idle": "the board matches the game",
+    "wait": "change the board as lit",
+    "prompt": "a question: NEXT shows the next answer, OK confirms",
+    "over": "the game is over",
+    "error": "trouble: see the host",
+    "nogame": "no game: start one from the host",
+}
+
+
+def seen_colour(colour: str, brightness: int) -> str:
+    """An LED's colour as bright as the eye sees it: the firmware dims every
+    LED to the board's brightness (1..255); the view undoes that."""
+    if brightness >= 255:
+        return colour
+    rgb = [int(colour[i:i + 2], 16) for i in (0, 2, 4)]
+    return "".join("%02x" % min(255, (c * 255 + brightness // 2) // brightness) for c in rgb)
+
+
+def colour_word(colour: str, table) -> str:
+    """The word of the colour nearest `colour` ('rrggbb', as seen) in table, or ''."""
+    rgb = [int(colour[i:i + 2], 16) for i in (0, 2, 4)]
+    if max(rgb) < 24:
+        return ""
+    best = min(table, key=lambda cw: sum((a - b) ** 2 for a, b in zip(cw[0], rgb)))
+    if sum((a - b) ** 2 for a, b in zip(best[0], rgb)) > 60 ** 2 * 3:
+        return ""
+    return best[1]
 
 
 def readable_on(colour: str) -> str:
@@ -106,17 +160,30 @@ def nearest(pos: dict, cell: str, dx: int, dy: int, line: float | None = None) -
 
 
 def start_want(game) -> dict:
-    """cell -> (turtles, on its feet) of the game's start image."""
+    """cell -> (turtles, on its feet, [their names bottom first]) of the game's start."""
     image = game.image()
     counts = _counts(game)
+    names = piece_names(game)
     want = {}
     for i, cell in enumerate(game.cells()):
         if image[i] != EMPTY:
             n = counts[i]
             if game.name == "race" and i == 0:
                 n = RACE_TURTLES  # the engine keeps the start's stack implicit
-            want[cell] = (n, image[i] == UP)
+            given = names.get(cell, [])
+            want[cell] = (n, image[i] == UP, given if len(given) == n else ["turtle"] * n)
     return want
+
+
+def piece_names(game) -> dict:
+    """cell -> the names of its turtles (team or owner), where the game knows them."""
+    snap = game.snapshot()
+    if game.name == "tortuga":
+        return {cell: [mark[:1]] for cell, mark in (snap.get("turtles") or {}).items()
+                if mark[:1] in ("S", "N")}
+    if game.name == "mahe":
+        return {cell: list(stack) for cell, stack in (snap.get("cells") or {}).items()}
+    return {}
 
 
 def lay_out(world: World, want: dict):
@@ -129,19 +196,33 @@ def lay_out(world: World, want: dict):
         yield
     for cell in world.board.cells:
         stack = world.stacks[cell]
-        n, up = want.get(cell, (0, True))
+        n, up = want.get(cell, (0, True, []))[:2]
         if stack and (len(stack) != n or stack[0][1] != up):
             world.lift(cell)
             yield
             world.put_away()
             yield
     for cell in world.board.cells:
-        n, up = want.get(cell, (0, True))
+        n, up, names = want.get(cell, (0, True, []))
         if n and not world.stacks[cell]:
-            for _ in range(n):
-                world.take()
+            for name in names:
+                world.take(name)
             world.place(cell, None, up)
             yield
+
+
+def turn_about(world: World, cell: str) -> None:
+    """Turn the top turtle of a cell to face the other team (S <-> N): what
+    the sensors cannot see, so only the pieces' file changes."""
+    with world.lock:
+        stack = world.stacks.get(cell)
+        if not stack:
+            raise WorldError("cell %s is empty: there is no turtle to turn about" % cell)
+        name, up = stack[-1]
+        if name not in ("S", "N"):
+            raise WorldError("the turtle on %s belongs to no team (lay out the start with s)" % cell)
+        stack[-1] = ["N" if name == "S" else "S", up]
+        world._save()
 
 
 class CellView(Static):
@@ -160,7 +241,7 @@ class WorldApp(App):
     .cell { position: absolute; width: %d; height: %d; border: round $panel;
             content-align: center middle; text-align: center; }
     .cell.selected { border: double $accent; }
-    #hand, #info, #port { padding: 0 1; }
+    #hand, #info, #port, #leds { padding: 0 1; }
     """ % (CELL_W, CELL_H)
     BINDINGS = [
         Binding("left", "move(-1, 0)", "left", show=False),
@@ -168,10 +249,12 @@ class WorldApp(App):
         Binding("up", "move(0, -1)", "up", show=False),
         Binding("down", "move(0, 1)", "down", show=False),
         ("l", "lift", "lift"), ("p", "place(1)", "put"), ("P", "place(0)", "put flipped"),
-        ("f", "flip", "flip"), ("t", "take", "take"), ("x", "put_away", "to box"),
+        ("f", "flip", "flip"), ("r", "turn_about", "team"), ("t", "take", "take"),
+        ("x", "put_away", "to box"),
         ("s", "start", "start"), ("plus", "players(1)", "player"),
         ("minus", "players(-1)", "player"), ("c", "clear", "clear"),
         ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"), ("q", "quit", "quit"),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
 
     def __init__(self, world: World, port: str = "", players: int = DEFAULT_PLAYERS):
@@ -199,6 +282,7 @@ class WorldApp(App):
                 view = CellView(cell, i)
                 view.styles.offset = self.at[cell]
                 yield view
+        yield Static(id="leds")
         yield Static(id="hand")
         yield Static(id="info")
         yield Footer()
@@ -218,12 +302,16 @@ class WorldApp(App):
         board = self.world.board
         leds = self.world.leds()
         views = list(self.query(CellView))
+        leds = [seen_colour(c, board.brightness) for c in leds]
         for i, cell in enumerate(board.cells):
             view = views[i]
             led = self.world.wiring.led[cell]  # where it is soldered
             colour = leds[led] if led < len(leds) else "000000"
-            look = ("%s\n%s" % (cell, stack_text(self.world.stacks[cell])), colour,
-                    i == self.selected)
+            word = colour_word(colour, LED_WORDS)
+            pieces = stack_text(self.world.stacks[cell])
+            if word:
+                pieces = word if len(pieces) + len(word) > 6 else "%s %s" % (pieces, word)
+            look = ("%s\n%s" % (cell, pieces), colour, i == self.selected)
             if self.shown.get(cell) == look:
                 continue  # redrawing an unchanged cell costs the hands' thread time
             self.shown[cell] = look
@@ -231,14 +319,59 @@ class WorldApp(App):
             view.styles.background = "#" + colour
             view.styles.color = readable_on(colour)
             view.set_class(look[2], "selected")
+        extra = self.group_lights(leds)
+        if self.shown.get("leds") != extra.plain:
+            self.shown["leds"] = extra.plain
+            self.query_one("#leds", Static).update(extra)
         hand = self.world.hand
         lines = ("hand: %s   buttons held: %s   start (s) for %d players (+/-)" % (
-            " ".join("^" if up else "v" for _, up in hand) or "empty",
+            " ".join(piece_mark(n, up) for n, up in hand) or "empty",
             " ".join(self.world.held) or "none", self.players), self.busy or self.message)
         if self.shown.get("") != lines:
             self.shown[""] = lines
             self.query_one("#hand", Static).update(lines[0])
             self.query_one("#info", Static).update(lines[1])
+
+    def group_lights(self, leds: list) -> Text:
+        """The board's LEDs beside the cells: a light per seat, the dice, the status."""
+        groups = self.world.board.groups
+        out = Text()
+
+        def lit(i):
+            return leds[i] if i < len(leds) else "000000"
+
+        turn = groups.get("turn") or []
+        if turn:
+            out.append("turn: ")
+            seats = [(n + 1, lit(i)) for n, i in enumerate(turn)]
+            on = [n for n, c in seats if c != "000000"]
+            for n, c in seats:
+                out.append(" %d " % n, style="bold %s on #%s" % (readable_on(c), c)
+                           if c != "000000" else "dim")
+                out.append(" ")
+            if not on:
+                who = "nobody"
+            elif all(c == "ffffff" for n, c in seats if n in on) and len(on) > 1:
+                who = "chance decides"
+            else:
+                who = "player %s" % " and ".join(map(str, on))
+            out.append("(%s)   " % who)
+        dice = groups.get("dice") or []
+        if dice:
+            pips = sum(1 for i in dice if lit(i) != "000000")
+            out.append("dice: ")
+            out.append("●" * pips, style="bold")
+            out.append("○" * (len(dice) - pips), style="dim")
+            out.append(" (%s)   " % (pips or "none"))
+        status = groups.get("status") or []
+        if status:
+            c = lit(status[0])
+            table = [(colour, name) for name, colour in scenes.STATUS.items()]
+            name = colour_word(c, table) or ("nogame" if max(bytes.fromhex(c)) < 24 else "")
+            out.append("status ")
+            out.append("  ", style="on #%s" % c)
+            out.append(" %s" % STATUS_WORDS.get(name, "unknown light #%s" % c))
+        return out
 
     @property
     def cell(self) -> str:
@@ -293,6 +426,9 @@ class WorldApp(App):
 
     def action_flip(self) -> None:
         self._do(self.world.flip, self.cell)
+
+    def action_turn_about(self) -> None:
+        self._do(turn_about, self.world, self.cell)
 
     def action_take(self) -> None:
         self._do(self.world.take)

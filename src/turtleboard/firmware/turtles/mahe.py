@@ -82,6 +82,7 @@ class Mahe(Game):
         self.decider = -1  # owner of the top turtle of the mover's stack
         self.dice = ()  # the dice of this move (a played egg card counts as one)
         self.card_die = 0  # which die (2 or 3) was an egg card, 0: none
+        self.first_card = 0  # 2-3 players: 1 + who played an egg card in the turn's first move
         self.faceup = 0  # value of the face-up egg card, 0: none
         self.revealed = 0  # egg cards turned up so far (at most PILE)
         self.nest_owner = -1  # who won the nest
@@ -104,7 +105,7 @@ class Mahe(Game):
             return list(DIE_FACES)
         if ph == DECIDE:
             out = [STOP, ROLL]
-            if self.options["egg_dice"] and not self.card_die:
+            if self.options["egg_dice"] and not self.card_die and self.first_card != self.decider + 1:
                 room = LIMIT - sum(self.dice)
                 last = 0
                 for v in self.won[self.decider]:
@@ -272,11 +273,12 @@ class Mahe(Game):
             code >>= 3
         self.dice = dice
         self.nest_owner = -1
+        self.first_card = where >> 20 & 7
         c = where & 127
         i = where >> 7 & 15
         n = where >> 11 & 15
         how = where >> 15 & 3
-        taker = (where >> 17) - 1
+        taker = (where >> 17 & 7) - 1
         if taker >= 0:
             self.won[taker].remove(self.faceup)
         if card:
@@ -325,6 +327,9 @@ class Mahe(Game):
 
     def _end_move(self):
         # The move is done: forget its dice, then turn up a card or go on.
+        # An egg card played in a turn's first move is remembered for the
+        # second: one card per player per turn.
+        self.first_card = self.decider + 1 if self.pending >= 0 and self.card_die else 0
         self.dice = ()
         self.card_die = 0
         self.decider = -1
@@ -360,7 +365,7 @@ class Mahe(Game):
     def _bust(self, before):
         # The mover and everything on it go back to the raft, separately
         # (appended in order, so undo takes them back off its end).
-        where = BUSTED << 15
+        where = BUSTED << 15 | self.first_card << 20
         if self.pos[self.mover]:
             c, i, group = self._lift()
             raft = self.stacks[0]
@@ -372,6 +377,7 @@ class Mahe(Game):
         return (before, where)
 
     def _move(self, d, before):
+        first_card = self.first_card
         c, i, group = self._lift()
         f = self.fields
         if c == 0:
@@ -404,7 +410,7 @@ class Mahe(Game):
                 self.nest_owner = owner
                 self.phase = OVER
         self._end_move()
-        where = c | i << 7 | len(group) << 11 | how << 15 | (taker + 1) << 17
+        where = c | i << 7 | len(group) << 11 | how << 15 | (taker + 1) << 17 | first_card << 20
         if how == NESTED:
             return (before, where, dest)
         return (before, where)
@@ -495,6 +501,9 @@ class Mahe(Game):
                 return "an egg card can replace die 2 or 3 only when the decider would roll (%s)" % now
             if self.card_die:
                 return "an egg card was already played in this move"
+            if self.first_card == self.decider + 1:
+                return "player %d already played an egg card this turn (one card a turn)" % (
+                    self.decider + 1)
             if v not in self.won[self.decider]:
                 return "player %d has no %d egg card" % (self.decider + 1, v)
             return "the total would be %d, over %d" % (sum(self.dice) + v, LIMIT)
@@ -524,7 +533,8 @@ class Mahe(Game):
     def state_key(self):
         parts = [
             "mahe %d %d %d %d %d" % (self.phase, self.player, self.mover, self.pending, self.decider),
-            "dice " + ",".join(str(v) for v in self.dice) + " card %d" % self.card_die,
+            "dice " + ",".join(str(v) for v in self.dice) + " card %d %d" % (
+                self.card_die, self.first_card),
             "up %d turned %d seen %s" % (self.faceup, self.revealed, ",".join(str(v) for v in self.seen)),
             "won " + "/".join(",".join(str(v) for v in hand) for hand in self.won),
             "discarded " + ",".join(str(v) for v in self.discarded),

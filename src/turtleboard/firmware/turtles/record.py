@@ -10,7 +10,8 @@
 #   ...
 #
 # Blank lines and lines starting with '#' are ignored. The Result tag is
-# optional; when present, replay checks it.
+# optional; when present, replay checks it. Its winners count players from 1,
+# as a person does (the API counts from 0).
 
 from .errors import BadSetup, GameError
 from .game import RULES_VERSION
@@ -28,7 +29,7 @@ def result_text(res):
     if res is None:
         return "*"
     return "winners=%s scores=%s" % (
-        ",".join(str(p) for p in res["winners"]),
+        ",".join(str(p + 1) for p in res["winners"]),
         ",".join(str(s) for s in res["scores"]),
     )
 
@@ -123,6 +124,9 @@ def read_record(text, geometry=None):
     if "Result" in tags:
         rline, rtext = tags["Result"]
         got = result_text(game.result())
+        if rtext != "*" and got == "*":
+            raise RecordError(rline, rtext, "the record says the game ended (%s) but its %d actions "
+                              "stop before the end: is the record cut off?" % (rtext, len(moves)))
         if rtext != "*" and rtext != got:
             raise RecordError(rline, rtext, "the record says %s but the actions give %s" % (rtext, got))
     return game

@@ -1,0 +1,102 @@
+"""What people read around the game: choices in words, the virtual table's
+LED colours and lights, one list of games."""
+
+from __future__ import annotations
+
+from rich.color import Color, ColorSystem
+
+from controller import scenes
+from turtleboard.describe import choice_words
+from turtleboard.games import GAMES, KEYS, players_text, rules_class
+from turtleboard.sim.worldview import LED_WORDS, colour_word, seen_colour, stack_text
+from turtles import new_game
+
+
+def _dimmed(colour, level=64):
+    return "%02x%02x%02x" % scenes.scale(colour, level)
+
+
+def test_amber_and_red_stay_apart_in_256_and_16_colour_terminals():
+    # The firmware dims LEDs to the board's brightness (64): "turn this turtle
+    # over" (amber) and "take this off" (red) were both a dark red.
+    take = seen_colour(_dimmed(scenes.TAKE), 64)
+    flip = seen_colour(_dimmed(scenes.FLIP), 64)
+    for system in (ColorSystem.EIGHT_BIT, ColorSystem.STANDARD):
+        a = Color.parse("#" + take).downgrade(system)
+        b = Color.parse("#" + flip).downgrade(system)
+        assert a.number != b.number, (system, a, b)
+    # and each lit cell also says in a word what its light asks
+    assert colour_word(take, LED_WORDS) == "take" and colour_word(flip, LED_WORDS) == "turn"
+    put = seen_colour(_dimmed(scenes.PUT), 64)
+    assert colour_word(put, LED_WORDS) == "put"
+    assert colour_word("000000", LED_WORDS) == ""
+
+
+def test_turtles_show_their_team_or_owner():
+    assert stack_text([["S", True]]) == "S"
+    assert stack_text([["N", True], ["turtle", False]]) == "Nv"
+    assert stack_text([["1a", True], ["2b", True]]) == "1a/2b"
+    assert stack_text([["turtle", True]]) == "^"
+
+
+def test_prompt_choices_in_words():
+    t = new_game("tortuga", 2)
+    assert choice_words(t, "=S") == "the turtle joins south (player 1) [=S]"
+    assert choice_words(t, "=N") == "the turtle joins north (player 2) [=N]"
+    assert choice_words(t, "b2-b3") == "move b2 to b3 [b2-b3]"
+    m = new_game("mahe", 3)
+    assert choice_words(m, "roll") == "roll again [roll]"
+    assert choice_words(m, "card3") == "play the 3 egg card as a die [card3]"
+    assert choice_words(m, "first-2b") == "turtle 2b moves first [first-2b]"
+    r = new_game("race", 3)
+    assert choice_words(r, "colour 0 red") == "player 1 is red [colour 0 red]"
+    assert choice_words(m, "cancel") == "none of these: cancel [cancel]"
+    assert choice_words(m, "xyz") == "xyz"
+
+
+def test_one_list_of_games_with_player_counts_in_words():
+    assert KEYS == ("mahe", "race", "tortuga", "tattoo", "hatching")
+    assert {g.rules for g in GAMES} == {"mahe", "race", "tortuga"}
+    assert players_text(rules_class("tortuga")) == "2 players"  # never "2 to 2"
+    assert players_text(rules_class("mahe")) == "2 to 7 players"
+
+
+def test_hands_lay_out_what_the_engine_moved_without_passing_other_cells(tmp_path):
+    # After a bust the engine sends the turtle back to the raft; the hands
+    # lift it and put it there. Pushed back along the track, it passed cells
+    # that a busy board (reading the track seldom) took for the next move:
+    # "stop by sensors" for a turtle nobody moved.
+    from turtleboard.paths import reference_board
+    from turtleboard.sim import device
+    from turtleboard.sim.hands import FAST, Hands
+    from turtleboard.sim.world import World
+
+    board = device.load_board_file(str(reference_board("mahe")))
+    world = World(board, str(tmp_path / "world"))
+
+    class Quiet:  # a mirror with nothing to say: lay_out only moves pieces
+        def poll(self, timeout):
+            return []
+
+    game = new_game("mahe", 2)
+    # 1a to field 6; 1b busts on the raft; 2a and 2b to field 1
+    for text in "e4 first-1a d6 stop d6 roll d6 first-2a d1 stop d1 stop".split():
+        game.apply_text(text)
+    hands = Hands(world, Quiet(), timing=FAST)
+    hands.lay_out(game)
+    assert [c for c in board.cells if world.stacks[c]] == ["raft", "1", "6"]
+    seen = []
+    changed = world._changed
+
+    def watch():
+        changed()
+        seen.append(sorted(c for c in board.cells if world.stacks[c]))
+
+    world._changed = watch
+    for text in "first-1a d6 roll d6".split():  # 12 > 7: 1a busts from 6 to the raft
+        game.apply_text(text)
+    hands.lay_out(game)
+    assert seen, "nothing was moved"
+    for cells in seen:
+        assert set(cells) <= {"raft", "1", "6"}, cells  # never a cell between
+    world.close()
