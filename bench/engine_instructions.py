@@ -1,5 +1,5 @@
 """Engine work counted in CPU instructions (valgrind's callgrind), ours against
-the engine before the speed work (bench/turtles_ref): where wall-clock and
+the engine before the speed work (the engine before the speed work (git, unpacked by bench/sidebyside.py peer_dir())): where wall-clock and
 CPU time are too noisy on a busy machine, instruction counts are not.
 
 Each workload runs in a fresh CPython under callgrind twice, with 1 and with
@@ -30,7 +30,7 @@ import sidebyside  # noqa: E402
 #   list of each position of 20 seeded Hatching Day games.
 DRIVER = """
 import sys
-sys.path[:0] = [%(firmware)r, %(bench)r]
+sys.path[:0] = [%(firmware)r, %(bench)r, %(peer)r]
 side, work, reps = sys.argv[1], sys.argv[2], int(sys.argv[3])
 from turtles.rng import Rng
 if side == "ours":
@@ -87,10 +87,11 @@ def run() -> dict:
         return {"error": "valgrind is not installed (apt-get install valgrind)"}
     with tempfile.TemporaryDirectory() as tmp:
         driver = Path(tmp) / "driver.py"
-        driver.write_text(DRIVER % {"firmware": str(sidebyside.FIRMWARE), "bench": str(HERE)})
+        driver.write_text(DRIVER % {"firmware": str(sidebyside.FIRMWARE), "bench": str(HERE),
+                                    "peer": str(sidebyside.peer_dir())})
         out = {"what": "CPU instructions of one repetition (callgrind), CPython %s"
                        % sys.version.split()[0],
-               "peer": "the engine before the speed work, bench/turtles_ref (firmware at %s)"
+               "peer": "the engine before the speed work, the engine before the speed work (git, unpacked by bench/sidebyside.py peer_dir()) (firmware at %s)"
                        % sidebyside.PEER_COMMIT}
         for work, n in WORKLOADS:
             counts = {}

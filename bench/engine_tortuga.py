@@ -6,7 +6,7 @@
   move list from the start position (`list(board.legal_moves)`) in the same
   process (CPU time of the process on both sides). Targets: Hatching Day at
   least 4x python-chess's rate (issue 15), Tortuga and Tattoo Turtles 3x;
-  and side by side with the engine before the speed work (bench/turtles_ref)
+  and side by side with the engine before the speed work (the engine before the speed work (git, unpacked by bench/sidebyside.py peer_dir()))
   over the same positions (versus_engine_before).
 - MicroPython unix port: time per legal-action list over the same positions,
   and the same chess-free reference workload (our PRNG) on both sides.
@@ -244,7 +244,7 @@ def wasm_heap() -> dict:
 
 def versus_engine_before() -> dict:
     """Our cold legal-action lists against the engine before the speed work
-    (bench/turtles_ref) over the same positions, in one process; the lists
+    (the engine before the speed work (git, unpacked by bench/sidebyside.py peer_dir())) over the same positions, in one process; the lists
     must be equal."""
     import sidebyside
 
@@ -256,7 +256,7 @@ def versus_engine_before() -> dict:
     from turtles.rng import Rng
     from turtles.tortuga import Tortuga
 
-    out = {"peer": "the engine before the speed work, bench/turtles_ref (firmware at %s)"
+    out = {"peer": "the engine before the speed work, the engine before the speed work (git, unpacked by bench/sidebyside.py peer_dir()) (firmware at %s)"
                    % sidebyside.PEER_COMMIT}
     for label, options, games, seed in VARIANTS:
         rng = Rng(seed)

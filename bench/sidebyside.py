@@ -1,7 +1,7 @@
 """Two workloads timed side by side in one process: ours and a peer, in
 alternating rounds (CPU time of the process), so both see the same moments of
 a busy machine. The peer for the engines is the engine as it was before the
-speed work, kept unchanged in bench/turtles_ref (no public Python
+speed work, kept unchanged in git and unpacked as turtles_ref by peer_dir() (no public Python
 implementation of these games is on PyPI to compare with).
 
     import sidebyside
@@ -17,12 +17,33 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FIRMWARE = HERE.parent / "src" / "turtleboard" / "firmware"
-PEER_COMMIT = "44112bf"  # bench/turtles_ref is firmware/turtles as of this commit
+PEER_COMMIT = "44112bf"  # the peer: the firmware's turtles/ as of this commit
+PEER_DIR = HERE / ".peer"  # where it is unpacked as the package turtles_ref (not committed)
+
+
+def peer_dir() -> Path:
+    """The engine before the speed work, unpacked from git as turtles_ref
+    (its imports are relative, so the package runs under another name)."""
+    import io
+    import shutil
+    import subprocess
+    import tarfile
+
+    target = PEER_DIR / "turtles_ref"
+    if not (target / "__init__.py").exists():
+        tar = subprocess.run(["git", "-C", str(HERE.parent), "archive", PEER_COMMIT,
+                              "src/turtleboard/firmware/turtles"],
+                             capture_output=True, check=True).stdout
+        shutil.rmtree(PEER_DIR, ignore_errors=True)
+        tarfile.open(fileobj=io.BytesIO(tar)).extractall(PEER_DIR)
+        (PEER_DIR / "src/turtleboard/firmware/turtles").rename(target)
+        shutil.rmtree(PEER_DIR / "src")
+    return PEER_DIR
 
 
 def importable() -> None:
     # turtles (ours, the firmware's) and turtles_ref (the peer) side by side.
-    for path in (str(FIRMWARE), str(HERE)):
+    for path in (str(FIRMWARE), str(HERE), str(peer_dir())):
         if path not in sys.path:
             sys.path.insert(0, path)
 
@@ -128,7 +149,7 @@ def micropython_versus_peer(game: str, players: int, n: int) -> dict:
     from turtleboard.mpy import run_micropython
 
     code = "GAME = %r\nPLAYERS = %d\nN = %d\n" % (game, players, n) + MICROPYTHON_CODE
-    proc = run_micropython(["-c", code], [FIRMWARE, HERE], timeout=900)
+    proc = run_micropython(["-c", code], [FIRMWARE, HERE, peer_dir()], timeout=900)
     if proc.returncode != 0:
         return {"error": (proc.stdout + proc.stderr)[-2000:]}
     ours, peer = json.loads(proc.stdout.strip().splitlines()[-1])
