@@ -304,3 +304,24 @@ def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     assert status["text"] == "player 2 to move"
     movable = [rig.board.led_of[rig.ctl.cell_map[c]] for c in rig.ctl.pos.movable()]
     assert movable and all(rig.hal.leds[i] != (0, 0, 0) for i in movable)
+
+
+def test_no_commit_while_a_change_is_inside_the_stability_window():
+    # A move made in two steps: c1-c2 at once, then, inside the stability
+    # window, another turtle is lifted. When c1-c2 has held steady the stable
+    # image is a legal position, but a turtle is in transit: nothing commits
+    # until the board is still, and then the right move does.
+    rig = ready()
+    game = rig.ctl.game
+    other = [c for c, s in zip(game.cells(), game.image()) if s != 0 and c != "c1"][0]
+    window = rig.board.sensing["stable_ms"]
+    rig.take("c1")
+    rig.put("c2")
+    got = rig.run(window - 10)
+    rig.take(other)  # lifted, still inside its window when c1-c2 is steady
+    got += rig.run(20)
+    assert rig.sensed()[game.cells().index("c2")] == UP  # c1-c2 is the stable image...
+    assert actions(got) == []  # ...but the board is not still
+    rig.put(other, game.image()[game.cells().index(other)])  # set back: the image never changed
+    got = rig.run(100)
+    assert actions(got) == ["c1-c2"]

@@ -69,6 +69,7 @@ class Controller:
         self.prompt_seq = 0
         self.shown_dice = 0
         self.seen_version = -1
+        self.steady = True       # no cell had a change not yet steady (sensing.pending)
         self.stable_since = 0
         self.sensed = None       # the stable board, per game cell (bytes)
         self.dirty = True        # something changed: think again
@@ -264,6 +265,11 @@ class Controller:
             self.stable_since = now
             self.sensed = None
             self.dirty = True
+        steady = not sensing.pending
+        if steady != self.steady:
+            self.steady = steady
+            if steady:  # a change that settled back: nothing new, but look again
+                self.dirty = True
         for seq, kind, payload in self.link.poll():
             run_command(self, seq, kind, payload)
         if self.selftest is not None:  # `turtleboard board test`: the game stands still
@@ -353,14 +359,17 @@ class Controller:
             return
         pos = self.pos
         sensed = self.board_image()
-        if sensed == pos.image:
+        # A cell with a change not yet steady: a turtle may be in transit, and
+        # the stable image is not the board. Nothing matches until it is still.
+        steady = self.steady
+        if sensed == pos.image and steady:
             self.must_match = None
             self.in_sync(scene)
             return
         if self.must_match is not None:
             self.close_prompt(None)
             actions = pos.match(sensed) if self.must_match == GAME and pos.player else []
-            if len(actions) == 1 and pos.lifted(sensed) is None:
+            if len(actions) == 1 and pos.lifted(sensed) is None and steady:
                 # set right and moved on before the board was read in between
                 self.commit(actions[0], "sensors", on_board=True)
                 return
@@ -372,6 +381,13 @@ class Controller:
         p = self.prompt
         if p is not None and p.kind == "move" and p.image == sensed:
             self.show_prompt(scene)
+            return
+        if not steady:  # looked at again once steady (step())
+            if p is not None and sensed == pos.image:
+                self.show_prompt(scene)  # the game's question stays open
+                return
+            self.close_prompt(None)
+            self.settling(scene)
             return
         self.close_prompt(None)
         settle = flows.settle_ms(self.name)
@@ -423,6 +439,9 @@ class Controller:
     def wait(self, scene, ms):
         # Nothing to do before the board has been still for `ms`.
         self.wake_ms = ms
+        self.settling(scene)
+
+    def settling(self, scene):
         self.idle_scene(scene)
         self.set_status("waiting for the board to settle", {})
 
@@ -658,7 +677,7 @@ class Controller:
         if name != "ok" or self.game is None or not self.pos.player:
             return
         pos = self.pos
-        if self.board_image() != pos.image:
+        if self.board_image() != pos.image or not self.steady:
             return
         pos.finish()
         if pos.unseen:

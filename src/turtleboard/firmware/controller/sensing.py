@@ -17,6 +17,10 @@
 # - Stability window: a new state counts after holding stable_ms. A reading
 #   between the two (no turtle state yet, not clearly empty either) is not
 #   clear: nothing new counts on it, and a cell that stays so is reported.
+#   `pending` counts the cells, at the last scan, with a change not yet
+#   steady (instant state not the stable one) or not clear: while it is not
+#   0 a turtle may be in transit, and the stable image must not be taken
+#   for the board.
 # - Faults: a reading within `rail` of 0 or 65535 for the window is a dead
 #   sensor; a sensor that has shown noise (its reading changing all the time)
 #   and then does not change at all for stuck_ms, while most other sensors
@@ -78,6 +82,7 @@ class Sensing:
         self.image = [EMPTY] * n  # stable states
         self.raw = [0] * n  # last readings
         self.version = 0
+        self.pending = 0  # cells with a change not yet steady, or not clear
         self.faults = []  # [(cell, reason)], in cell order
         self.unreadable = None  # why the calibration file could not be read
         self._state = [EMPTY] * n  # instant states
@@ -149,6 +154,7 @@ class Sensing:
             self._on_rail[i] = dead
             self._rail_since[i] = now
         self.faults = []
+        self.pending = 0
         self._stuck_at = now
         self._scans = 0
         for i in range(n):
@@ -247,6 +253,7 @@ class Sensing:
         sel = -1
         total = self._sum
         k = self.smooth
+        busy = 0
         self._scans += 1
         for i in self.order:
             ch = channel[i]
@@ -287,17 +294,23 @@ class Sensing:
             if new != s:
                 state[i] = new
                 self._since[i] = now
+                if new != image[i]:
+                    busy += 1
             elif new == EMPTY and (d > release or d < -release):
                 self._since[i] = now  # not clear: nothing new counts on it
                 self._unclear[i] += 1
+                busy += 1
             elif new != image[i]:
                 if self._diff(now, self._since[i]) >= self.stable_ms:
                     image[i] = new
                     self.version += 1
                     if new == EMPTY and not self.trusted[i]:
                         self._learn(i, d + base[i])
+                else:
+                    busy += 1
             elif new == EMPTY and -half < d < half:
                 base[i] += d >> 4  # clearly empty: follow its empty level's drift
+        self.pending = busy
         if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
             self._stuck_at = now
             self._find_unclear()
