@@ -152,6 +152,30 @@ def test_stability_window():
     assert s.image[i] == UP and s.version == 1
 
 
+def test_a_change_inside_the_window_is_pending():
+    # A cell whose reading changed but has not held for the window yet makes
+    # the board not still (`pending`), whether it then counts or goes back.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    s.scan(0)
+    assert s.pending == 0
+    _put(b, hal, s, "g4", FIELD)
+    _put(b, hal, s, "b3", -FIELD)
+    s.scan(1000)
+    assert s.pending == 2
+    _put(b, hal, s, "b3", 0)  # set back inside the window
+    s.scan(1000 + s.stable_ms - 1)
+    assert s.pending == 1 and s.version == 0
+    s.scan(1000 + s.stable_ms)
+    assert s.pending == 0 and s.version == 1
+    _put(b, hal, s, "g4", 0)  # lifted and set down again inside the window
+    s.scan(2000)
+    assert s.pending == 1
+    _put(b, hal, s, "g4", FIELD)
+    s.scan(2005)
+    assert s.pending == 0 and s.version == 1
+
+
 def test_bounce_within_the_window_never_counts():
     b, hal, s = _setup()
     s.calibrate(0)
@@ -490,9 +514,9 @@ def test_a_cell_that_cannot_be_read_is_reported_and_never_counts():
     i = b.cells.index("e4")
     _put(b, hal, s, "e4", (s.release + s.threshold) // 2)
     t = _run(s, 0, 1000)
-    assert s.image[i] == EMPTY and s.faults == []
+    assert s.image[i] == EMPTY and s.faults == [] and s.pending == 1
     t = _run(s, t, t + 2500)
-    assert s.image[i] == EMPTY and s.version == 0
+    assert s.image[i] == EMPTY and s.version == 0 and s.pending == 1
     assert [c for c, _ in s.faults] == ["e4"]
     assert s.faults[0][1].startswith("cannot be read")
     _put(b, hal, s, "e4", FIELD)
