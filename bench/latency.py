@@ -54,6 +54,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(HERE / "results" / "latency.json"))
     args = ap.parse_args(argv)
 
+    import turtleboard  # noqa: F401  (puts the device packages on the path)
     from controller.board import load_board
     from turtleboard.replica import Mirror
     from turtleboard.sim.device import Background, prepare
