@@ -20,7 +20,8 @@
 #   `pending` counts the cells, at the last scan, with a change not yet
 #   steady (instant state not the stable one) or not clear: while it is not
 #   0 a turtle may be in transit, and the stable image must not be taken
-#   for the board.
+#   for the board. A cell already reported as unreadable does not count: like
+#   a dead or stuck one it keeps its last stable state and the game goes on.
 # - Faults: a reading within `rail` of 0 or 65535 for the window is a dead
 #   sensor; a sensor that has shown noise (its reading changing all the time)
 #   and then does not change at all for stuck_ms, while most other sensors
@@ -299,7 +300,8 @@ class Sensing:
             elif new == EMPTY and (d > release or d < -release):
                 self._since[i] = now  # not clear: nothing new counts on it
                 self._unclear[i] += 1
-                busy += 1
+                if fault[i] != UNCLEAR:  # one reported as unreadable holds nothing up
+                    busy += 1
             elif new != image[i]:
                 if self._diff(now, self._since[i]) >= self.stable_ms:
                     image[i] = new
