@@ -51,6 +51,10 @@ def test_demo_with_seats_the_board_and_the_host_play_people_make_their_moves(tmp
 
 
 def test_demo_seats_refused_clearly(tmp_path):
+    import os
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
     for args, msg in (
         (["--seats", "person"], "--seats names 1 seats for 2 players"),
         (["--seats", "person,host:genius"], "'genius' is no level"),
@@ -59,9 +63,13 @@ def test_demo_seats_refused_clearly(tmp_path):
     ):
         r = subprocess.run([sys.executable, "-m", "turtleboard", "demo", "--fast", "--game",
                             "tortuga"] + args, capture_output=True, text=True, timeout=120,
-                           cwd=tmp_path)
+                           cwd=tmp_path, env=dict(os.environ, TMPDIR=str(temp)))
         assert r.returncode == 2, (args, r.stdout[-1000:], r.stderr[-1000:])
         assert msg in r.stderr and "Traceback" not in r.stderr, (args, r.stderr)
+        # a game the board refused leaves nothing to look at: no folder is kept
+        assert list(temp.iterdir()) == [], args
+
+
 def _start_demo(tmp_path):
     import os
 

@@ -185,6 +185,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
 
     bg = mirror = world = None
     keep = False  # a failed demo's folder is kept: its flash and world tell what happened
+    refused = False
     try:
         device.prepare(sim_dir, board_path, fresh_firmware=True)
         for name in ("game.log", "calibration.txt"):  # a fresh board, a fresh game
@@ -208,6 +209,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
         try:
             mirror.link.command("new", new, timeout=5)
         except DeviceError as e:
+            refused = True  # the game asked for was wrong: nothing on the board to look at
             raise UserError("the board refused the game: %s" % e)
         mirror.wait_synced(10)
         view.say("new game: %s, %d players, seed %d%s" % (
@@ -259,7 +261,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
     except KeyboardInterrupt:
         raise  # Ctrl-C, a closed terminal: nothing went wrong, nothing to keep
     except BaseException:
-        keep = temp
+        keep = temp and not refused
         raise
     finally:
         with shielded():  # a second Ctrl-C or kill must not leave a device or folder behind
