@@ -61,3 +61,74 @@ def playout(game, rng):
         else:
             game.try_action(rng.choice(game.legal_actions()))
         n += 1
+
+
+class Rollouts:
+    # Flat Monte Carlo for Mahé's best level with 4 or more players: each
+    # step() samples a world as the bot may know it (`sample`), then plays
+    # every root action in it followed by the same dice and egg cards (one
+    # seed a world, so the actions are compared on equal luck), every player
+    # playing the easy level, for `horizon` turns; the bot's score margin
+    # (evaluate.mahe, its eggs ahead of the best other player) is summed. A
+    # finished game counts its result: a win far above any margin.
+    def __init__(self, game, rng, worlds, horizon, sample):
+        self.game = game
+        self.rng = rng
+        self.worlds = worlds
+        self.horizon = horizon
+        self.sample = sample
+        self.me = game.to_move()
+        self.actions = list(game.legal_actions())
+        self.totals = [0] * len(self.actions)
+        self.nodes = 0
+        self.done = 0
+        self.action = None
+
+    def step(self):
+        if self.action is not None:
+            return True
+        if len(self.actions) == 1 or self.done >= self.worlds:
+            top = max(self.totals)
+            best = [self.actions[k] for k in range(len(self.actions)) if self.totals[k] == top]
+            self.action = best[0] if len(best) == 1 else self.rng.choice(best)
+            return True
+        from .rng import Rng
+
+        seed = self.rng.next16()
+        for k in range(len(self.actions)):
+            world = self.sample(self.game, self.me, Rng(seed + 1))
+            world.try_action(self.actions[k])
+            self.nodes += 1
+            self.totals[k] += self._rollout(world, Rng(seed + 7))
+        self.done += 1
+        return False
+
+    def _rollout(self, g, rng):
+        from .evaluate import WIN, mahe
+        from .expectimax import Expectimax
+
+        me = self.me
+        turns = 0
+        last = g.player
+        while turns < self.horizon:
+            who = g.to_move()
+            if who == TERMINAL:
+                winners = g.result()["winners"]
+                return WIN // len(winners) if me in winners else -WIN
+            if who == CHANCE:
+                g.try_action(rng.weighted(g.chance_outcomes()))
+            else:
+                e = Expectimax(g, rng, True)
+                while not e.step():
+                    pass
+                self.nodes += e.nodes
+                g.try_action(e.action)
+            if g.player != last:
+                last = g.player
+                turns += 1
+        values = mahe(g, me)
+        other = -1000000
+        for p in range(len(values)):
+            if p != me and values[p] > other:
+                other = values[p]
+        return values[me] - other

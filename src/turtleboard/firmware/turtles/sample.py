@@ -58,3 +58,45 @@ def race_world(game, me, rng):
     w.hands = hands
     w.draw = draw
     return w
+
+
+# ---- Mahé --------------------------------------------------------------------
+
+def mahe_world(game, me, rng):
+    # A separate Mahé game as `me` may know it: the board, the dice and the
+    # face-up card exactly; the other players' egg cards (face down) dealt
+    # anew from the values turned up so far that are neither the player's own,
+    # face up, nor played as dice. The cards still face down in the pile stay
+    # chance, as in the game.
+    from .mahe import Mahe
+
+    w = Mahe(game.players, game.options, game.geometry)
+    w.stacks = [s[:] for s in game.stacks]
+    w.pos = game.pos[:]
+    w.seen = game.seen[:]
+    w.discarded = game.discarded[:]
+    for name in ("phase", "player", "mover", "pending", "decider", "dice", "card_die",
+                 "first_card", "faceup", "revealed", "nest_owner"):
+        setattr(w, name, getattr(game, name))
+    pool = game.seen[:]
+    for v in game.won[me]:
+        pool[v] -= 1
+    for v in game.discarded:
+        pool[v] -= 1
+    if game.faceup:
+        pool[game.faceup] -= 1
+    unseen = []
+    for v in range(7):
+        unseen.extend([v] * pool[v])
+    rng.shuffle(unseen)
+    won = []
+    at = 0
+    for p in range(game.players):
+        if p == me:
+            won.append(game.won[me][:])
+            continue
+        k = len(game.won[p])
+        won.append(sorted(unseen[at:at + k]))
+        at += k
+    w.won = won
+    return w
