@@ -16,8 +16,8 @@ BUDGETS = {
 }
 # Mahé's best level with 4 or more players: worlds sampled, turns played in
 # each (montecarlo.Rollouts).
-MAHE_WORLDS = 12
-MAHE_HORIZON = 5
+MAHE_WORLDS = 8
+MAHE_HORIZON = 9
 
 
 def random_action(game, rng):
