@@ -162,36 +162,3 @@ def test_the_leak_check_catches_a_peeking_bot():
 
     raises(AssertionError, _leak_check, "race", 3, ["easy"], _race_hidden_changed,
            _race_restore, (4,), peeking)
-
-
-def test_mahe_world_deals_the_others_cards_from_what_was_turned_up():
-    # The sampled world keeps the board, the bot's own cards and the face-up
-    # card; the others' cards are as many as before, drawn from the values
-    # turned up that are neither the bot's nor face up; the true values of
-    # the others' cards do not matter.
-    from turtles.sample import mahe_world
-
-    g = new_game("mahe", 4)
-    rng = Rng(3)
-    while g.revealed < 12:
-        g.push(random_action(g, rng))
-    me = g.to_move() if g.to_move() >= 0 else 0
-    turned = g.seen[:]
-    if g.faceup:
-        turned[g.faceup] -= 1
-    for v in g.won[me]:
-        turned[v] -= 1
-    others = sorted(v for p in range(4) if p != me for v in g.won[p])
-    assert others == sorted(v for v in range(7) for _ in range(turned[v]))
-    worlds = set()
-    for seed in range(20):
-        w = mahe_world(g, me, Rng(seed))
-        assert w.won[me] == g.won[me]
-        assert [len(h) for h in w.won] == [len(h) for h in g.won]
-        assert sorted(v for p in range(4) if p != me for v in w.won[p]) == others
-        assert (w.stacks, w.pos, w.faceup, w.phase, w.player) == (g.stacks, g.pos, g.faceup, g.phase, g.player)
-        worlds.add(str(w.won))
-    assert len(worlds) > 1  # the others' cards are really dealt anew
-    before = mahe_world(g, me, Rng(5)).won
-    g.won = [h if p == me else sorted(7 - v for v in h) for p, h in enumerate(g.won)]
-    assert mahe_world(g, me, Rng(5)).won == before

@@ -14,10 +14,6 @@ BUDGETS = {
     "tortuga": {"good": 150, "best": 4000},
     "race": {"good": 600, "best": 6000},
 }
-# Mahé's best level with 4 or more players: worlds sampled, turns played in
-# each (montecarlo.Rollouts).
-MAHE_WORLDS = 8
-MAHE_HORIZON = 9
 
 
 def random_action(game, rng):
@@ -72,11 +68,6 @@ def thinker(game, level, rng):
             return AlphaBeta(game, rng, 1000000, tortuga, 1)
         return AlphaBeta(game, rng, BUDGETS["tortuga"][level], tortuga)
     if name == "mahe":
-        if level == "best" and game.players >= 4:
-            from .montecarlo import Rollouts
-            from .sample import mahe_world
-
-            return Rollouts(game, rng, MAHE_WORLDS, MAHE_HORIZON, mahe_world)
         from .expectimax import Expectimax
 
         return Expectimax(game, rng, level == "easy", level == "good")
