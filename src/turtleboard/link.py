@@ -48,6 +48,7 @@ from turtleboard.sim.lock import folder_served
 PROTO = 1  # the protocol version this host speaks (docs/protocol.md)
 BAUD = 115200
 BACKLOG_MAX = 4096  # events kept for the next read(); beyond it the oldest go (a gap)
+LINE_ERRORS = ("not-a-frame", "bad-frame", "too-long")  # device errors about a line it could not read: no `re`
 
 
 class Frame(NamedTuple):
@@ -380,8 +381,13 @@ class Link:
         seq = self.send(kind, payload)
 
         def answers(f: Frame) -> bool:
+            # An error without `re` answers only when it says the line itself
+            # was unreadable (so the device could not know its seq); a sensor
+            # or log error arriving meanwhile is not the command's answer.
             re = f.payload.get("re")
-            return re == seq or (f.kind == "error" and re is None)
+            if re is None:
+                return f.kind == "error" and f.payload.get("code") in LINE_ERRORS
+            return re == seq
 
         f = self.wait_for(("ok", "error"), timeout, answers)
         if f.kind == "error":

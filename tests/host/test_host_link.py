@@ -142,6 +142,29 @@ def test_command_ok_and_error():
         peer.close()
 
 
+def test_a_sensor_error_meanwhile_is_not_the_commands_answer():
+    # The device reports a sensor fault (no `re`) just before it answers:
+    # the command must still get its own `ok`; only an error about an
+    # unreadable line (no seq known) answers without `re`.
+    def new(seq, p):
+        return [peer.frame("error", {"code": "sensor", "msg": "the sensor of cell a1: dead"}),
+                peer.frame("ok", {"re": seq})]
+
+    def garbled(seq, p):
+        return [peer.frame("error", {"code": "bad-frame", "msg": "dropped a damaged frame"})]
+
+    peer = Peer(hello=HELLO, handlers={"new": new, "garbled": garbled})
+    try:
+        link = Link(peer.path)
+        link.open(timeout=2)
+        assert link.command("new", {"game": "tortuga"}).kind == "ok"
+        with pytest.raises(DeviceError, match="damaged frame"):
+            link.command("garbled", {})
+        link.close()
+    finally:
+        peer.close()
+
+
 def test_unplug_is_a_disconnect_and_reopen_finds_it_again():
     peer = Peer(hello=HELLO)
     link = Link(peer.path)
