@@ -5,12 +5,12 @@
 # under CPython and MicroPython (this module runs under both). Between
 # slices the game is exactly as it was, and no slice tries more nodes than
 # its share.
+from unsliced import old_thinker
+
 from turtles import CHANCE, TERMINAL, new_game
 from turtles.bots import random_action, thinker
 from turtles.rng import Rng
 from turtles.slices import SLICE_NODES
-
-from unsliced import old_thinker
 
 WHOLE = 1 << 29  # a slice that never ends: the search made at once
 
