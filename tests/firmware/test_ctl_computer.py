@@ -285,3 +285,38 @@ def test_the_board_senses_and_blinks_while_the_computer_thinks():
         assert rig.hal.leds[ctl.board.groups["turn"][1]] == player_colour(1)
     finally:
         slices.SLICE_NODES = kept
+
+
+def test_an_undo_and_a_move_in_one_cycle_make_the_computer_think_afresh():
+    # The same number of actions, another position: the search under way
+    # is dropped (it tries actions of the position it was made for).
+    from controller.frames import encode
+    from turtles.bots import choose
+    from turtles.rng import Rng
+
+    rig = Rig("tortuga")
+    _new(rig, ["person", "person"])
+    ctl = rig.ctl
+    g = ctl.game
+    rig.show()
+    rig.send("enter", {"text": "d2-d3"})
+    rig.show()
+    rig.run(100)
+    rig.send("hint", {}, run=5)
+    rig.run(15)
+    stale = ctl.computer.think
+    assert stale is not None and only(rig.got, "hint") == []
+    for kind, payload in (("undo", {}), ("enter", {"text": "a1-a2"})):  # one batch
+        rig.seq += 1
+        rig.hal.rx.extend(encode(rig.seq, kind, payload).encode() + b"\n")
+    rig.run(5)
+    assert [a["text"] for a in only(rig.got, "action")] == ["d2-d3", "a1-a2"]
+    rig.show()
+    nodes = stale.nodes
+    cycles = 0
+    while not only(rig.got, "hint"):
+        rig.run(5)
+        assert stale.nodes == nodes  # never stepped again
+        cycles += 1
+        assert cycles < 400
+    assert only(rig.got, "hint")[-1]["text"] == g.action_text(choose(g, "good", Rng(7 + 1)))
