@@ -28,13 +28,7 @@ class Expectimax(Sliced):
             return
         scores = []
         for a in actions:
-            if self.nodes >= self.pause_at:
-                yield
-            self.down(a)
-            v = self._ended(False)
-            if v is None:
-                v = yield from self._value(False)
-            self.up()
+            v = yield from self._child(a, False)
             scores.append(self._margin(v))
         top = max(scores)
         self.choose([actions[k] for k in range(len(actions)) if scores[k] == top])
@@ -46,6 +40,18 @@ class Expectimax(Sliced):
             if p != self.me and values[p] > other:
                 other = values[p]
         return values[self.me] - other
+
+    def _child(self, a, rolled):
+        # Every player's score after the action a (a pause first, once the
+        # slice's nodes are spent).
+        if self.nodes >= self.pause_at:
+            yield
+        self.down(a)
+        v = self._ended(rolled)
+        if v is None:
+            v = yield from self._value(rolled)
+        self.up()
+        return v
 
     def _ended(self, rolled):
         # Every player's score if the move has ended here (once a die was
@@ -64,13 +70,7 @@ class Expectimax(Sliced):
             total = 0
             acc = None
             for a, w in g.chance_outcomes():
-                if self.nodes >= self.pause_at:
-                    yield
-                self.down(a)
-                v = self._ended(True)
-                if v is None:
-                    v = yield from self._value(True)
-                self.up()
+                v = yield from self._child(a, True)
                 acc = _add(acc, v, w)
                 total += w
             return [x // total for x in acc]
@@ -79,13 +79,7 @@ class Expectimax(Sliced):
             actions = [STOP] if STOP in actions else actions[:1]
         best = None
         for a in actions:
-            if self.nodes >= self.pause_at:
-                yield
-            self.down(a)
-            v = self._ended(rolled)
-            if v is None:
-                v = yield from self._value(rolled)
-            self.up()
+            v = yield from self._child(a, rolled)
             if best is None or self._for(v, who) > self._for(best, who):
                 best = v
         return best
