@@ -8,11 +8,9 @@
 from unsliced import old_thinker
 
 from turtles import CHANCE, TERMINAL, new_game
-from turtles.bots import random_action, thinker
+from turtles.bots import WHOLE, random_action, thinker
 from turtles.rng import Rng
 from turtles.slices import SLICE_NODES
-
-WHOLE = 1 << 29  # a slice that never ends: the search made at once
 
 
 def _positions(name, players, options, seed, every, limit):
