@@ -101,3 +101,27 @@ def test_mahe_slices_choose_as_the_whole_search():
 def test_race_slices_choose_as_the_whole_search():
     _same_choices("race", 5, {}, ["good"], (1, 2), 3, 6)
     _same_choices("race", 3, {"open_colours": 1}, ["good"], (3,), 2, 6)
+
+
+def test_goal_distances_are_the_shortest_walks():
+    # evaluate.forward_distances (one breadth-first walk back from the goal,
+    # done in the first slice after a boot) against relaxing every step
+    # until nothing changes.
+    from turtles.evaluate import forward_distances
+
+    for options in ({}, {"hops": 1}, {"hatching": 1}, {"tattoo": 2}):
+        geo = new_game("tortuga", 2, options).geo
+        for p in (0, 1):
+            n = len(geo.names)
+            dist = [99] * n
+            dist[geo.goal[p]] = 0
+            changed = True
+            while changed:
+                changed = False
+                for i in range(n):
+                    for v in geo.jumps[p][i]:
+                        if dist[v & 255] + 1 < dist[i]:
+                            dist[i] = dist[v & 255] + 1
+                            changed = True
+            assert list(forward_distances(geo, p)) == dist
+            assert 0 < max(d for d in dist if d < 99) < 99
