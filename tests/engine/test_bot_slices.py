@@ -125,3 +125,29 @@ def test_goal_distances_are_the_shortest_walks():
                             changed = True
             assert list(forward_distances(geo, p)) == dist
             assert 0 < max(d for d in dist if d < 99) < 99
+
+
+def test_a_search_that_fails_leaves_the_game_as_it_was():
+    from turtles.alphabeta import AlphaBeta
+    from turtles.evaluate import tortuga
+
+    calls = [0]
+
+    def failing(game, p):
+        calls[0] += 1
+        if calls[0] == 30:
+            raise ValueError("a bug in the evaluation")
+        return tortuga(game, p)
+
+    g = new_game("tortuga", 2, {})
+    g.apply_text("d2-d3")
+    key = g.state_key()
+    t = AlphaBeta(g, Rng(1), 150, failing)
+    failed = False
+    try:
+        while not t.step():
+            assert g.state_key() == key
+    except ValueError:
+        failed = True
+    assert failed and calls[0] == 30 and t.line  # it failed deep in a line
+    assert g.state_key() == key

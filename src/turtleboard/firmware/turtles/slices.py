@@ -40,11 +40,20 @@ class Sliced:
             next(self.run)
         except StopIteration:
             return True
+        except Exception:
+            self.back()  # whatever went wrong, the game as it was
+            raise
+        self.back()  # until the next slice
+        return False
+
+    def back(self):
+        # Take back the line (it stays, to be tried again).
+        g = self.game
+        tokens = self.tokens
         i = len(tokens)
-        while i > 0:  # the game as it was, until the next slice
+        while i > 0:
             i -= 1
             g.take_back(tokens[i])
-        return False
 
     def down(self, action):
         # Try an action, one step further down the line.
