@@ -2,17 +2,22 @@
 # one root action (alpha-beta, expectimax) or one playout (Monte Carlo) a
 # step, each searched by plain recursion. test_bot_slices.py requires the
 # sliced searches to choose exactly what these choose, with the same nodes
-# (the strength figures in docs/bots.md were measured with these). One
-# change: expectimax counts a root action once, not again for each die face.
+# (the strength figures in docs/bots.md were measured with these). What the
+# slicing did not change is taken from the new classes. One change:
+# expectimax counts a root action once, not again for each die face.
 
+from turtles.alphabeta import AlphaBeta
 from turtles.evaluate import WIN
 from turtles.evaluate import mahe as mahe_eval
+from turtles.expectimax import Expectimax, _add
 from turtles.game import CHANCE, TERMINAL
+from turtles.montecarlo import MonteCarlo
+from turtles.montecarlo import playout as playout_for
 
 STOP = 21  # mahe.STOP
 
 
-class OldAlphaBeta:
+class OldAlphaBeta(AlphaBeta):  # its _partial: unchanged
     def __init__(self, game, rng, budget, evaluate, max_depth=12):
         self.game = game
         self.rng = rng
@@ -61,14 +66,6 @@ class OldAlphaBeta:
         self.scores = []
         return False
 
-    def _partial(self):
-        # The budget ran out during a depth: its first action is the best of
-        # the depth before, so an action of this depth that beat it is better.
-        if self.scores and (self.best is None or max(self.scores) > self.scores[0]):
-            top = max(self.scores)
-            return [self.order[k] for k in range(len(self.scores)) if self.scores[k] == top]
-        return self.best or [self.order[0]]
-
     def _finish(self, choices):
         self.action = choices[0] if len(choices) == 1 else self.rng.choice(choices)
         return True
@@ -109,7 +106,7 @@ class OldAlphaBeta:
         return alpha if maximise else beta
 
 
-class OldExpectimax:
+class OldExpectimax(Expectimax):  # its _margin and _for: unchanged
     def __init__(self, game, rng, greedy, shallow=False):
         self.game = game
         self.rng = rng
@@ -159,14 +156,6 @@ class OldExpectimax:
         self.action = best[0] if len(best) == 1 else self.rng.choice(best)
         return True
 
-    def _margin(self, values):
-        # What the bot plays for: its eggs ahead of the best other player.
-        other = -1000000
-        for p in range(len(values)):
-            if p != self.me and values[p] > other:
-                other = values[p]
-        return values[self.me] - other
-
     def _value(self, rolled, greedy):
         # Every player's score; a move has ended once a die was rolled and
         # the dice are cleared.
@@ -199,35 +188,8 @@ class OldExpectimax:
                 best = v
         return best
 
-    def _for(self, values, who):
-        if who == self.me:
-            return self._margin(values)
-        return values[who]
 
-
-def _add(acc, v, w):
-    # acc + v * w, element by element (acc None: a new list)
-    if acc is None:
-        return [x * w for x in v]
-    for p in range(len(v)):
-        acc[p] += v[p] * w
-    return acc
-
-
-class OldMonteCarlo:
-    def __init__(self, game, rng, budget, sample):
-        self.game = game
-        self.rng = rng
-        self.budget = budget
-        self.sample = sample
-        self.me = game.to_move()
-        self.actions = list(game.legal_actions())
-        self.wins = [0] * len(self.actions)
-        self.tries = [0] * len(self.actions)
-        self.nodes = 0
-        self.i = 0
-        self.action = None
-
+class OldMonteCarlo(MonteCarlo):  # its own __init__ and _finish: unchanged
     def step(self):
         if self.action is not None:
             return True
@@ -248,26 +210,10 @@ class OldMonteCarlo:
         self.i = (self.i + 1) % n
         return False
 
-    def _finish(self):
-        top = max(self.wins)
-        best = [self.actions[k] for k in range(len(self.actions)) if self.wins[k] == top]
-        self.action = best[0] if len(best) == 1 else self.rng.choice(best)
-        return True
-
 
 def playout(game, rng):
-    # Random play to the end (the world is thrown away: nothing is
-    # recorded); the number of actions played.
-    n = 0
-    while True:
-        who = game.to_move()
-        if who == TERMINAL:
-            return n
-        if who == CHANCE:
-            game.try_action(rng.weighted(game.chance_outcomes()))
-        else:
-            game.try_action(rng.choice(game.legal_actions()))
-        n += 1
+    # Random play to the end.
+    return playout_for(game, rng, 1 << 29)
 
 
 def old_thinker(game, level, rng):
