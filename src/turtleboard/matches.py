@@ -8,7 +8,7 @@ import math
 import time
 
 from turtles import new_game
-from turtles.bots import LEVELS, random_action, thinker
+from turtles.bots import LEVELS, random_action, think_through, thinker
 from turtles.rng import Rng
 
 # Tattoo Turtles and Hatching Day are Tortuga's variants.
@@ -82,9 +82,7 @@ class Match:
                 continue
             level = self.bots[seats[who]]
             t0 = time.process_time()  # CPU time: a busy machine counts less
-            t = thinker(g, level, minds[who])
-            while not t.step():
-                pass
+            t = think_through(thinker(g, level, minds[who]))
             dt = time.process_time() - t0
             rec = self.think[level]
             rec[0] += dt

@@ -202,3 +202,121 @@ def test_after_a_takeback_the_computer_waits_for_ok():
     rig.press("ok")
     rig.run(300)
     assert len(only(rig.got, "action")) == 2 and only(rig.got, "action")[-1]["by"] == "computer"
+
+
+def test_a_cycle_thinks_one_slice_of_a_few_nodes():
+    # The search never holds a cycle longer than one slice (SLICE_NODES
+    # nodes, ~10 ms on a Pico: docs/bots.md): the board senses in between.
+    from turtles.slices import SLICE_NODES
+
+    rig = Rig("tortuga")
+    _new(rig, ["good", "person"])
+    rig.show()
+    ctl = rig.ctl
+    most = 0
+    slices = 0
+    cycles = 0
+    while not only(rig.got, "action"):
+        t = ctl.computer.think
+        before = t.nodes if t is not None else 0
+        rig.run(5)  # one cycle
+        if t is not None and t.nodes > before:
+            most = max(most, t.nodes - before)
+            slices += 1
+        cycles += 1
+        assert cycles < 400
+    assert only(rig.got, "action")[-1]["by"] == "computer"
+    assert 0 < most <= SLICE_NODES
+    assert slices >= 140 // SLICE_NODES  # the good level searches ~150 nodes
+
+
+def test_the_board_senses_and_blinks_while_the_computer_thinks():
+    # While the computer thinks, its seat's turn light blinks, and a turtle
+    # lifted from the board is seen within a few cycles; the computer then
+    # plays what it would have played on a board left alone.
+    import turtles.slices as slices
+    from controller.scenes import OFF, player_colour
+    from turtles.bots import choose
+    from turtles.rng import Rng
+
+    kept = slices.SLICE_NODES
+    slices.SLICE_NODES = 1  # a long think on the rig's clock: a node a cycle
+    try:
+        rig = Rig("tortuga")
+        _new(rig, ["good", "person"])
+        ctl = rig.ctl
+        g = ctl.game
+        alone = choose(g, "good", Rng(7 + 1))  # the computer's Rng: the rig's seed + 1
+        rig.show()
+        turn = ctl.board.groups["turn"][0]
+        lights = []
+        cycles = 0
+        while len(lights) < 120:  # 600 ms of the rig's clock
+            rig.run(5)
+            if ctl.computer.think is not None:
+                lights.append(rig.hal.leds[turn])
+            cycles += 1
+            assert cycles < 200
+        assert only(rig.got, "action") == []
+        thinking = "player 1: the computer (good) is thinking"
+        assert only(rig.got, "status")[-1]["text"] == thinking
+        assert player_colour(0) in lights and OFF in lights  # it blinks
+        assert lights[0] == player_colour(0) and lights.index(OFF) >= 60  # every 400 ms
+        cell = [i for i, s in enumerate(g.image()) if s][0]
+        rig.take(g.cells()[cell])
+        seen = None
+        for k in range(20):
+            rig.run(5)
+            if only(rig.got, "status")[-1]["text"] != thinking:
+                seen = k
+                break
+        assert seen is not None and seen <= 12, seen  # stable_ms is 30 ms: 6 cycles
+        assert ctl.board_image()[cell] == 0
+        assert ctl.computer.think is not None and only(rig.got, "action") == []  # still thinking
+        rig.show()  # the turtle back
+        cycles = 0
+        while not only(rig.got, "action"):
+            rig.run(5)
+            cycles += 1
+            assert cycles < 400
+        assert only(rig.got, "action")[-1]["text"] == g.action_text(alone)
+        rig.run(50)
+        assert ctl.computer.lit  # the light is back on once it has played; the person's turn:
+        assert rig.hal.leds[ctl.board.groups["turn"][1]] == player_colour(1)
+    finally:
+        slices.SLICE_NODES = kept
+
+
+def test_an_undo_and_a_move_in_one_cycle_make_the_computer_think_afresh():
+    # The same number of actions, another position: the search under way
+    # is dropped (it tries actions of the position it was made for).
+    from controller.frames import encode
+    from turtles.bots import choose
+    from turtles.rng import Rng
+
+    rig = Rig("tortuga")
+    _new(rig, ["person", "person"])
+    ctl = rig.ctl
+    g = ctl.game
+    rig.show()
+    rig.send("enter", {"text": "d2-d3"})
+    rig.show()
+    rig.run(100)
+    rig.send("hint", {}, run=5)
+    rig.run(15)
+    stale = ctl.computer.think
+    assert stale is not None and only(rig.got, "hint") == []
+    for kind, payload in (("undo", {}), ("enter", {"text": "a1-a2"})):  # one batch
+        rig.seq += 1
+        rig.hal.rx.extend(encode(rig.seq, kind, payload).encode() + b"\n")
+    rig.run(5)
+    assert [a["text"] for a in only(rig.got, "action")] == ["d2-d3", "a1-a2"]
+    rig.show()
+    nodes = stale.nodes
+    cycles = 0
+    while not only(rig.got, "hint"):
+        rig.run(5)
+        assert stale.nodes == nodes  # never stepped again
+        cycles += 1
+        assert cycles < 400
+    assert only(rig.got, "hint")[-1]["text"] == g.action_text(choose(g, "good", Rng(7 + 1)))

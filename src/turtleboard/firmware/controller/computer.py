@@ -1,7 +1,8 @@
 # The computer's seats and hints. A seat is a person, a bot level the board
 # plays itself, or "host" (a connected PC plays it with `enter`, at any
 # level). On a computer seat's turn the bot thinks one slice a control
-# cycle (the board keeps sensing and lighting), then its action is
+# cycle, a few nodes (turtles/slices.py), so the board keeps sensing and
+# lighting; the seat's turn light blinks meanwhile. Then its action is
 # committed like a move entered by the host: the board lights what must
 # change and the person makes it; the sensors confirm it. A hint is the
 # `good` level's choice for a person to move, lit as a preview until the
@@ -14,6 +15,7 @@ HOST = "host"
 HINT_LEVEL = "good"
 # The levels the board plays itself: up to the one it can think in time.
 DEVICE_LEVELS = LEVELS[:LEVELS.index(DEVICE_LEVEL) + 1]
+BLINK_MS = 400  # the thinking light: the seat's turn light this long on, then off
 
 
 def check_seats(seats, players, name):
@@ -52,7 +54,10 @@ class Computer:
         self.seats = None
         self.think = None   # the search under way
         self.key_game = None  # the game it thinks about,
-        self.key_n = -1       # after this many actions
+        self.key_n = -1       # after this many actions,
+        self.key_pos = None   # in this position (the controller's candidates)
+        self.lit = True       # the thinking light, on or off
+        self.blink_at = 0
         self.hint = None    # (n, action) of the hint lit now, for the game thought about
         self.hint_by = None
         self.paused = False  # after a takeback the board's seats wait for OK
@@ -61,6 +66,7 @@ class Computer:
         self.seats = seats
         self.paused = False
         self.think = None
+        self.lit = True
         self.key_game = None
         self.hint = None
 
@@ -87,23 +93,28 @@ class Computer:
         who = game.to_move()
         level = self.seat(who)
         if who < 0 or level == HOST or (self.paused and level != PERSON):
-            self.think = None
+            self.stop(ctl)
             return
         if level == PERSON:
             if self.hint_by is None:
-                self.think = None
+                self.stop(ctl)
                 return
             level = HINT_LEVEL
         n = len(game.history)  # no tuple: a quiet cycle allocates nothing
-        if self.think is None or self.key_game is not game or self.key_n != n:
+        if self.think is None or self.key_game is not game or self.key_n != n \
+                or self.key_pos is not ctl.pos:
             self.think = thinker(game, level, self.rng)
             self.key_game = game
             self.key_n = n
+            self.key_pos = ctl.pos
+            self.blink_at = ctl.hal.ticks_ms()
             return  # making the search was this cycle's slice
+        if self.seat(who) != PERSON:
+            self.blink(ctl)
         if not self.think.step():
             return
         action = self.think.action
-        self.think = None
+        self.stop(ctl)
         if self.seat(who) == PERSON:
             by = self.hint_by
             self.hint_by = None
@@ -113,6 +124,27 @@ class Computer:
             ctl.dirty = True
             return
         ctl.commit(action, "computer")
+
+    def stop(self, ctl):
+        # No search under way: the thinking light stays on.
+        self.think = None
+        if not self.lit:
+            self.lit = True
+            ctl.dirty = True
+
+    def blink(self, ctl):
+        # The thinking light goes on or off every BLINK_MS (the scene is
+        # made again: light()).
+        now = ctl.hal.ticks_ms()
+        if ctl.hal.ticks_diff(now, self.blink_at) >= BLINK_MS:
+            self.blink_at = now
+            self.lit = not self.lit
+            ctl.dirty = True
+
+    def light(self, scene):
+        # On a computer seat's turn: its turn light is off while it blinks off.
+        if not self.lit:
+            scene.seats = []
 
     def hint_action(self, game):
         # The hint to light now, or None.

@@ -473,6 +473,7 @@ class Controller:
             return
         if self.computer.playing(game):
             self.idle_scene(scene)
+            self.computer.light(scene)  # the thinking light
             self.set_status(self.computer.status(game), {})
             return
         if not pos.done() and not flows.decide_all(self.name):

@@ -86,12 +86,21 @@ def thinker(game, level, rng):
     raise ValueError("no bots for %r" % name)
 
 
-def choose(game, level, rng):
-    # The bot's action, thought through at once.
-    t = thinker(game, level, rng)
+WHOLE = 1 << 29  # a slice that never ends
+
+
+def think_through(t):
+    # A search thought through at once, in one slice (where nothing needs
+    # to run between slices: on a PC); -> t, with t.action.
+    t.slice_nodes = WHOLE
     while not t.step():
         pass
-    return t.action
+    return t
+
+
+def choose(game, level, rng):
+    # The bot's action, thought through at once.
+    return think_through(thinker(game, level, rng)).action
 
 
 class OnePly:

@@ -19,20 +19,21 @@ def forward_distances(geo, p):
     if kept[p] is not None:
         return kept[p]
     n = len(geo.names)
-    steps = [[] for _ in range(n)]  # cells one forward step from each
+    back = [[] for _ in range(n)]  # cells one forward step before each
     for i in range(n):
         for v in geo.jumps[p][i]:
-            steps[i].append(v & 255)
+            back[v & 255].append(i)
     dist = bytearray([99] * n)
     dist[geo.goal[p]] = 0
-    changed = True
-    while changed:
-        changed = False
-        for i in range(n):
-            for j in steps[i]:
-                if dist[j] + 1 < dist[i]:
-                    dist[i] = dist[j] + 1
-                    changed = True
+    todo = [geo.goal[p]]
+    k = 0
+    while k < len(todo):
+        j = todo[k]
+        k += 1
+        for i in back[j]:
+            if dist[i] == 99:
+                dist[i] = dist[j] + 1
+                todo.append(i)
     kept[p] = dist
     return dist
 

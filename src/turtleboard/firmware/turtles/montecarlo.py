@@ -2,9 +2,12 @@
 # each playout first samples what the bot cannot see (`sample`, from its own
 # knowledge only), then plays one root action and random play to the end.
 # The root action that won most often is chosen. The budget counts the
-# actions played; one step() is one playout, so a device can sense between.
+# actions played. A playout is played on a world of its own, so a step()
+# plays a slice of at most SLICE_NODES actions and the next goes on from
+# there (a device senses between slices).
 
 from .game import CHANCE, TERMINAL
+from .slices import SLICE_NODES
 
 
 class MonteCarlo:
@@ -19,6 +22,8 @@ class MonteCarlo:
         self.tries = [0] * len(self.actions)
         self.nodes = 0
         self.i = 0
+        self.world = None  # the playout under way
+        self.slice_nodes = SLICE_NODES
         self.action = None
 
     def step(self):
@@ -28,17 +33,28 @@ class MonteCarlo:
         if n == 1:
             self.action = self.actions[0]
             return True
-        if self.nodes >= self.budget and self.i == 0:
-            return self._finish()
         rng = self.rng
-        world = self.sample(self.game, self.me, rng)
-        world.try_action(self.actions[self.i])
-        self.nodes += 1 + playout(world, rng)
-        winners = world.result()["winners"]
-        if self.me in winners:
-            self.wins[self.i] += 60 // len(winners)
-        self.tries[self.i] += 1
-        self.i = (self.i + 1) % n
+        left = self.slice_nodes
+        while left > 0:
+            world = self.world
+            if world is None:
+                if self.nodes >= self.budget and self.i == 0:
+                    return self._finish()
+                world = self.world = self.sample(self.game, self.me, rng)
+                world.try_action(self.actions[self.i])
+                self.nodes += 1
+                left -= 1
+            played = playout(world, rng, left)
+            self.nodes += played
+            left -= played
+            if world.to_move() != TERMINAL:
+                return False
+            winners = world.result()["winners"]
+            if self.me in winners:
+                self.wins[self.i] += 60 // len(winners)
+            self.tries[self.i] += 1
+            self.i = (self.i + 1) % n
+            self.world = None
         return False
 
     def _finish(self):
@@ -48,11 +64,11 @@ class MonteCarlo:
         return True
 
 
-def playout(game, rng):
-    # Random play to the end (the world is thrown away: nothing is
-    # recorded); the number of actions played.
+def playout(game, rng, limit):
+    # Random play towards the end, at most `limit` actions (the world is
+    # thrown away: nothing is recorded); the number of actions played.
     n = 0
-    while True:
+    while n < limit:
         who = game.to_move()
         if who == TERMINAL:
             return n
@@ -61,3 +77,4 @@ def playout(game, rng):
         else:
             game.try_action(rng.choice(game.legal_actions()))
         n += 1
+    return n
