@@ -116,12 +116,20 @@ from controller.control import Controller
 class Log:
     def __init__(self):
         self.lines = []
+        self.count = self.snapped = 0
     def begin(self, game, players, options=None, extra=None):
         self.lines = []
+        self.count = self.snapped = 0
     def append(self, text):
         self.lines.append(text)
+        self.count += 1
     def pop(self):
         self.lines.pop()
+        self.count -= 1
+        self.snapped = min(self.snapped, self.count)
+    def snapshot(self, state_hash, text):
+        self.lines.append(text)
+        self.snapped = self.count
     def scan(self):
         return None
 
