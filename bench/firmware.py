@@ -356,9 +356,15 @@ assert log._kept == kept, "GameLog.scan keeps other lines"
 del kept
 gc.collect()
 game, cell_map = ctl.make_game(header["game"], header["players"], header["options"])
+snap = log.last_snapshot()
+start = 0
+if snap is not None:  # as Controller.replay: resume, then the actions after it
+    game.resume(snap[0], snap[2], snap[1])
+    start = snap[0]
+del snap
 sample()
 gc.collect()
-for text in log.actions():
+for text in log.actions(start):
     game.apply_text(text)
     sample()
     gc.collect()

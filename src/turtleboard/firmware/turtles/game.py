@@ -9,7 +9,6 @@
 import json
 
 from .errors import BadNotation, BadSetup, IllegalAction
-from .jsontext import dumps
 
 CHANCE = -1    # to_move() at a chance node
 TERMINAL = -2  # to_move() when the game is over
@@ -249,9 +248,10 @@ class Game:
 
     def state_text(self):
         # The whole state as one line of JSON, or None for a game without.
+        # (json's own dumps: in C, and no dict in it to order)
         if not self.STATE:
             return None
-        return dumps([getattr(self, k) for k in self.STATE])
+        return json.dumps([getattr(self, k) for k in self.STATE])
 
     def resume(self, n, text, want_hash):
         # A fresh game set to a snapshot taken after n actions, which its
