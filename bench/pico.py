@@ -636,6 +636,20 @@ def run(code: str, rom: Path) -> dict:
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
 
 
+def named(code: str, names: dict) -> str:
+    for name, value in names.items():
+        code = code.replace(name, value)
+    return code
+
+
+def run_boot(rom: Path, names: dict, samples: dict, results: dict) -> None:
+    """One boot in a fresh process: its sample, and its parts in results."""
+    res = run(PRELUDE + named(BOOT, names), rom)
+    samples.setdefault("boot", []).append(res["boot"])
+    results["boot_detail_wasm_us"] = {"imports": res["imports_us"], "restore": res["restore_us"],
+                                      "resumed_from_action": res["resumed_from"]}
+
+
 def gc_ms(allocated: float, live: int) -> float:
     """Collection time a call costs on average on a Pico: the share of a
     collection its garbage takes."""
@@ -679,18 +693,9 @@ def main() -> int:
                 results["legal_actions"] = res.pop("legal")
                 for name, got in res.items():
                     samples.setdefault(name, []).extend(got)
-            boot = BOOT
-            for name, value in names.items():
-                boot = boot.replace(name, value)
-            res = run(PRELUDE + boot, rom)
-            samples.setdefault("boot", []).append(res["boot"])
-            results["boot_detail_wasm_us"] = {"imports": res["imports_us"], "restore": res["restore_us"],
-                                              "resumed_from_action": res["resumed_from"]}
+            run_boot(rom, names, samples, results)
         est = {name: estimate(got, live, led_count) for name, got in sorted(samples.items())}
-        heap_boot = HEAP_BOOT
-        for name, value in names.items():
-            heap_boot = heap_boot.replace(name, value)
-        heap = run(PRELUDE + heap_boot, rom)
+        heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
         heap.update(run(PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom))
     commit = est["commit_cycle"]["pico_ms"]
     quiet = est["quiet_cycle"]["pico_ms"]
@@ -745,17 +750,8 @@ def boot_only(out_path: Path) -> int:
         for _ in range(PROCESSES):
             res = run(PRELUDE + timed_snippet(ROWS["snapshot"]).replace("BOARD_TEXT", repr(tortuga)), rom)
             samples.setdefault("snapshot", []).extend(res["snapshot"])
-            boot = BOOT
-            for name, value in names.items():
-                boot = boot.replace(name, value)
-            res = run(PRELUDE + boot, rom)
-            samples.setdefault("boot", []).append(res["boot"])
-            results["boot_detail_wasm_us"] = {"imports": res["imports_us"], "restore": res["restore_us"],
-                                              "resumed_from_action": res["resumed_from"]}
-        heap_boot = HEAP_BOOT
-        for name, value in names.items():
-            heap_boot = heap_boot.replace(name, value)
-        heap = run(PRELUDE + heap_boot, rom)
+            run_boot(rom, names, samples, results)
+        heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
     for name, got in samples.items():
         results["pico_estimates"][name] = estimate(got, live, led_count)
     summary = results["summary"]
