@@ -171,3 +171,20 @@ def test_a_failing_snapshot_write_is_reported_and_the_game_goes_on():
     errors = only(rig.frames(), "error")
     assert len(errors) == 1 and "snapshot" in errors[0]["msg"]
     assert log.count == SNAPSHOT_EVERY + 2
+
+
+def test_an_action_after_the_snapshot_that_makes_no_sense_is_found_with_every_action_held():
+    rig, texts = _mahe(SNAPSHOT_EVERY + 6)
+    log = read(rig.folder + "/game.log")
+    lines = log.split("\n")
+    at = len(lines) - 4  # the 3rd action from the end, after the snapshot
+    assert lines[at].startswith("A ")
+    lines[at] = seal("A first nobody")[:-1]  # sealed, but no action of this game
+    write(rig.folder + "/game.log", "\n".join(lines))
+    again, errors = _boot(rig.folder)
+    n = len(texts) - 3
+    assert list(again.ctl.action_texts()) == texts[:n] and again.ctl.game.history.base == 0
+    assert errors[0]["code"] == "log" and "action %d" % (n + 1) in errors[0]["msg"]
+    assert read(rig.folder + "/game.log.bad") == "\n".join(lines)
+    third, errors = _boot(rig.folder)  # the log was rewritten to the game as it is
+    assert errors == [] and list(third.ctl.action_texts()) == texts[:n]

@@ -247,8 +247,8 @@ class GameLog:
                     size = _sealed(raw[:-1] + b"\n")
                     if size >= 0:
                         bad_line = n
-                kind = raw[:2] if size >= 0 else None  # (bytes: no text made for an action)
-                if kind is None:
+                kind = raw[:2] if size >= 2 else raw[:size]  # b"A ", b"S ", b"U" (no text made)
+                if size < 0:
                     good = False
                 elif header is None:
                     header = _header(_text(raw, size))
@@ -262,7 +262,7 @@ class GameLog:
                     if k == len(kept):
                         snaps.append((k, at))
                 else:
-                    good = size == 1 and kind == b"U " and len(kept) > 0
+                    good = kind == b"U" and len(kept) > 0
                     if good:
                         kept.pop()
                         while snaps and snaps[-1][0] > len(kept):
