@@ -116,12 +116,20 @@ from controller.control import Controller
 class Log:
     def __init__(self):
         self.lines = []
+        self.count = self.snapped = 0
     def begin(self, game, players, options=None, extra=None):
         self.lines = []
+        self.count = self.snapped = 0
     def append(self, text):
         self.lines.append(text)
+        self.count += 1
     def pop(self):
         self.lines.pop()
+        self.count -= 1
+        self.snapped = min(self.snapped, self.count)
+    def snapshot(self, state_hash, text):
+        self.lines.append(text)
+        self.snapped = self.count
     def scan(self):
         return None
 
@@ -348,9 +356,15 @@ assert log._kept == kept, "GameLog.scan keeps other lines"
 del kept
 gc.collect()
 game, cell_map = ctl.make_game(header["game"], header["players"], header["options"])
+snap = log.last_snapshot()
+start = 0
+if snap is not None:  # as Controller.replay: resume, then the actions after it
+    game.resume(snap[0], snap[2], snap[1])
+    start = snap[0]
+del snap
 sample()
 gc.collect()
-for text in log.actions():
+for text in log.actions(start):
     game.apply_text(text)
     sample()
     gc.collect()

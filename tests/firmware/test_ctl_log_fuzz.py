@@ -25,17 +25,21 @@ FLIPS = _flips()
 
 
 def _real_log(n=10):
-    # A Tortuga game of n actions written by the controller, as on the device.
+    # A Tortuga game of n actions written by the controller, as on the device,
+    # with a snapshot after 5 actions and one after n that the takeback at the
+    # end goes behind.
     rig = Rig("tortuga")
     rig.new()
     game = rig.ctl.game
     rng = Rng(5)
     texts = []
-    for _ in range(n):
+    for k in range(n):
         legal = game.legal_actions()
         action = legal[rng.below(len(legal))]
         assert rig.ctl.commit(action, "host")
         texts.append(game.action_text(action))
+        if k + 1 in (5, n):
+            rig.ctl.log.snapshot(game.state_hash(), game.state_text())  # `S` lines
     rig.ctl.takeback("host")  # a `U` line too
     texts.pop()
     return rig.folder, read(rig.folder + "/game.log", "rb"), texts
@@ -73,7 +77,7 @@ def _boot(folder, data):
     restored = rig.ctl.restore()
     got = rig.frames()
     rig.run(20)  # and it runs on
-    history = [rig.ctl.game.action_text(a) for a in rig.ctl.game.history] if restored else []
+    history = list(rig.ctl.action_texts()) if restored else []  # what `sync` sends
     return rig, history, only(got, "error")
 
 

@@ -178,3 +178,44 @@ def test_cut_between_remove_and_rename_recovers_the_new_game():
     path = folder + "/game.log"
     write(path + ".tmp", seal('H {"game":"race"}')[:9])
     assert GameLog(path).load() is None
+
+
+def test_snapshots_the_last_that_holds_is_found():
+    folder = scratch("log")
+    path = folder + "/game.log"
+    log = _game(folder, 2)
+    assert log.snapped == 0
+    log.snapshot(0x12345678, "[2]")
+    assert log.snapped == 2
+    log.append("x3")
+    log.snapshot(0xABCDEF01, "[3]")
+    log.append("x4")
+    again = GameLog(path)
+    assert again.load()[1] == ACTIONS[:2] + ["x3", "x4"]  # snapshots are no actions
+    assert again.last_snapshot() == (3, 0xABCDEF01, "[3]") and again.snapped == 3
+    assert list(again.actions(3)) == ["x4"] and list(again.actions(4)) == []
+    # a takeback behind the last passes it over; the one before holds
+    again.pop()
+    again.pop()
+    assert again.snapped == 0  # (the next quiet cycle writes one again)
+    third = GameLog(path)
+    third.scan()
+    assert third.last_snapshot() == (2, 0x12345678, "[2]") and third.count == 2
+    # a snapshot that does not say the number of actions before it is no snapshot
+    write(path, read(path) + seal("S 7 00000000 [7]"))
+    fourth = GameLog(path)
+    fourth.scan()
+    assert fourth.last_snapshot() == (2, 0x12345678, "[2]") and fourth.damage is None
+
+
+def test_a_repaired_log_keeps_its_snapshot():
+    folder = scratch("log")
+    path = folder + "/game.log"
+    log = _game(folder, 3)
+    log.snapshot(7, "[3]")
+    log.append("x4")
+    write(path, read(path) + "A torn *12")  # a power cut mid-write
+    again = GameLog(path)
+    assert again.load()[1] == ACTIONS[:3] + ["x4"] and again.dropped == 1
+    assert again.last_snapshot() == (3, 7, "[3]")
+    assert [line[:2] for line in read(path).split("\n")] == ["H ", "A ", "A ", "A ", "S ", "A ", ""]

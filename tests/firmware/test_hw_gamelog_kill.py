@@ -33,6 +33,8 @@ if mode == "append":
         n += 1
         log.append("a%d" % n)
         print("committed", n)
+        if n % 7 == 0:  # a snapshot line now and then (a stand-in state: n)
+            log.snapshot(n, "[%d]" % n)
 else:
     print("loaded", "none" if got is None else got[0]["players"])
     players = 2
@@ -77,6 +79,12 @@ def test_kill_during_appends_loses_no_committed_action(tmp_path):
         assert header["game"] == "mahe" and log.damage is None, log.damage
         assert actions == ["a%d" % i for i in range(1, len(actions) + 1)]
         assert last <= len(actions) <= last + 1
+        # the last whole snapshot is found (one torn by the kill is dropped)
+        k = len(actions) // 7 * 7
+        ok = [(k, k, "[%d]" % k) if k else None]
+        if k and len(actions) == k:  # killed around its snapshot: it or the one before
+            ok.append((k - 7, k - 7, "[%d]" % (k - 7)) if k > 7 else None)
+        assert log.last_snapshot() in ok, (log.last_snapshot(), len(actions))
         total = len(actions)
     assert total > 30  # the kills really hit a busy writer
 

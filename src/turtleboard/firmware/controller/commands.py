@@ -97,7 +97,7 @@ def send_state(ctl):
             "over": game.is_over(),
             "result": game.result(),
         })
-        link.send_log(game)
+        link.send_log(ctl.action_texts())
         link.send("synced", {"n": len(game.history), "hash": ctl.hash()})
     ctl.resend()  # what a host that just (re)connected has missed, with a game or without
 

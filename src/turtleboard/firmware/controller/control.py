@@ -36,6 +36,7 @@ LEDS_PER_FRAME = 80    # `leds` frames carry at most this many colours
 BUILD_MS = 4           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
+SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
 
 
 class Controller:
@@ -157,14 +158,9 @@ class Controller:
         except (GameError, KeyError, TypeError, AttributeError) as e:
             self.link.error("log", "the game log holds no game this board can play (%s); start a new game" % (e,))
             return False
-        bad = None
-        for text in self.log.actions():  # one at a time: a long game's texts never all in the heap
-            if bad is None:
-                try:
-                    game.apply_text(text)
-                except GameError as e:
-                    bad = "the game log stops making sense at action %d (%s: %s); the game goes on before it" % (
-                        len(game.history) + 1, text, e)
+        game, bad = self.replay(header, game, True)
+        if bad is not None and game.history.base:  # found again with every action held
+            game, bad = self.replay(header, self.make_game(header["game"], header["players"], header["options"])[0], False)
         if bad is not None:  # keep the log to what the game is now
             self.link.error("log", "%s; the log as it was %s" % (bad, self.log.keep_copy()[1]))
             try:
@@ -179,6 +175,80 @@ class Controller:
             seats = None  # a log from another firmware: people play every seat
         self.install(header["game"], game, cell_map, dice, extra.get("seed"), seats)
         self.must_match = RESTORE
+        return True
+
+    def replay(self, header, game, resume):
+        # The game in the log from the fresh `game`: from its last snapshot
+        # when `resume` and it fits, then the actions after it.
+        # -> (game, what stopped the replay or None).
+        start = 0
+        snap = None
+        if resume and game.STATE:
+            try:
+                snap = self.log.last_snapshot()
+                if snap is not None:
+                    game.resume(snap[0], snap[2], snap[1])
+                    start = snap[0]
+            except Exception:  # it only saves time: replay every action instead
+                game = self.make_game(header["game"], header["players"], header["options"])[0]
+        bad = None
+        for text in self.log.actions(start):  # one at a time: a long game's texts never all in the heap
+            if bad is None:
+                try:
+                    game.apply_text(text)
+                except GameError as e:
+                    bad = "the game log stops making sense at action %d (%s: %s); the game goes on before it" % (
+                        len(game.history) + 1, text, e)
+        return game, bad
+
+    def action_texts(self):
+        # Every action's text, in order: those a game resumed from a
+        # snapshot does not hold come from the log.
+        history = self.game.history
+        if history.base:
+            k = 0
+            for text in self.log.actions():
+                if k == history.base:
+                    break
+                yield text
+                k += 1
+        for action in history.held():
+            yield self.game.action_text(action)
+
+    def whole_history(self):
+        # Replay the actions a game resumed from a snapshot does not hold (for
+        # a takeback behind it): the same game, every action held.
+        game = self.game
+        if not game.history.base:
+            return
+        whole = self.make_game(self.name, game.players, game.options)[0]
+        k = 0
+        for text in self.log.actions():
+            if k == game.history.base:
+                break
+            whole.apply_text(text)
+            k += 1
+        for action in game.history.held():
+            whole.push(action)
+        if whole.state_hash() != game.state_hash() or len(whole.history) != len(game.history):
+            raise GameError("the game log does not give the game being played")
+        self.game = whole
+        self.computer.reset(self.computer.seats)
+
+    def keep_snapshot(self):
+        # In a quiet cycle: a snapshot in the log once SNAPSHOT_EVERY actions
+        # followed the last. True if one was written (one flash page).
+        game = self.game
+        log = self.log
+        if game is None or not game.STATE or log.count - log.snapped < SNAPSHOT_EVERY:
+            return False
+        if log.count != len(game.history):
+            return False  # the log is not this game's (it could not be written)
+        try:
+            log.snapshot(game.state_hash(), game.state_text())
+        except Exception as e:
+            log.snapped = log.count  # not again at once
+            self.link.error("log", "could not write a snapshot to the game log (%s); the game goes on" % (e,))
         return True
 
     def changed(self):
@@ -212,6 +282,9 @@ class Controller:
         game = self.game
         if not game.history:
             raise IllegalAction("nothing to undo: the game is at its start")
+        if game.history.base and not game.history.n:
+            self.whole_history()  # behind the snapshot the game was resumed from
+            game = self.game
         try:
             self.log.pop()
         except Exception as e:
@@ -289,7 +362,7 @@ class Controller:
         if not rounds:
             if self.pos is not None and not self.pos.done():
                 self.build()
-            else:
+            elif not self.keep_snapshot():
                 self.computer.tick(self)  # one slice of the computer's thought
         self.render(now)
         if rounds == 0 or self.held_back:

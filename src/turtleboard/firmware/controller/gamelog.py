@@ -5,12 +5,18 @@
 #   H <header json> *<crc32 hex>     the game: name, players, options, extra
 #   A <action text> *<crc32 hex>     one committed action
 #   U *<crc32 hex>                   one takeback (undoes the last action)
+#   S <n> <hash> <state> *<crc32 hex> the game's state after its first n
+#                                    actions (Game.state_text), its state
+#                                    hash in hex: boot resumes from the last
+#                                    one and replays only the actions after it
 # Lines are only ever appended; a new game is written to a new file that is
 # renamed over the old one. A line that fails its checksum ends the log: it
 # and everything after it are dropped, and the file is rewritten without them
 # before the next append. A torn last line (the power went mid-write) is the
 # normal end of a power cut; any other damage is kept whole in <log>.bad and
-# described in `damage`, for the controller to tell the host.
+# described in `damage`, for the controller to tell the host. A snapshot
+# only saves time: one that a takeback went behind, or that does not fit the
+# game, is passed over (the actions are all in the log).
 
 import json
 import os
@@ -50,19 +56,7 @@ def seal(body):
 
 def unseal(line):
     # The body of a good line, or None for a torn or damaged one.
-    if not line.endswith("\n"):
-        return None  # the write never finished
-    star = line.rfind(" *")
-    if star < 0 or len(line) - star != 11:
-        return None
-    body = line[:star]
-    try:
-        want = int(line[star + 2:star + 10], 16)
-    except ValueError:
-        return None
-    if crc32(body.encode()) != want:
-        return None
-    return body
+    return _body(line.encode())
 
 
 class GameLog:
@@ -73,6 +67,8 @@ class GameLog:
         self.count = 0  # actions in the game (after scan or begin)
         self._clean = False  # the file ends with a good line
         self._kept = []  # where the actions scan() found start in the file
+        self._snap = None  # (n, where) of the last snapshot scan() found good
+        self.snapped = 0  # the actions the last good snapshot in the file follows
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
@@ -81,6 +77,7 @@ class GameLog:
         self._replace([seal("H " + dumps(header))])
         self._clean = True
         self.count = 0
+        self.snapped = 0
 
     def append(self, text):
         # One committed action; on flash when this returns.
@@ -94,6 +91,31 @@ class GameLog:
             raise GameLogError("no action to take back")
         self._write(seal("U"))
         self.count -= 1
+        if self.count < self.snapped:
+            self.snapped = 0  # taken back behind it: no use any more
+
+    def snapshot(self, state_hash, text):
+        # The game's state after its `count` actions (one flash page).
+        self._write(seal("S %d %08x %s" % (self.count, state_hash, text)))
+        self._snap = None  # (scan() finds it; this boot's game needs it no more)
+        self.snapped = self.count
+
+    def last_snapshot(self):
+        # -> (n, state hash, state text) of the last good snapshot scan()
+        # found, or None.
+        if self._snap is None:
+            return None
+        n, where = self._snap
+        f = open(self.path, "rb")
+        try:
+            f.seek(where)
+            body = _body(f.readline())
+        finally:
+            f.close()
+        if body is None:  # the file changed under us: no snapshot then
+            return None
+        parts = body.split(" ", 3)
+        return n, int(parts[2], 16), parts[3]
 
     def load(self):
         # -> (header dict, [action texts]) or None when there is no game.
@@ -110,6 +132,8 @@ class GameLog:
         self.dropped = 0
         self.damage = None
         self._kept = []
+        self._snap = None
+        self.snapped = 0
         found = self._scan(self.path)
         if found is None:
             # A new game was written but the power went before its rename
@@ -118,7 +142,7 @@ class GameLog:
             if found is None or found[0] is None:
                 return None
             os.rename(self.path + ".tmp", self.path)
-        header, kept, dropped, bad_line = found
+        header, kept, dropped, bad_line, snap = found
         if bad_line:
             if header is None:
                 self.damage = "line 1 (the game's header) of the game log is damaged, so no game can be restored"
@@ -133,25 +157,36 @@ class GameLog:
             return None
         self._kept = kept
         self.dropped = dropped
+        self._snap = snap
         if dropped or bad_line:
             # Rewrite without the damage, so the next append starts clean.
             self._replace(self._lines(header))
-            self._kept = self._scan(self.path)[1]
+            found = self._scan(self.path)
+            self._kept = found[1]
+            snap = self._snap = found[4]
+        self.snapped = snap[0] if snap is not None else 0
         self._clean = True
         self.count = len(self._kept)
         return header
 
-    def actions(self):
-        # The texts of the actions scan() found, in order, read one by one.
+    def actions(self, start=0):
+        # The texts of the actions scan() found, in order from action
+        # `start` (0: the first), read one by one.
         kept = self._kept
+        if start >= len(kept):
+            return
         f = open(self.path, "rb")
         try:
-            at = 0
-            k = 0
+            at = kept[start]
+            f.seek(at)
+            k = start
             while k < len(kept):
                 line = f.readline()
                 if at == kept[k]:
-                    yield line[2:-11].decode()  # "A <text> *<crc32>\n"
+                    try:
+                        yield line[2:-11].decode()  # "A <text> *<crc32>\n"
+                    except UnicodeError:  # sealed, yet no text: the game refuses it
+                        yield "(not UTF-8)"
                     k += 1
                 at += len(line)
         finally:
@@ -186,13 +221,15 @@ class GameLog:
     def _scan(self, path):
         # -> (header or None, offsets of the kept action lines, number of
         # damaged lines dropped, the first damaged line's number or 0 when
-        # the only damage is a torn last line), or None when there is no file.
+        # the only damage is a torn last line, (n, offset) of the last
+        # snapshot that fits or None), or None when there is no file.
         try:
             f = open(path, "rb")
         except OSError:
             return None
         header = None
         kept = []
+        snaps = []  # (n, offset) of the snapshots not taken back behind
         dropped = 0
         bad_line = 0
         at = 0
@@ -203,25 +240,33 @@ class GameLog:
                 if not raw:
                     break
                 n += 1
-                body = _body(raw)
-                if body is None and not raw.endswith(b"\n"):
+                size = _sealed(raw)
+                if size < 0 and not raw.endswith(b"\n"):
                     # the last line: torn short by a power cut, or whole
                     # with its newline damaged (its body is proven: keep it)
-                    body = _body(raw[:-1] + b"\n")
-                    if body is not None:
+                    size = _sealed(raw[:-1] + b"\n")
+                    if size >= 0:
                         bad_line = n
-                if body is None:
+                kind = raw[:2] if size >= 2 else raw[:size]  # b"A ", b"S ", b"U" (no text made)
+                if size < 0:
                     good = False
                 elif header is None:
-                    header = _header(body)
+                    header = _header(_text(raw, size))
                     good = header is not None
-                elif body.startswith("A "):
+                elif kind == b"A ":
                     kept.append(at)
                     good = True
+                elif kind == b"S ":
+                    good = True
+                    k = _snapshot_n(_text(raw, size))
+                    if k == len(kept):
+                        snaps.append((k, at))
                 else:
-                    good = body == "U" and len(kept) > 0
+                    good = kind == b"U" and len(kept) > 0
                     if good:
                         kept.pop()
+                        while snaps and snaps[-1][0] > len(kept):
+                            snaps.pop()
                 if not good:
                     # this line and every line after it are dropped
                     dropped = 1
@@ -233,12 +278,20 @@ class GameLog:
                 at += len(raw)
         finally:
             f.close()
-        return header, kept, dropped, bad_line
+        return header, kept, dropped, bad_line, snaps[-1] if snaps else None
 
     def _lines(self, header):
+        # The log's good lines again: the header, the actions, the last snapshot.
+        snap = self.last_snapshot()
         yield seal("H " + dumps(header))
+        k = 0
         for text in self.actions():
+            if snap is not None and k == snap[0]:
+                yield seal("S %d %08x %s" % snap)
             yield seal("A " + text)
+            k += 1
+        if snap is not None and k == snap[0]:
+            yield seal("S %d %08x %s" % snap)
 
     def _check_text(self, text):
         if not isinstance(text, str) or not text or "\n" in text or "\r" in text:
@@ -283,15 +336,51 @@ class GameLog:
 
 def _body(raw):
     # The body of a good raw line, or None for a torn or damaged one.
+    return _text(raw, _sealed(raw))
+
+
+def _sealed(raw):
+    # The length of a good raw line's body (its checksum proven), or -1 for
+    # a torn or damaged one. On the bytes: no text is made.
+    n = len(raw) - 11
+    if n < 0 or raw[n:n + 2] != b" *" or raw[-1:] != b"\n":
+        return -1  # (a line without its newline: the write never finished)
+    digits = raw[n + 2:n + 10]
+    if digits.strip(HEX):  # (no try: it costs a line as much as the checksum)
+        return -1
+    if crc32(memoryview(raw)[:n]) != int(digits, 16):
+        return -1
+    return n
+
+
+HEX = b"0123456789abcdefABCDEF"
+
+
+def _text(raw, size):
+    # The body of a line _sealed() measured, as text, or None.
+    if size < 0:
+        return None
     try:
-        return unseal(raw.decode())
+        return raw[:size].decode()
     except UnicodeError:
         return None
 
 
+def _snapshot_n(body):
+    # The action count of a snapshot line's body, or -1.
+    parts = body.split(" ", 3) if body is not None else ()
+    if len(parts) != 4 or len(parts[2]) != 8:
+        return -1
+    try:
+        int(parts[2], 16)
+        return int(parts[1])
+    except ValueError:
+        return -1
+
+
 def _header(body):
     # The game of a header line's body, or None.
-    if not body.startswith("H "):
+    if body is None or not body.startswith("H "):
         return None
     try:
         header = json.loads(body[2:])

@@ -68,15 +68,15 @@ class Link:
                 out.append((None, "bad-frame", "could not read a frame (%r); send a flat JSON object" % (e,)))
         return out
 
-    def send_log(self, game):
-        # The game's actions in `log` frames that each fit a line, made one
-        # frame at a time: a long Mahé game's texts at once would take tens
-        # of KB of the device's heap.
+    def send_log(self, texts):
+        # The game's action texts in `log` frames that each fit a line, made
+        # one frame at a time: a long Mahé game's texts at once would take
+        # tens of KB of the device's heap.
         start = 0
         chunk = []
         size = 0
-        for i, action in enumerate(game.history):
-            t = game.action_text(action)
+        i = 0
+        for t in texts:
             if chunk and size + len(t) + 3 > LOG_CHUNK:
                 self.send("log", {"from": start, "actions": chunk})
                 start = i
@@ -84,6 +84,7 @@ class Link:
                 size = 0
             chunk.append(t)
             size += len(t) + 3
+            i += 1
         if chunk:
             self.send("log", {"from": start, "actions": chunk})
 

@@ -6,6 +6,8 @@
 # game; their text form (action_text / parse_action) is the interchange.
 # Chance (a die face, a revealed card, a deal) is an action like any other.
 
+import json
+
 from .errors import BadNotation, BadSetup, IllegalAction
 
 CHANCE = -1    # to_move() at a chance node
@@ -205,6 +207,9 @@ class Game:
     def undo(self):
         if not self.history:
             raise IllegalAction("nothing to undo: the game is at its start")
+        if not self.history.n:
+            raise IllegalAction("the actions before action %d are not held (the game was resumed "
+                                "from a snapshot); replay the whole game to undo them" % (self.history.base + 1))
         action, token = self.history.take_last()
         self._undo(token)
         return action
@@ -236,6 +241,47 @@ class Game:
         except Exception:
             return repr(action)
 
+    # ---- snapshots (the game log's S lines) -------------------------------
+    # A game names in STATE every attribute that play changes; the others
+    # come from setup() (players, options, geometry). () : no snapshots.
+    STATE = ()
+
+    def state_text(self):
+        # The whole state as one line of JSON, or None for a game without.
+        # (json's own dumps: in C, and no dict in it to order)
+        if not self.STATE:
+            return None
+        return json.dumps([getattr(self, k) for k in self.STATE])
+
+    def resume(self, n, text, want_hash):
+        # A fresh game set to a snapshot taken after n actions, which its
+        # history counts but does not hold (undo stops there). Raises
+        # BadSetup when the snapshot does not fit this game or its hash.
+        if self.history or not self.STATE:
+            raise BadSetup("only a fresh %s game resumes from a snapshot" % self.name)
+        try:
+            values = json.loads(text)
+        except ValueError:
+            values = None
+        if not isinstance(values, list) or len(values) != len(self.STATE):
+            raise BadSetup("the snapshot is not one of %s's states" % self.name)
+        for k, v in zip(self.STATE, values):
+            was = getattr(self, k)  # as setup() made it: the kind and size of value
+            if type(was) is tuple:
+                was = list(was)
+            if type(v) is not type(was) or (type(v) is list and was and len(v) != len(was)):
+                raise BadSetup("the snapshot's %s does not fit this %s game" % (k, self.name))
+        for k, v in zip(self.STATE, values):
+            setattr(self, k, v)
+        self._loaded()
+        if self.state_hash() != want_hash:
+            raise BadSetup("the snapshot does not give its state hash %08x" % want_hash)
+        self.history.base = n
+
+    def _loaded(self):
+        # After resume() set STATE: JSON's lists back to tuples, caches reset.
+        pass
+
 
 class History:
     # The actions played, each with its undo token, packed in one bytearray
@@ -247,11 +293,15 @@ class History:
     #                                                      objects[i - 1]
     # (anything else: a list, a bool, a str is kept as itself), then the
     # entry's length written backwards, so the last entry is found from the end.
+    # A game resumed from a snapshot counts `base` actions it does not hold
+    # (before the first entry): len() counts them, indexing and iterating
+    # cannot reach them.
 
     def __init__(self):
         self.buf = bytearray()
         self.objects = []
-        self.n = 0
+        self.n = 0  # entries held
+        self.base = 0  # actions before them, not held
 
     def add(self, action, token):
         buf = self.buf
@@ -311,9 +361,15 @@ class History:
         return action, token
 
     def __len__(self):
-        return self.n
+        return self.base + self.n
 
     def __iter__(self):
+        if self.base:
+            raise IndexError("the first %d actions are not held (resumed from a snapshot)" % self.base)
+        return self.held()
+
+    def held(self):
+        # The actions held, the first base ones left out.
         i = 0
         end = len(self.buf)
         while i < end:
@@ -328,11 +384,13 @@ class History:
         n = self.n
         if k < 0:
             k += n
+        else:
+            k -= self.base
         if k < 0 or k >= n:
-            raise IndexError("history index out of range")
+            raise IndexError("history index out of range (or not held: resumed from a snapshot)")
         if k == n - 1:
             return self._get(self._last())[0]
-        for a in self:
+        for a in self.held():
             if not k:
                 return a
             k -= 1
@@ -344,6 +402,8 @@ class History:
         return not self.__eq__(other)
 
     def __repr__(self):
+        if self.base:
+            return "[<%d not held>] + %r" % (self.base, list(self.held()))
         return repr(list(self))
 
     def _put(self, v):

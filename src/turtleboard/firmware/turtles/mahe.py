@@ -594,6 +594,14 @@ class Mahe(Game):
         # The turtle numbers of a player.
         return list(range(player * self.per, (player + 1) * self.per))
 
+    # ---- snapshot (the game log's S lines; Game.resume) -------------------
+
+    STATE = ("stacks", "pos", "seen", "won", "discarded", "phase", "player", "mover", "pending",
+             "decider", "dice", "card_die", "first_card", "faceup", "revealed", "nest_owner")
+
+    def _loaded(self):
+        self.dice = tuple(self.dice)
+
 
 def read_geometry(g):
     # The board's track: {"fields": F, "beach": B}; default the real board.

@@ -706,3 +706,9 @@ class Race(Game):
         if self.stack_left:
             out[0] = UP
         return out
+
+    # ---- snapshot (the game log's S lines; Game.resume) -------------------
+
+    STATE = ("stacks", "pos", "stack_left", "colour_of", "colour_next", "colours_first", "hands",
+             "draw", "draw_n", "deal_left", "played", "played_n", "turn", "draw_left", "passing",
+             "show_left", "last")

@@ -805,3 +805,12 @@ class Tortuga(Game):
         for v in self.board:
             out.append(EMPTY if v == 0 else (DOWN if v == NEUTRAL else UP))
         return out
+
+    # ---- snapshot (the game log's S lines; Game.resume) -------------------
+
+    STATE = ("board", "tat", "reserve", "side", "phase", "winner", "turns", "pending", "trig", "at",
+             "kind", "team_cell", "placed", "step_no")
+
+    def _loaded(self):
+        self._legal = None
+        self._kept_placements = [None, None]
