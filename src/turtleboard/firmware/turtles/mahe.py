@@ -49,13 +49,16 @@ U_DIE = const(-1)
 U_ROLL = const(-2)
 U_CARD = const(-3)
 U_CHOOSE = const(-4)
+U_MOVE = const(-5)  # a move: its record is on the game's list of move records
+U_NEST = const(-6)  # the move that reached the nest (its record has the field too)
 MOVED = const(0)
 BUSTED = const(1)
 NESTED = const(2)
 
 def _entry(action, token):
-    # The bytes History.add(action, token) writes for a light action: the
-    # playout loop writes them itself (and counts the entry in history.n).
+    # The bytes History.add(action, token) writes for an action whose token
+    # is a fixed small int: the playout loop writes them itself (and counts
+    # the entries in history.n).
     h = History()
     h.add(action, token)
     return bytes(h.buf)
@@ -63,6 +66,7 @@ def _entry(action, token):
 
 DIE_ENTRIES = [None] + [_entry(a, U_DIE) for a in DIE_FACES]
 ROLL_ENTRY = _entry(ROLL, U_ROLL)
+MOVE_ENTRIES = [_entry(a, U_MOVE) for a in range(STOP + 1)]  # a die face or STOP
 HOW = "d1..d6 (a die), e1..e6 (the egg card turned up), roll, stop, card1..card6 (egg card as a die), first-<turtle>"
 
 
@@ -97,6 +101,7 @@ class Mahe(Game):
         self.faceup = 0  # value of the face-up egg card, 0: none
         self.revealed = 0  # egg cards turned up so far (at most PILE)
         self.nest_owner = -1  # who won the nest
+        self.moved = []  # the records of the moves made, for their undo
 
     # ---- whose decision, what is legal ------------------------------------
 
@@ -155,7 +160,7 @@ class Mahe(Game):
         add = hist.add
         buf = hist.buf
         plain = not self.options["egg_dice"]
-        light = 0  # entries written here, counted in the history at the end
+        written = 0  # history entries written here, counted in history.n at the end
         hi = rng.hi
         lo = rng.lo
         try:
@@ -183,9 +188,12 @@ class Mahe(Game):
                     if lo & 1:  # below(2) is lo % 2: STOP_ROLL[1]
                         self.phase = DIE
                         buf += ROLL_ENTRY
-                        light += 1
+                        written += 1
+                    elif self._do(STOP) == U_MOVE:
+                        buf += MOVE_ENTRIES[STOP]
+                        written += 1
                     else:
-                        add(STOP, self._do(STOP))
+                        add(STOP, U_NEST)
                     continue
                 if hi == 0xFFFF and lo >= 65532:
                     # below(6) leaves out the top 2**32 % 6 outputs: it draws again
@@ -201,20 +209,27 @@ class Mahe(Game):
                     self.dice = dice + (a,)
                     self.phase = DECIDE
                     buf += DIE_ENTRIES[a]
-                    light += 1
+                    written += 1
+                elif self._do(a) == U_MOVE:
+                    buf += MOVE_ENTRIES[a]
+                    written += 1
                 else:
-                    add(a, self._do(a))
+                    add(a, U_NEST)
         finally:
             rng.hi = hi
             rng.lo = lo
-            hist.n += light
+            hist.n += written
 
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative
     # int for a die, roll, egg card or turtle choice (undone from the state
-    # itself), a packed int for a turned-up card, and for a move (the only
-    # action that shifts turtles) a pair of packed ints: the scalars and dice
-    # before, and where the turtles came from (plus the field, for the nest).
+    # itself) and a packed int for a turned-up card. A move (the only action
+    # that shifts turtles) has the token U_MOVE (U_NEST for the last) and
+    # leaves its record on self.moved, undone last in first out as the
+    # tokens are: two packed ints, the scalars and dice before and where the
+    # turtles came from (then the field, for the nest). Two ints on a list
+    # take what they would take in the history, where writing them as
+    # varints cost more than the move itself.
 
     def _do(self, a):
         ph = self.phase
@@ -295,7 +310,14 @@ class Mahe(Game):
             self.phase = CHOOSE
             self.mover = self.pending = self.decider = -1
             self.dice = ()
-        elif isinstance(token, int):  # an egg card turned up
+        elif token == U_MOVE:
+            where = self.moved.pop()
+            self._unmove(self.moved.pop(), where, 0)
+        elif token == U_NEST:
+            dest = self.moved.pop()
+            where = self.moved.pop()
+            self._unmove(self.moved.pop(), where, dest)
+        else:  # an egg card turned up
             v = self.faceup
             self.seen[v] -= 1
             self.revealed -= 1
@@ -307,11 +329,8 @@ class Mahe(Game):
             self.decider = -1
             self.dice = ()
             self.card_die = 0
-        else:
-            self._unmove(token)
 
-    def _unmove(self, token):
-        before, where = token[0], token[1]
+    def _unmove(self, before, where, nest_field):
         self.phase = DECIDE if before & 1 else DIE
         self.player = before >> 1 & 7
         self.mover = (before >> 4 & 15) - 1
@@ -338,7 +357,7 @@ class Mahe(Game):
         if card:
             self._give_back(card)
         if how == NESTED:
-            dest = token[2]
+            dest = nest_field
             self.stacks[dest].append(self.stacks[-1].pop())
         elif how == BUSTED:
             dest = 0
@@ -366,6 +385,7 @@ class Mahe(Game):
         hand.sort()
 
     def _start_turn(self):
+        # The player's turn: a choice of turtle (two each) or its move.
         if self.per == 2:
             self.phase = CHOOSE
             self.mover = -1
@@ -430,7 +450,9 @@ class Mahe(Game):
                 self.pos[t] = 0
             where |= c | i << 7 | len(group) << 11
         self._end_move()
-        return (before, where)
+        self.moved.append(before)
+        self.moved.append(where)
+        return U_MOVE
 
     def _move(self, d, before):
         first_card = self.first_card
@@ -468,9 +490,13 @@ class Mahe(Game):
                 self.phase = OVER
         self._end_move()
         where = c | i << 7 | len(group) << 11 | how << 15 | (taker + 1) << 17 | first_card << 20
+        moved = self.moved
+        moved.append(before)
+        moved.append(where)
         if how == NESTED:
-            return (before, where, dest)
-        return (before, where)
+            moved.append(dest)
+            return U_NEST
+        return U_MOVE
 
     # ---- the end ----------------------------------------------------------
 
