@@ -375,28 +375,12 @@ class Tortuga(Game):
             for c in cells:
                 out.append((PLACE, c))
             return
-        # every non-empty subset of at most k cells, in a fixed order (each
-        # subset's tuple before those it begins: the tuples' own order); the
-        # last list made for each player is kept (the free cells rarely change)
+        # the last list made for each player is kept (the free cells rarely change)
         kept = self._kept_placements[p]
         if kept is not None and kept[1] == k and kept[0] == cells:
             out.extend(kept[2])
             return
-        if k == 1:
-            made = [(PLACE, c) for c in cells]
-        elif k == 2:
-            # (the cells are in order: d == c makes the one-cell placement)
-            made = [(PLACE, c, d) if d != c else (PLACE, c) for c in cells for d in cells if d >= c]
-        else:
-            # Built from the last cell back: `made` holds the actions on
-            # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then
-            # cells[m] put before each of them that has room, then them.
-            made = []
-            m = len(cells) - 1
-            while m >= 0:
-                first = (PLACE, cells[m])
-                made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
-                m -= 1
+        made = placement_list(cells, k)
         self._kept_placements[p] = (cells, k, made)
         out.extend(made)
 
@@ -817,3 +801,29 @@ class Tortuga(Game):
         for v in self.board:
             out.append(EMPTY if v == 0 else (DOWN if v == NEUTRAL else UP))
         return out
+
+
+def placement_list(cells, k):
+    # Every placement of 1..k turtles on `cells` (in order), as
+    # all_placements() lists them; one or two turtles in a comprehension.
+    if k == 1:
+        return [(PLACE, c) for c in cells]
+    if k == 2:
+        # (d == c makes the one-cell placement, before the pairs it begins)
+        return [(PLACE, c, d) if d != c else (PLACE, c) for c in cells for d in cells if d >= c]
+    return all_placements(cells, k)
+
+
+def all_placements(cells, k):
+    # Every non-empty subset of at most k of `cells` (in order), each as a
+    # PLACE action, a subset before those it begins (the tuples' own
+    # order). Built from the last cell back: `made` holds the actions on
+    # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then cells[m]
+    # put before each of them that has room, then them.
+    made = []
+    m = len(cells) - 1
+    while m >= 0:
+        first = (PLACE, cells[m])
+        made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
+        m -= 1
+    return made
