@@ -152,12 +152,13 @@ class Mahe(Game):
         # Game.playout() without its generic calls for the dice and the
         # plain roll-or-stop: the same actions from the same draws of rng
         # (rng.choice(items) is items[rng.below(len(items))], and six faces
-        # of weight 1 are drawn as rng.choice(DIE_FACES)). The draws of
-        # below(6) and below(2) are worked out here on rng's state, and a
-        # die that does not end the move and a roll done as _do() does them.
+        # of weight 1 are drawn as rng.choice(DIE_FACES)), and the same
+        # history. Those draws, below(6) and below(2), are worked out here on
+        # rng's state; a die that does not end the move and a roll are done
+        # here as _do() does them; the history entries of these and of the
+        # moves (tokens of one byte) are written as their fixed bytes.
         n = 0
         hist = self.history
-        add = hist.add
         buf = hist.buf
         plain = not self.options["egg_dice"]
         written = 0  # history entries written here, counted in history.n at the end
@@ -189,32 +190,31 @@ class Mahe(Game):
                         self.phase = DIE
                         buf += ROLL_ENTRY
                         written += 1
-                    elif self._do(STOP) == U_MOVE:
-                        buf += MOVE_ENTRIES[STOP]
-                        written += 1
-                    else:
-                        add(STOP, U_NEST)
-                    continue
-                if hi == 0xFFFF and lo >= 65532:
-                    # below(6) leaves out the top 2**32 % 6 outputs: it draws again
-                    rng.hi = hi
-                    rng.lo = lo
-                    a = rng.below(6) + 1
-                    hi = rng.hi
-                    lo = rng.lo
+                        continue
+                    a = STOP
                 else:
-                    a = (hi * 4 + lo) % 6 + 1  # below(6), as 2**16 % 6 == 4
-                dice = self.dice
-                if not dice or (len(dice) == 1 and dice[0] + a <= LIMIT):
-                    self.dice = dice + (a,)
-                    self.phase = DECIDE
-                    buf += DIE_ENTRIES[a]
-                    written += 1
-                elif self._do(a) == U_MOVE:
+                    if hi == 0xFFFF and lo >= 65532:
+                        # below(6) leaves out the top 2**32 % 6 outputs: it draws again
+                        rng.hi = hi
+                        rng.lo = lo
+                        a = rng.below(6) + 1
+                        hi = rng.hi
+                        lo = rng.lo
+                    else:
+                        a = (hi * 4 + lo) % 6 + 1  # below(6), as 2**16 % 6 == 4
+                    dice = self.dice
+                    if not dice or (len(dice) == 1 and dice[0] + a <= LIMIT):
+                        self.dice = dice + (a,)
+                        self.phase = DECIDE
+                        buf += DIE_ENTRIES[a]
+                        written += 1
+                        continue
+                # a move: a stop, a bust or die 3
+                if self._do(a) == U_MOVE:
                     buf += MOVE_ENTRIES[a]
                     written += 1
                 else:
-                    add(a, U_NEST)
+                    hist.add(a, U_NEST)
         finally:
             rng.hi = hi
             rng.lo = lo
