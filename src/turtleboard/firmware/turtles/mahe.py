@@ -161,7 +161,8 @@ class Mahe(Game):
         hist = self.history
         buf = hist.buf
         plain = not self.options["egg_dice"]
-        written = 0  # history entries written here, counted in history.n at the end
+        added = 0  # actions pushed through the history's add(); the others'
+        # entries are written here and counted in history.n at the end
         hi = rng.hi
         lo = rng.lo
         try:
@@ -176,6 +177,7 @@ class Mahe(Game):
                     rng.hi = hi
                     rng.lo = lo
                     self._push_random(rng, self.to_move())
+                    added += 1
                     hi = rng.hi
                     lo = rng.lo
                     continue
@@ -189,7 +191,6 @@ class Mahe(Game):
                     if lo & 1:  # below(2) is lo % 2: STOP_ROLL[1]
                         self.phase = DIE
                         buf += ROLL_ENTRY
-                        written += 1
                         continue
                     a = STOP
                 else:
@@ -207,18 +208,17 @@ class Mahe(Game):
                         self.dice = dice + (a,)
                         self.phase = DECIDE
                         buf += DIE_ENTRIES[a]
-                        written += 1
                         continue
                 # a move: a stop, a bust or die 3
                 if self._do(a) == U_MOVE:
                     buf += MOVE_ENTRIES[a]
-                    written += 1
                 else:
                     hist.add(a, U_NEST)
+                    added += 1
         finally:
             rng.hi = hi
             rng.lo = lo
-            hist.n += written
+            hist.n += n - added
 
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative
