@@ -67,7 +67,8 @@ def _entry(action, token):
 
 DIE_ENTRIES = [None] + [_entry(a, U_DIE) for a in DIE_FACES]
 ROLL_ENTRY = _entry(ROLL, U_ROLL)
-MOVE_ENTRIES = [_entry(a, U_MOVE) for a in range(STOP + 1)]  # a die face or STOP
+# indexed by the action: a die face or STOP
+MOVE_ENTRIES = [_entry(a, U_MOVE) if a in DIE_FACES or a == STOP else None for a in range(STOP + 1)]
 HOW = "d1..d6 (a die), e1..e6 (the egg card turned up), roll, stop, card1..card6 (egg card as a die), first-<turtle>"
 
 
