@@ -20,9 +20,10 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "firmware"))
 
 import mpbench  # noqa: E402
+
+sys.path.insert(0, str(mpbench.FIRMWARE))  # the engine, as the device has it
 
 PLAYERS = 4
 CPYTHON_PLAYOUTS = 300
@@ -86,7 +87,9 @@ HEAP_MORE = """
 def _count():
     return len(game.history)
 def _forget():
+    # the undo history: the packed log and the moves' records
     game.history = History()
+    game.moved = []
 _extra["actions"] = _count()
 _extra["game_actions"] = _total
 _extra["legal"] = len(legal)

@@ -2,9 +2,21 @@
 # random battery, hop-by-hop play against whole-chain play, perft counts.
 # Runs under pytest and under MicroPython (tests/engine/mprun.py).
 from turtles import DOWN, EMPTY, TERMINAL, UP, BadSetup, IllegalAction, new_game
+from turtles.bots import random_action
 from turtles.jsontext import dumps
 from turtles.record import read_record
-from turtles.tortuga import Tortuga
+from turtles.rng import Rng
+from turtles.tortuga import (
+    ENEMY,
+    JUMP,
+    NEUTRAL,
+    NEXT_KIND,
+    PLACE,
+    STEP,
+    Tortuga,
+    all_placements,
+    placement_list,
+)
 
 from battery import check_bad_notation, check_rejects, run_battery
 from check import play, raises
@@ -493,6 +505,61 @@ def test_hatching_hop_by_hop_placement():
     assert g.to_move() == 1
     play(g, "+a4 done")
     assert g.to_move() == 0 and g.snapshot()["reserve"] == [6, 7]
+
+
+def test_placement_lists_as_the_generic_builder_makes_them():
+    # placement_list() makes one or two turtles' placements in a
+    # comprehension: the same actions in the same order as all_placements().
+    hatch = [0, 4, 9, 15, 22, 28, 33]
+    for mask in range(1, 128):
+        cells = [hatch[j] for j in range(7) if mask >> j & 1]
+        for k in range(1, len(cells) + 1):
+            assert placement_list(cells, k) == all_placements(cells, k), (cells, k)
+    assert all_placements([1, 2, 3], 2) == [
+        (PLACE, 1), (PLACE, 1, 2), (PLACE, 1, 3), (PLACE, 2), (PLACE, 2, 3), (PLACE, 3)]
+
+
+def _turn_moves_walked(g):
+    # Steps and jumps as the engine lists them, every chain walked by
+    # _chain() from its first hop (the engine adds one-hop chains itself).
+    p = g.side
+    b = g.board
+    me = p + 1
+    jt = g.geo.jumps[p]
+    nk = NEXT_KIND[p]
+    out = []
+    forced = []
+    for i in range(len(b)):
+        if b[i] != me:
+            continue
+        for v in jt[i]:
+            over = v & 255
+            land = v >> 8
+            if not b[over]:
+                out.append((STEP, i, over))
+            elif not b[land]:
+                kind = nk[b[over]]
+                target = forced if kind == ENEMY else out
+                for team in ((0, 1) if b[over] == NEUTRAL else (-1,)):
+                    g._chain(b, jt, g.geo.goal[p], nk, land, kind, (JUMP, i, land, team), target)
+    return forced or out
+
+
+def test_one_hop_chains_as_the_chain_walk_lists_them():
+    # Over the play positions of seeded games: the same lists, in order.
+    for options, seed in (({}, 1), ({"tattoo": 4}, 2), ({"hatching": 1}, 3)):
+        rng = Rng(seed)
+        seen = 0
+        for _ in range(4):
+            g = new_game("tortuga", 2, options)
+            while not g.is_over():
+                if g.phase == 1:
+                    g._kept_placements = [None, None]
+                    moves = [a for a in g._generate() if a[0] != PLACE]
+                    assert moves == _turn_moves_walked(g), g.position_text()
+                    seen += 1
+                g.push(random_action(g, rng))
+        assert seen > 50
 
 
 # ---- whole games -----------------------------------------------------------

@@ -48,6 +48,7 @@ def _bad(why):
 
 class HexBoard:
     # names[i], index[name]; start[p], camp[p] (base camp), goal[p] = camp[1-p].
+    # hatching_cells[p]: p's start cells but the camp, in order.
     # neighbours: bytes, wide_neighbours a cell, its adjacent cells, NONE
     # filling a row's end (only a power reads it).
     # jumps[p][i]: a tuple of ints over | land << 8 for p's forward
@@ -132,6 +133,8 @@ class HexBoard:
                 table.append(tuple(row))
             self.jumps.append(table)
         self.goal = [self.camp[1], self.camp[0]]
+        # Hatching Day: the start cells a turtle is placed on (all but the camp)
+        self.hatching_cells = [[c for c in self.start[p] if c != self.camp[p]] for p in range(2)]
 
     def neighbours_of(self, i):
         w = self.wide_neighbours

@@ -20,7 +20,7 @@ except ImportError:
 
 
 from .errors import BadNotation, BadSetup
-from .game import CHANCE, EMPTY, TERMINAL, UP, Game, parse_int
+from .game import CHANCE, EMPTY, TERMINAL, UP, Game, History, parse_int
 
 # Phases
 REVEAL = const(0)  # chance: the next egg card is turned face up
@@ -49,9 +49,26 @@ U_DIE = const(-1)
 U_ROLL = const(-2)
 U_CARD = const(-3)
 U_CHOOSE = const(-4)
+U_MOVE = const(-5)  # a move: its record is on the game's list of move records
+U_NEST = const(-6)  # the move that reached the nest (its record has the field too)
 MOVED = const(0)
 BUSTED = const(1)
 NESTED = const(2)
+
+
+def _entry(action, token):
+    # The bytes History.add(action, token) writes for an action whose token
+    # is a fixed small int: the playout loop writes them itself (and counts
+    # the entries in history.n).
+    h = History()
+    h.add(action, token)
+    return bytes(h.buf)
+
+
+DIE_ENTRIES = [None] + [_entry(a, U_DIE) for a in DIE_FACES]
+ROLL_ENTRY = _entry(ROLL, U_ROLL)
+# indexed by the action: a die face or STOP
+MOVE_ENTRIES = [_entry(a, U_MOVE) if a in DIE_FACES or a == STOP else None for a in range(STOP + 1)]
 HOW = "d1..d6 (a die), e1..e6 (the egg card turned up), roll, stop, card1..card6 (egg card as a die), first-<turtle>"
 
 
@@ -86,6 +103,7 @@ class Mahe(Game):
         self.faceup = 0  # value of the face-up egg card, 0: none
         self.revealed = 0  # egg cards turned up so far (at most PILE)
         self.nest_owner = -1  # who won the nest
+        self.moved = []  # the records of the moves made, for their undo
 
     # ---- whose decision, what is legal ------------------------------------
 
@@ -136,45 +154,98 @@ class Mahe(Game):
         # Game.playout() without its generic calls for the dice and the
         # plain roll-or-stop: the same actions from the same draws of rng
         # (rng.choice(items) is items[rng.below(len(items))], and six faces
-        # of weight 1 are drawn as rng.choice(DIE_FACES)).
+        # of weight 1 are drawn as rng.choice(DIE_FACES)), and the same
+        # history. Those draws, below(6) and below(2), are worked out here on
+        # rng's state; a die that does not end the move and a roll are done
+        # here as _do() does them; the history entries of these and of the
+        # moves (tokens of one byte) are written as their fixed bytes.
         n = 0
-        add = self.history.add
+        hist = self.history
+        buf = hist.buf
         plain = not self.options["egg_dice"]
-        while True:
-            ph = self.phase
-            if ph == OVER:
-                return n
-            if n >= max_actions:
-                self._too_long(max_actions)
-            if ph == DIE:
-                a = rng.below(6) + 1
-            elif ph == DECIDE and plain:
-                a = STOP_ROLL[rng.below(2)]
-            else:
-                self._push_random(rng, self.to_move())
+        added = 0  # actions pushed through the history's add(); the others'
+        # entries are written here and counted in history.n at the end
+        hi = rng.hi
+        lo = rng.lo
+        try:
+            while True:
+                ph = self.phase
+                if ph == OVER:
+                    return n
+                if n >= max_actions:
+                    self._too_long(max_actions)
                 n += 1
-                continue
-            add(a, self._do(a))
-            n += 1
+                if ph != DIE and (ph != DECIDE or not plain):
+                    rng.hi = hi
+                    rng.lo = lo
+                    self._push_random(rng, self.to_move())
+                    added += 1
+                    hi = rng.hi
+                    lo = rng.lo
+                    continue
+                # rng's next 32-bit output, as in Rng.below()
+                hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
+                lo ^= (lo << 13) & 0xFFFF
+                lo ^= hi >> 1
+                hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
+                lo ^= (lo << 5) & 0xFFFF
+                if ph == DECIDE:
+                    if lo & 1:  # below(2) is lo % 2: STOP_ROLL[1]
+                        self.phase = DIE
+                        buf += ROLL_ENTRY
+                        continue
+                    a = STOP
+                else:
+                    if hi == 0xFFFF and lo >= 65532:
+                        # below(6) leaves out the top 2**32 % 6 outputs: it draws again
+                        rng.hi = hi
+                        rng.lo = lo
+                        a = rng.below(6) + 1
+                        hi = rng.hi
+                        lo = rng.lo
+                    else:
+                        a = (hi * 4 + lo) % 6 + 1  # below(6), as 2**16 % 6 == 4
+                    dice = self.dice
+                    if not dice or (len(dice) == 1 and dice[0] + a <= LIMIT):
+                        self.dice = dice + (a,)
+                        self.phase = DECIDE
+                        buf += DIE_ENTRIES[a]
+                        continue
+                # a move: a stop, a bust or die 3
+                if self._do(a) == U_MOVE:
+                    buf += MOVE_ENTRIES[a]
+                else:
+                    hist.add(a, U_NEST)
+                    added += 1
+        finally:
+            rng.hi = hi
+            rng.lo = lo
+            hist.n += n - added
 
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative
     # int for a die, roll, egg card or turtle choice (undone from the state
-    # itself), a packed int for a turned-up card, and for a move (the only
-    # action that shifts turtles) a pair of packed ints: the scalars and dice
-    # before, and where the turtles came from (plus the field, for the nest).
+    # itself) and a packed int for a turned-up card. A move (the only action
+    # that shifts turtles) has the token U_MOVE (U_NEST for the last) and
+    # leaves its record on self.moved, undone last in first out as the
+    # tokens are: two packed ints, the scalars and dice before and where the
+    # turtles came from (then the field, for the nest). On a list they take
+    # a little more heap than packed in the history (mid-game, 6.8 bytes an
+    # action of undo history on a 32-bit MicroPython against 5.2), where
+    # writing them as varints cost more than the move itself.
 
     def _do(self, a):
         ph = self.phase
         if ph == DIE:
-            dice = self.dice + (a,)
-            total = sum(dice)
-            if len(dice) == 1 or (len(dice) == 2 and total <= LIMIT):
-                self.dice = dice
+            dice = self.dice
+            if not dice or (len(dice) == 1 and dice[0] + a <= LIMIT):
+                # die 1, or die 2 within the limit: the decider says what next
+                self.dice = dice + (a,)
                 self.phase = DECIDE
                 return U_DIE
             before = self._before(0)
-            self.dice = dice
+            total = sum(dice) + a
+            self.dice = dice + (a,)
             if total > LIMIT:
                 return self._bust(before)
             return self._move(total * 3, before)
@@ -182,7 +253,8 @@ class Mahe(Game):
             self.phase = DIE
             return U_ROLL
         if a == STOP:
-            return self._move(sum(self.dice) * len(self.dice), self._before(0))
+            dice = self.dice
+            return self._move(sum(dice) * len(dice), self._before(0))
         if ph == REVEAL:
             token = self.player | (self.mover + 1) << 3 | (self.pending + 1) << 8
             v = a - EGG0
@@ -216,13 +288,13 @@ class Mahe(Game):
     def _before(self, card):
         # The scalars a move changes and the dice so far, packed in 29 bits
         # (a small int on the Pico too); `card`: an egg card played as die 3.
-        dice = 0
-        for v in reversed(self.dice):
-            dice = dice << 3 | v
+        # A move comes after one or two dice (die 3 or a stop ends it).
+        d = self.dice
+        dice = d[0] << 23 if len(d) == 1 else (d[0] | d[1] << 3) << 23
         return (
             (1 if self.phase == DECIDE else 0) | self.player << 1 | (self.mover + 1) << 4
             | (self.pending + 1) << 8 | (self.decider + 1) << 12 | self.card_die << 15
-            | self.faceup << 17 | card << 20 | dice << 23
+            | self.faceup << 17 | card << 20 | dice
         )
 
     def _undo(self, token):
@@ -241,7 +313,14 @@ class Mahe(Game):
             self.phase = CHOOSE
             self.mover = self.pending = self.decider = -1
             self.dice = ()
-        elif isinstance(token, int):  # an egg card turned up
+        elif token == U_MOVE:
+            where = self.moved.pop()
+            self._unmove(self.moved.pop(), where, 0)
+        elif token == U_NEST:
+            dest = self.moved.pop()
+            where = self.moved.pop()
+            self._unmove(self.moved.pop(), where, dest)
+        else:  # an egg card turned up
             v = self.faceup
             self.seen[v] -= 1
             self.revealed -= 1
@@ -253,11 +332,8 @@ class Mahe(Game):
             self.decider = -1
             self.dice = ()
             self.card_die = 0
-        else:
-            self._unmove(token)
 
-    def _unmove(self, token):
-        before, where = token[0], token[1]
+    def _unmove(self, before, where, nest_field):
         self.phase = DECIDE if before & 1 else DIE
         self.player = before >> 1 & 7
         self.mover = (before >> 4 & 15) - 1
@@ -284,7 +360,7 @@ class Mahe(Game):
         if card:
             self._give_back(card)
         if how == NESTED:
-            dest = token[2]
+            dest = nest_field
             self.stacks[dest].append(self.stacks[-1].pop())
         elif how == BUSTED:
             dest = 0
@@ -312,6 +388,7 @@ class Mahe(Game):
         hand.sort()
 
     def _start_turn(self):
+        # The player's turn: a choice of turtle (two each) or its move.
         if self.per == 2:
             self.phase = CHOOSE
             self.mover = -1
@@ -322,20 +399,23 @@ class Mahe(Game):
         self.mover = t
         self.dice = ()
         self.card_die = 0
-        self.decider = self.stacks[self.pos[t]][-1] // self.per if self.pos[t] else t // self.per
+        c = self.pos[t]
+        self.decider = (self.stacks[c][-1] if c else t) // self.per
         self.phase = DIE
 
     def _end_move(self):
         # The move is done: forget its dice, then turn up a card or go on.
         # An egg card played in a turn's first move is remembered for the
         # second: one card per player per turn.
-        self.first_card = self.decider + 1 if self.pending >= 0 and self.card_die else 0
+        self.first_card = self.decider + 1 if self.card_die and self.pending >= 0 else 0
         self.dice = ()
         self.card_die = 0
         self.decider = -1
-        if self.faceup == 0 and self.revealed < PILE and self.phase != OVER:
+        if self.phase == OVER:
+            return
+        if self.faceup == 0 and self.revealed < PILE:
             self.phase = REVEAL
-        elif self.phase != OVER:
+        else:
             self._next_move()
 
     def _next_move(self):
@@ -358,8 +438,7 @@ class Mahe(Game):
             here.pop(i)  # the raft never stacks
             return c, i, [m]
         group = here[i:]
-        while len(here) > i:
-            here.pop()
+        del here[i:]
         return c, i, group
 
     def _bust(self, before):
@@ -374,7 +453,9 @@ class Mahe(Game):
                 self.pos[t] = 0
             where |= c | i << 7 | len(group) << 11
         self._end_move()
-        return (before, where)
+        self.moved.append(before)
+        self.moved.append(where)
+        return U_MOVE
 
     def _move(self, d, before):
         first_card = self.first_card
@@ -387,9 +468,10 @@ class Mahe(Game):
             dest = (c - 1 + d) % f + 1
             passes = d >= (self.beach - c - 1) % f + 1  # a full lap from the beach passes it
         there = self.stacks[dest]
+        pos = self.pos
         for t in group:
             there.append(t)
-            self.pos[t] = dest
+            pos[t] = dest
         how = MOVED
         taker = -1
         if passes:
@@ -411,9 +493,13 @@ class Mahe(Game):
                 self.phase = OVER
         self._end_move()
         where = c | i << 7 | len(group) << 11 | how << 15 | (taker + 1) << 17 | first_card << 20
+        moved = self.moved
+        moved.append(before)
+        moved.append(where)
         if how == NESTED:
-            return (before, where, dest)
-        return (before, where)
+            moved.append(dest)
+            return U_NEST
+        return U_MOVE
 
     # ---- the end ----------------------------------------------------------
 

@@ -53,6 +53,16 @@ ENEMY = const(2)
 
 BOARD_CHARS = ".snx"
 
+# What a chain has jumped after one more hop: NEXT_KIND[p][kind << 2 | m],
+# kind 0 (neutrals only so far), FRIEND or ENEMY, m the board value of the
+# turtle jumped (1 south, 2 north, NEUTRAL); NO: that hop is not allowed (no
+# turtle, or friends and enemies in one chain).
+NO = const(255)
+NEXT_KIND = (
+    bytes((NO, FRIEND, ENEMY, 0, NO, FRIEND, NO, FRIEND, NO, NO, ENEMY, ENEMY)),
+    bytes((NO, ENEMY, FRIEND, 0, NO, NO, FRIEND, FRIEND, NO, ENEMY, NO, ENEMY)),
+)
+
 
 class Tortuga(Game):
     name = "tortuga"
@@ -76,6 +86,7 @@ class Tortuga(Game):
         if o["tattoo"] and o["hatching"]:
             raise BadSetup("tattoo and hatching cannot be combined; choose one variant")
         self.hops = o["hops"]
+        self.hatching = o["hatching"]
         self.ntattoo = o["tattoo"]
         self.limit = o["turn_limit"]
         n = len(self.geo.names)
@@ -239,6 +250,8 @@ class Tortuga(Game):
         b = self.board
         me = p + 1
         jt = self.geo.jumps[p]
+        goal = self.geo.goal[p]
+        nk = NEXT_KIND[p]
         hop = self.hops
         out = []
         forced = []
@@ -255,12 +268,7 @@ class Tortuga(Game):
                 land = v >> 8
                 if b[land]:  # (off the board, land is over: taken)
                     continue
-                if m == me:
-                    kind = FRIEND
-                elif m == NEUTRAL:
-                    kind = 0
-                else:
-                    kind = ENEMY
+                kind = nk[m]
                 if kind == ENEMY:
                     target = forced
                 elif forced:
@@ -269,46 +277,55 @@ class Tortuga(Game):
                     target = out
                 if hop:
                     target.append((JUMP, i, land))
-                elif m == NEUTRAL:
-                    self._chain(p, land, kind, [JUMP, i, land, 0], target)
-                    self._chain(p, land, kind, [JUMP, i, land, 1], target)
+                    continue
+                # Most chains end after one hop: those are added here.
+                if land != goal:
+                    row = kind << 2
+                    for w in jt[land]:
+                        if nk[row + b[w & 255]] != NO and not b[w >> 8]:
+                            break  # the chain goes on
+                    else:
+                        row = -1
+                    if row >= 0:
+                        if m == NEUTRAL:
+                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, 0), target)
+                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, 1), target)
+                        else:
+                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, -1), target)
+                        continue
+                if m == NEUTRAL:
+                    target.append((JUMP, i, land, 0))
+                    target.append((JUMP, i, land, 1))
                 else:
-                    self._chain(p, land, kind, [JUMP, i, land, -1], target)
+                    target.append((JUMP, i, land, -1))
         if forced:
             return forced
-        if self.options["hatching"]:
+        if self.hatching:
             self._placements(p, out)
         return out
 
-    def _chain(self, p, cur, kind, path, out):
-        # The chain `path` has just landed on cur: continue while it may.
-        b = self.board
+    def _chain(self, b, jt, goal, nk, cur, kind, path, out):
+        # The chain `path` (a tuple) has just landed on cur: it goes on
+        # while it may (jt: the mover's jump table, nk: its NEXT_KIND row).
         go_on = False
-        if cur != self.geo.goal[p]:
-            me = p + 1
-            for v in self.geo.jumps[p][cur]:
+        if cur != goal:
+            row = kind << 2
+            for v in jt[cur]:
                 m = b[v & 255]
-                land = v >> 8
-                if m == 0 or b[land]:  # nothing to jump, or land taken or off the board
+                k = nk[row + m]
+                if k == NO:
                     continue
-                if m == me:
-                    if kind == ENEMY:
-                        continue
-                    k = FRIEND
-                elif m == NEUTRAL:
-                    k = kind
-                else:
-                    if kind == FRIEND:
-                        continue
-                    k = ENEMY
+                land = v >> 8
+                if b[land]:  # land taken or off the board
+                    continue
                 go_on = True
                 if m == NEUTRAL:
-                    self._chain(p, land, k, path + [land, 0], out)
-                    self._chain(p, land, k, path + [land, 1], out)
+                    self._chain(b, jt, goal, nk, land, k, path + (land, 0), out)
+                    self._chain(b, jt, goal, nk, land, k, path + (land, 1), out)
                 else:
-                    self._chain(p, land, k, path + [land, -1], out)
+                    self._chain(b, jt, goal, nk, land, k, path + (land, -1), out)
         if not go_on:
-            out.append(tuple(path))
+            out.append(path)
 
     def _hops(self, p, cur, kind, out):
         # hops=1: the next hops of a chain under way.
@@ -328,9 +345,8 @@ class Tortuga(Game):
     # ---- Hatching Day -----------------------------------------------------
 
     def _place_cells(self, p):
-        camp = self.geo.camp[p]
         b = self.board
-        return [c for c in self.geo.start[p] if b[c] == 0 and c != camp]
+        return [c for c in self.geo.hatching_cells[p] if not b[c]]
 
     def _place_max(self, p):
         # The most turtles p may place this turn (counting any placed already):
@@ -359,33 +375,13 @@ class Tortuga(Game):
             for c in cells:
                 out.append((PLACE, c))
             return
-        # every non-empty subset of at most k cells, in a fixed order; the
-        # last list made for each player is kept (the free cells rarely change)
-        key = (tuple(cells), k)
+        # the last list made for each player is kept (the free cells rarely change)
         kept = self._kept_placements[p]
-        if kept is not None and kept[0] == key:
-            out.extend(kept[1])
+        if kept is not None and kept[1] == k and kept[0] == cells:
+            out.extend(kept[2])
             return
-        if k == 1:
-            made = [(PLACE, c) for c in cells]
-        elif k == 2:
-            made = []
-            j = 1
-            for c in cells:
-                made.append((PLACE, c))
-                made.extend([(PLACE, c, d) for d in cells[j:]])
-                j += 1
-        else:
-            # Built from the last cell back: `made` holds the actions on
-            # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then
-            # cells[m] put before each of them that has room, then them.
-            made = []
-            m = len(cells) - 1
-            while m >= 0:
-                first = (PLACE, cells[m])
-                made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
-                m -= 1
-        self._kept_placements[p] = (key, made)
+        made = placement_list(cells, k)
+        self._kept_placements[p] = (cells, k, made)
         out.extend(made)
 
     # ---- Tattoo Turtles ----------------------------------------------------
@@ -814,3 +810,29 @@ class Tortuga(Game):
     def _loaded(self):
         self._legal = None
         self._kept_placements = [None, None]
+
+
+def placement_list(cells, k):
+    # Every placement of 1..k turtles on `cells` (in order), as
+    # all_placements() lists them; one or two turtles in a comprehension.
+    if k == 1:
+        return [(PLACE, c) for c in cells]
+    if k == 2:
+        # (d == c makes the one-cell placement, before the pairs it begins)
+        return [(PLACE, c, d) if d != c else (PLACE, c) for c in cells for d in cells if d >= c]
+    return all_placements(cells, k)
+
+
+def all_placements(cells, k):
+    # Every non-empty subset of at most k of `cells` (in order), each as a
+    # PLACE action, a subset before those it begins (the tuples' own
+    # order). Built from the last cell back: `made` holds the actions on
+    # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then cells[m]
+    # put before each of them that has room, then them.
+    made = []
+    m = len(cells) - 1
+    while m >= 0:
+        first = (PLACE, cells[m])
+        made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
+        m -= 1
+    return made
