@@ -17,10 +17,11 @@ GAMES = [
 
 
 def _fields(game):
-    # What the state is made of: every attribute but the history and caches.
+    # What the state is made of: every attribute but the history, what only
+    # undoes it (Mahé's move records) and caches.
     out = {}
     for k in game.__dict__:
-        if k != "history" and not k.startswith("_"):
+        if k not in ("history", "moved") and not k.startswith("_"):
             out[k] = getattr(game, k)
     return out
 
