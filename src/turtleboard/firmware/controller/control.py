@@ -57,7 +57,8 @@ class Controller:
         self.name = None
         self.dice = "electronic"
         self.dice_seed = None
-        self.pos = None          # candidates of the current position
+        self.pos = None          # candidates of the current position (position())
+        self.committed = False   # this cycle's thinking committed an action
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
@@ -182,12 +183,19 @@ class Controller:
         return True
 
     def changed(self):
-        # The game changed: its candidates are worked out again, a few per
-        # cycle from the next quiet one (build()), or at once if the board
-        # is read against them first.
-        self.pos = Position(self.game)
+        # The game changed: its candidates are worked out again when next
+        # thought about (position()), then a few per cycle from the next
+        # quiet one (build()), or at once if the board is read against them
+        # first.
+        self.pos = None
         self.chain_checked = None
         self.dirty = True
+
+    def position(self):
+        # The candidates of the game's position (None with no game).
+        if self.pos is None and self.game is not None:
+            self.pos = Position(self.game)
+        return self.pos
 
     def commit(self, action, by, on_board=False):
         # Log first, then apply, then report. False if it could not be logged.
@@ -198,14 +206,15 @@ class Controller:
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
-        self.prev_image = self.pos.image
+        self.prev_image = self.position().image
         game.push(action)
         self.last_on_board = on_board
         self.last_by = by
         if not on_board:
             self.must_match = GAME
         self.changed()
-        self.link.send("action", {"n": len(game.history), "text": text, "hash": self.hash(), "by": by})
+        self.committed = True
+        self.link.send_action(len(game.history), text, self.hash(), by)
         return True
 
     def takeback(self, by):
@@ -225,7 +234,7 @@ class Controller:
         self.shown_dice = 0
         self.close_prompt(None)
         self.changed()
-        self.link.send("undone", {"n": len(game.history), "hash": self.hash()})
+        self.link.send_undone(len(game.history), self.hash())
 
     def hash(self):
         return "%08x" % self.game.state_hash()
@@ -283,7 +292,11 @@ class Controller:
         if self.wake_ms is not None and hal.ticks_diff(now, self.stable_since) >= self.wake_ms:
             self.dirty = True
         rounds = 0
-        while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
+        self.committed = False
+        while self.dirty and rounds < 4 and not self.committed:
+            # a commit may lead to a roll, a prompt: thought about in the
+            # next cycle, so that the cycle that commits sends its action
+            # frame and no more
             self.think(now)
             rounds += 1
         if not rounds:
@@ -346,9 +359,13 @@ class Controller:
     def think(self, now):
         self.dirty = False
         self.wake_ms = None
+        shown = self.scene
         scene = scenes.Scene()
         self.scene = scene
         self.decide(now, scene)
+        if self.committed and self.dirty:
+            self.scene = shown  # the LEDs change when the next cycle thinks
+            return
         if self.faults_sent:
             scene.status = "error"  # a dead or stuck sensor: see the error frames
 
@@ -357,7 +374,7 @@ class Controller:
         if game is None:
             self.set_status("no game: start one from the host", {})
             return
-        pos = self.pos
+        pos = self.position()
         sensed = self.board_image()
         # A cell with a change not yet steady: a turtle may be in transit, and
         # the stable image is not the board. Nothing matches until it is still.
@@ -447,7 +464,7 @@ class Controller:
 
     def in_sync(self, scene):
         game = self.game
-        pos = self.pos
+        pos = self.position()
         who = game.to_move()
         p = self.prompt
         if p is not None and p.kind == "move":
@@ -484,7 +501,7 @@ class Controller:
         if hint is not None:
             self.show_hint(scene, hint)
             return
-        if flows.decide_all(self.name) or (pos.unseen and not pos.groups):
+        if flows.decide_all(self.name) or (pos.unseen and not pos.seen()):
             choices = game.legal_actions() if flows.decide_all(self.name) else pos.unseen
             self.open_prompt("decide", "player %d decides: NEXT shows the next choice, OK confirms"
                              % (who + 1), choices)
@@ -510,7 +527,7 @@ class Controller:
 
     def preview(self, img):
         # LEDs of what changes from the game's board to `img`.
-        off, on, flip = diff(self.pos.image, img)
+        off, on, flip = diff(self.position().image, img)
         return self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
 
     def show_hint(self, scene, action):
@@ -674,7 +691,7 @@ class Controller:
             self.computer.paused = False  # the computer plays on
             self.dirty = True
             return
-        if name != "ok" or self.game is None or not self.pos.player:
+        if name != "ok" or self.game is None or not self.position().player:
             return
         pos = self.pos
         if self.board_image() != pos.image or not self.steady:

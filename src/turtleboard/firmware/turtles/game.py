@@ -121,6 +121,14 @@ class Game:
         # What each cell's sensor should read now: EMPTY, UP or DOWN per cell.
         raise NotImplementedError
 
+    def image_changes(self, action):
+        # What a legal `action` changes in image(), found without doing it:
+        # (cell, new value, cell, new value, ...), each cell once and only
+        # cells whose value changes; or None where only doing it tells (the
+        # controller's matcher then does and undoes it). A game may override
+        # it for its common actions; it must agree with doing them.
+        return None
+
     def explain_illegal(self, action):
         # Why `action` is not legal now; subclasses say more.
         return "it is not one of the legal actions now"

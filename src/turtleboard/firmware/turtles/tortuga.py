@@ -800,6 +800,33 @@ class Tortuga(Game):
     def cells(self):
         return list(self.geo.names)
 
+    def image_changes(self, a):
+        # Steps, single hops, placements and the choices the board cannot
+        # see, as their cells: the jumper's turtle is always on its feet, a
+        # jumped neutral joins a team (UP), a jumped enemy turns over (DOWN).
+        k = a[0]
+        if k == STEP:
+            return (a[1], EMPTY, a[2], UP)
+        if k == JUMP and len(a) == 3:
+            land = a[2]
+            for v in self.geo.jumps[self.side][a[1]]:  # the cell jumped over
+                if v >> 8 == land and v & 255 != land:
+                    over = v & 255
+            m = self.board[over]
+            if m == NEUTRAL:
+                return (a[1], EMPTY, a[2], UP, over, UP)
+            if m != self.side + 1:
+                return (a[1], EMPTY, a[2], UP, over, DOWN)
+            return (a[1], EMPTY, a[2], UP)
+        if k == PLACE:
+            out = ()
+            for c in a[1:]:
+                out += (c, UP)
+            return out
+        if k == TEAM or k == DONE or k == TATTOO or k == GIVE:
+            return ()  # a team, a tattoo, a turtle handed over: all still UP
+        return None  # powers, whole chains: done and undone
+
     def image(self):
         out = []
         for v in self.board:
