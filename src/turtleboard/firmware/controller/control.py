@@ -58,7 +58,7 @@ class Controller:
         self.dice = "electronic"
         self.dice_seed = None
         self.pos = None          # candidates of the current position (position())
-        self.committed = False   # this cycle's thinking committed an action
+        self.committed = False   # this cycle's thinking committed or took back an action
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
@@ -207,7 +207,7 @@ class Controller:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
         self.prev_image = self.position().image
-        game.push(action)
+        game.push_held(action)  # packed into the history by a quiet cycle (build())
         self.last_on_board = on_board
         self.last_by = by
         if not on_board:
@@ -234,6 +234,7 @@ class Controller:
         self.shown_dice = 0
         self.close_prompt(None)
         self.changed()
+        self.committed = True
         self.link.send_undone(len(game.history), self.hash())
 
     def hash(self):
@@ -303,9 +304,13 @@ class Controller:
             if self.pos is not None and not self.pos.done():
                 self.build()
             else:
+                if self.game is not None:
+                    self.game.history.pack()
                 self.computer.tick(self)  # one slice of the computer's thought
         self.render(now)
-        if rounds == 0 or self.held_back:
+        if self.committed:
+            self.held_back = False  # the action frame was this cycle's work
+        elif rounds == 0 or self.held_back:
             self.held_back = False
             self.flush()
         else:
@@ -332,6 +337,7 @@ class Controller:
         hal = self.hal
         pos = self.pos
         start = hal.ticks_ms()
+        self.game.history.pack()  # a commit's history entry, left for a quiet cycle
         while pos.fill():
             if hal.ticks_diff(hal.ticks_ms(), start) >= BUILD_MS:
                 break

@@ -71,12 +71,17 @@ class Hal:
     # ---- LEDs ----------------------------------------------------------
 
     def write_leds(self, colors):
-        if colors == self._colors:
+        old = self._colors
+        if colors == old:
             return  # a frame takes ~30 us per LED on the wire: skip repeats
-        self._colors = [tuple(c) for c in colors]
         pixels = self._pixels
-        for i in range(min(len(colors), pixels.n)):
-            pixels[i] = colors[i]
+        n = min(len(colors), pixels.n)
+        known = old is not None and len(old) == len(colors)
+        for i in range(n):
+            c = colors[i]
+            if not known or c != old[i]:  # the buffer keeps the rest (~0.4 ms an LED in Python)
+                pixels[i] = c
+        self._colors = list(colors)  # (r, g, b) tuples, never changed in place
         pixels.write()
 
     # ---- clock -----------------------------------------------------------

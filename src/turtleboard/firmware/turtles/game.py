@@ -18,18 +18,27 @@ DOWN = 2   # a flipped turtle (a neutral Tortuga turtle)
 RULES_VERSION = "1"
 
 
+FNV_START = (0x811C, 0x9DC5)  # FNV-1a's offset basis, as two 16-bit halves
+BYTES = bytes(range(256))     # each byte as itself (fnv_more's table)
+
+
 def fnv1a32(text):
+    hi, lo = fnv_more(FNV_START, text.encode())
+    return (hi << 16) | lo
+
+
+def fnv_more(state, data, table=BYTES):
     # FNV-1a, 32 bits, on two 16-bit halves: a 32-bit MicroPython would make
     # a heap int of every step's product. h * 0x01000193 (mod 2**32) is
     # h * 0x193 + (h << 24), and h << 24 only adds h's low byte to the top.
-    hi = 0x811C
-    lo = 0x9DC5
-    for b in text.encode():
-        lo ^= b
+    # -> the state (hi, lo) after the bytes table[b] for each b of `data`.
+    hi, lo = state
+    for b in data:
+        lo ^= table[b]
         t = lo * 0x193
         hi = (hi * 0x193 + (t >> 16) + ((lo & 0xFF) << 8)) & 0xFFFF
         lo = t & 0xFFFF
-    return (hi << 16) | lo
+    return hi, lo
 
 
 class Game:
@@ -178,6 +187,11 @@ class Game:
         # Unchecked: only for actions taken from legal_actions().
         self.history.add(action, self._do(action))
 
+    def push_held(self, action):
+        # push(), its packing into the history left for later (History.pack(),
+        # or the next push): for a caller that must answer at once.
+        self.history.hold(action, self._do(action))
+
     def try_action(self, action):
         # For search: apply a legal action without recording it in the
         # history (packing it there costs more than the rules). Returns the
@@ -260,8 +274,26 @@ class History:
         self.buf = bytearray()
         self.objects = []
         self.n = 0
+        self.held = None  # (action, token): the newest entry, not yet packed
+
+    def hold(self, action, token):
+        # A new last entry, packed later (pack()).
+        if self.held is not None:
+            self.pack()
+        self.held = (action, token)
+        self.n += 1
+
+    def pack(self):
+        # Packs the held entry, if any.
+        held = self.held
+        if held is not None:
+            self.held = None
+            self.n -= 1
+            self.add(held[0], held[1])
 
     def add(self, action, token):
+        if self.held is not None:
+            self.pack()
         buf = self.buf
         start = len(buf)
         if type(action) is int and 0 <= action < 32:
@@ -299,6 +331,11 @@ class History:
 
     def take_last(self):
         # Removes the last entry; returns (action, its undo token).
+        held = self.held
+        if held is not None:
+            self.held = None
+            self.n -= 1
+            return held
         buf = self.buf
         end = len(buf)
         if buf[end - 1] == 2 and not (buf[end - 3] | buf[end - 2]) & 1:
@@ -322,6 +359,7 @@ class History:
         return self.n
 
     def __iter__(self):
+        held = self.held  # (as it was when the iteration began)
         i = 0
         end = len(self.buf)
         while i < end:
@@ -329,6 +367,8 @@ class History:
             j = self._skip(j)
             i = j + _back_len(j - i)
             yield action
+        if held is not None:
+            yield held[0]
 
     def __getitem__(self, k):
         if isinstance(k, slice):
@@ -339,6 +379,8 @@ class History:
         if k < 0 or k >= n:
             raise IndexError("history index out of range")
         if k == n - 1:
+            if self.held is not None:
+                return self.held[0]
             return self._get(self._last())[0]
         for a in self:
             if not k:
