@@ -76,10 +76,11 @@ class Hal:
             return  # a frame takes ~30 us per LED on the wire: skip repeats
         pixels = self._pixels
         n = min(len(colors), pixels.n)
-        known = old is not None and len(old) == len(colors)
+        if old is not None and len(old) != len(colors):
+            old = None
         for i in range(n):
             c = colors[i]
-            if not known or c != old[i]:  # the buffer keeps the rest (~0.4 ms an LED in Python)
+            if old is None or c != old[i]:  # the buffer keeps the rest (~0.4 ms an LED in Python)
                 pixels[i] = c
         self._colors = list(colors)  # (r, g, b) tuples, never changed in place
         pixels.write()
