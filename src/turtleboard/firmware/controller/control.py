@@ -101,14 +101,18 @@ class Controller:
             )
         cls = game_class(name)
         game = cls(players, flows.device_options(name, cls, options), self.board.geometry)
+        where = {}
+        for i, cell in enumerate(self.board.cells):
+            where[cell] = i
         cell_map = []
         for cell in game.cells():
-            if cell not in self.board.cells:
+            i = where.get(cell)
+            if i is None:
                 raise GameError(
                     "the board has no cell %s, which %s needs; flash a board file made for %s"
                     % (cell, name, name)
                 )
-            cell_map.append(self.board.cells.index(cell))
+            cell_map.append(i)
         return game, cell_map
 
     def install(self, name, game, cell_map, dice, seed=None, seats=None):
