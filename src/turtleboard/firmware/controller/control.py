@@ -306,7 +306,8 @@ class Controller:
             rounds += 1
         if not rounds:
             if self.pos is not None and not self.pos.done():
-                self.build()
+                if self.status_out is None and self.frame is self.frame_sent:
+                    self.build()  # not in a cycle that sends the host a state frame
             else:
                 if self.game is not None:
                     self.game.history.pack()

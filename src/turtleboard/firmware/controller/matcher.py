@@ -60,7 +60,6 @@ class Position:
         self.image = image_bytes(game)
         self.changes = []  # per legal action (the first _next of them): its cells
         self.unseen = []   # player actions that leave the board as it is
-        self._groups = None
         self._movable = None
         self._dest = {}    # lifted cells (tuple) -> destinations
         who = game.to_move()
@@ -107,24 +106,23 @@ class Position:
     @property
     def groups(self):
         # [(image, [actions])]: the boards the actions leave (unseen ones
-        # left out), each with its actions, in legal-action order.
-        if self._groups is None:
-            self.finish()
-            out = []
-            index = {}
-            base = self.image
-            for k in range(len(self._todo)):
-                ch = self.changes[k]
-                if ch:
-                    img = apply(base, ch)
-                    j = index.get(img)
-                    if j is None:
-                        index[img] = len(out)
-                        out.append((img, [self._todo[k]]))
-                    else:
-                        out[j][1].append(self._todo[k])
-            self._groups = out
-        return self._groups
+        # left out), each with its actions, in legal-action order. Made
+        # afresh each time (kept, they would hold ~3 KB of the heap).
+        self.finish()
+        out = []
+        index = {}
+        base = self.image
+        for k in range(len(self._todo)):
+            ch = self.changes[k]
+            if ch:
+                img = apply(base, ch)
+                j = index.get(img)
+                if j is None:
+                    index[img] = len(out)
+                    out.append((img, [self._todo[k]]))
+                else:
+                    out[j][1].append(self._todo[k])
+        return out
 
     def match(self, sensed):
         # The actions whose resulting board is `sensed` (an empty list if none).

@@ -19,7 +19,6 @@ RULES_VERSION = "1"
 
 
 FNV_START = (0x811C, 0x9DC5)  # FNV-1a's offset basis, as two 16-bit halves
-BYTES = bytes(range(256))     # each byte as itself (fnv_more's table)
 
 
 def fnv1a32(text):
@@ -27,14 +26,15 @@ def fnv1a32(text):
     return (hi << 16) | lo
 
 
-def fnv_more(state, data, table=BYTES):
+def fnv_more(state, data, table=None):
     # FNV-1a, 32 bits, on two 16-bit halves: a 32-bit MicroPython would make
     # a heap int of every step's product. h * 0x01000193 (mod 2**32) is
     # h * 0x193 + (h << 24), and h << 24 only adds h's low byte to the top.
-    # -> the state (hi, lo) after the bytes table[b] for each b of `data`.
+    # -> the state (hi, lo) after the bytes of `data` (each b as table[b]
+    # when there is a table).
     hi, lo = state
     for b in data:
-        lo ^= table[b]
+        lo ^= b if table is None else table[b]
         t = lo * 0x193
         hi = (hi * 0x193 + (t >> 16) + ((lo & 0xFF) << 8)) & 0xFFFF
         lo = t & 0xFFFF
