@@ -290,8 +290,9 @@ def test_candidates_are_those_of_push_image_undo_and_leave_the_game_as_it_was():
 
 def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     # The cycle that commits a move does not work out the next position's
-    # candidates; the next quiet cycle does (a few each, for BUILD_MS), and
-    # then what may move is lit.
+    # candidates; the next quiet cycles do (a few each, for BUILD_MS, not in
+    # a cycle that sends the host a state frame), and then what may move is
+    # lit.
     # The committing cycle sends the action frame and nothing more: the
     # next position is looked at and lit from the next cycle on.
     rig = ready()
@@ -310,7 +311,9 @@ def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     assert committed
     assert rig.ctl.pos is None  # not even begun in the committing cycle
     assert kinds(rig.frames()) == ["action"] and rig.hal.leds == lit
-    got = rig.run(20)
+    # then, a cycle each: the new position looked at and lit, its status
+    # and LED frames to the host, the candidates, the movable turtles lit
+    got = rig.run(30)
     assert rig.ctl.pos.done()
     status = only(got, "status")[-1]
     assert status["text"] == "player 2 to move"
