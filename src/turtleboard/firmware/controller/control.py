@@ -89,6 +89,7 @@ class Controller:
         self.trouble_text = None
         self.trouble_at = 0
         self.cell_map = []       # game cell -> board cell
+        self.cells_in_order = False  # cell_map is 0, 1, 2, ...: the game's cells first on the board
         self.selftest = None     # a running self-test (controller/selftest.py)
 
     # ---- the game -----------------------------------------------------------
@@ -122,6 +123,7 @@ class Controller:
         self.dice = dice
         self.dice_seed = seed
         self.cell_map = cell_map
+        self.cells_in_order = cell_map == list(range(len(cell_map)))
         self.prev_image = None
         self.last_on_board = False
         self.must_match = GAME
@@ -364,7 +366,10 @@ class Controller:
     def board_image(self):
         if self.sensed is None:
             img = self.sensing.image
-            self.sensed = bytes([img[j] for j in self.cell_map])
+            if self.cells_in_order:  # (the board file lists the game's cells in its order)
+                self.sensed = bytes(img[:len(self.cell_map)])
+            else:
+                self.sensed = bytes([img[j] for j in self.cell_map])
         return self.sensed
 
     def think(self, now):
