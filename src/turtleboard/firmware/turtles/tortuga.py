@@ -774,9 +774,8 @@ class Tortuga(Game):
     def _key_tail(self):
         return " s%d p%d w%d r%d,%d n%d q%s g%s h%d,%d,%d,%d u%d" % (
             self.side, self.phase, self.winner, self.reserve[0], self.reserve[1],
-            self.turns, ",".join(str(c) for c in self.pending),
-            ",".join(str(c) for c in self.trig), self.at, self.kind, self.team_cell,
-            self.placed, self.step_no,
+            self.turns, _cells_text(self.pending), _cells_text(self.trig), self.at, self.kind,
+            self.team_cell, self.placed, self.step_no,
         )
 
     def state_hash(self):
@@ -849,3 +848,8 @@ class Tortuga(Game):
         for v in self.board:
             out.append(EMPTY if v == 0 else (DOWN if v == NEUTRAL else UP))
         return out
+
+
+def _cells_text(cells):
+    # "3,17": mostly no cells, and then no generator for join() to run
+    return ",".join([str(c) for c in cells]) if cells else ""
