@@ -165,7 +165,7 @@ for _ in range(3):
     ctl.step(hal.clock)
     hal.clock += 5
 # a turtle that some legal action takes off its cell
-lift = ctl.pos.movable()
+lift = ctl.position().movable()
 assert lift, "no movable turtle"
 lift = board.cells.index(cells[lift[0]])
 ch = board.sensor_of[lift]
@@ -249,14 +249,14 @@ for _ in range(12):
     quiet_link(False)
     keep("scan", timed(lambda: sensing.scan(hal.clock), 50))
     keep("legal", timed(ctl.game.legal_actions, 50))
-    keep("build", timed(lambda: ctl.changed() or ctl.pos.finish(), 5))
+    keep("build", timed(lambda: ctl.changed() or ctl.position().finish(), 5))
 report({"worst_cycle_us": round(best["worst"], 1), "change_cycle_us": round(best["change"], 1),
         "status_frame_cycle_us": round(best["status"], 1), "leds_frame_cycle_us": round(best["leds"], 1), "quiet_cycle_us": round(best["quiet"], 1),
         "worst_cycle_without_host_frames_us": round(best["worst_local"], 1),
         "scan_us": round(best["scan"], 1), "position_build_us": round(best["build"], 1),
         "legal_actions_us": round(best["legal"], 1),
         "cycle_statistic": "median of the cycles, best of 12 interleaved rounds",
-        "legal_actions": n_legal, "candidates": sum([len(a) for _, a in ctl.pos.groups])})
+        "legal_actions": n_legal, "candidates": sum([len(a) for _, a in ctl.position().groups])})
 """
 
 HEAP = """
@@ -287,13 +287,12 @@ g = ctl.game
 gc.collect()
 gc.disable()
 peak_rebuild = 0
-pos = Position(g, ())
-for action in g.legal_actions():
-    pos.add(g, action)
+pos = Position(g)
+while pos.fill():
     peak_rebuild = max(peak_rebuild, gc.mem_alloc() - base)
     gc.collect()
 gc.enable()
-assert pos.groups == ctl.pos.groups and pos.unseen == ctl.pos.unseen, "not the position's candidates"
+assert pos.groups == ctl.position().groups and pos.unseen == ctl.pos.unseen, "not the position's candidates"
 del pos
 hal.adc[ch] = UPV
 ctl.step(hal.clock)
@@ -370,7 +369,7 @@ for text in log.actions(start):
     gc.collect()
 ctl.install(header["game"], game, cell_map, "electronic")
 sample()
-ctl.pos.finish()  # the candidates, built in the first cycles after boot
+ctl.position().finish()  # the candidates, built in the first cycles after boot
 sample()
 assert len(game.history) == LOG_ACTIONS and game.state_hash() == LOG_HASH, "not the logged game"
 """

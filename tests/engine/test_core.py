@@ -143,6 +143,34 @@ def test_history_packs_and_gives_back_every_entry():
     assert len(h) == 0 and list(h) == [] and len(h.buf) == 0 and h.objects == []
 
 
+def test_a_held_history_entry_reads_as_packed_and_packs_the_same_bytes():
+    # hold() keeps the newest entry unpacked (a commit answers first, the
+    # packing waits for a quiet cycle): it reads like any other entry, and
+    # packed later (pack() or the next add) gives the same bytes.
+    from turtles.game import History
+
+    entries = [(3, 5), ((1, 2, 3), (7, 8, [1], [], [2])), ((4, (5, -6)), None), (6, "x"), (2, 1)]
+    packed = History()
+    for a, t in entries:
+        packed.add(a, t)
+    h = History()
+    for k in range(len(entries)):
+        a, t = entries[k]
+        h.hold(a, t)  # packs the one held before
+        assert len(h) == k + 1 and list(h) == [e[0] for e in entries[:k + 1]] and h[-1] == a and h[k] == a
+    h.pack()
+    assert bytes(h.buf) == bytes(packed.buf) and h.objects == packed.objects and h.held is None
+    h.hold(9, 10)
+    assert h.take_last() == (9, 10) and len(h) == len(entries)
+    h.hold(9, 10)
+    h.add(11, 12)  # packs the held entry first
+    assert list(h) == [e[0] for e in entries] + [9, 11]
+    assert h.take_last() == (11, 12) and h.take_last() == (9, 10)
+    for a, t in reversed(entries):
+        assert h.take_last() == (a, t)
+    assert len(h) == 0 and len(h.buf) == 0
+
+
 def test_derived_is_the_seed_times_7919_plus_n_plus_1():
     # The fixed dice's generators, made without the big product.
     from turtles.rng import derived

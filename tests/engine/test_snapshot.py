@@ -117,5 +117,5 @@ def test_resumed_history_counts_what_it_does_not_hold():
     a = random_action(other, rng)
     other.push(a)
     assert other.history[-1] == a and other.history[30] == a and len(other.history) == 31
-    assert list(other.history.held()) == [a]
+    assert list(other.history.actions_held()) == [a]
     assert "not held" in repr(other.history)

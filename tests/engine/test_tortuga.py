@@ -619,3 +619,21 @@ def test_view_is_plain_data():
         '{"game":"tortuga","jumper":null,"pending":[],"phase":"play","reserve":[1,2],'
         '"to_move":0,"turns":1,"turtles":{"a4":"N","d2":"S","d3":"NL","e4":"X"},"winners":null}'
     )
+
+
+def test_the_state_hash_is_fnv_of_the_state_key_in_every_variant():
+    # Tortuga hashes its cells from their values without writing their text:
+    # the same number as FNV-1a of state_key(), on both interpreters.
+    from turtles.bots import random_action
+    from turtles.game import fnv1a32
+    from turtles.rng import Rng
+
+    for options, seed in (({}, 1), ({"hops": 1}, 2), ({"tattoo": 4}, 3), ({"hops": 1, "tattoo": 2}, 4),
+                          ({"hatching": 1}, 5), ({"hops": 1, "hatching": 1}, 6)):
+        game = new_game("tortuga", 2, options)
+        rng = Rng(seed)
+        while True:
+            assert game.state_hash() == fnv1a32(game.state_key()), (options, len(game.history))
+            if game.is_over() or len(game.history) >= 80:
+                break
+            game.push(random_action(game, rng))

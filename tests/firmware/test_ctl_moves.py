@@ -246,11 +246,13 @@ def test_candidates_are_those_of_push_image_undo_and_leave_the_game_as_it_was():
     from turtles.bots import random_action
     from turtles.rng import Rng
 
-    for name, players, options in (("tortuga", 2, {"hops": 1}), ("mahe", 4, {}),
-                                   ("race", 4, {"mode": "physical"})):
+    for name, players, options, seed in (
+            ("tortuga", 2, {"hops": 1}, 4), ("tortuga", 2, {"hops": 1, "tattoo": 4}, 5),
+            ("tortuga", 2, {"hops": 1, "tattoo": 2}, 6), ("tortuga", 2, {"hops": 1, "hatching": 1}, 7),
+            ("tortuga", 2, {}, 8), ("mahe", 4, {}, 4), ("race", 4, {"mode": "physical"}, 4)):
         game = new_game(name, players, options)
-        rng = Rng(4)
-        while not game.is_over() and len(game.history) < 60:
+        rng = Rng(seed)
+        while not game.is_over() and len(game.history) < 80:
             n = len(game.history)
             h = game.state_hash()
             legal = list(game.legal_actions())
@@ -261,9 +263,14 @@ def test_candidates_are_those_of_push_image_undo_and_leave_the_game_as_it_was():
             unseen = []
             if game.to_move() >= 0:
                 for action in legal:
+                    before = game.image()
                     game.push(action)
                     img = bytes(game.image())
                     game.undo()
+                    said = game.image_changes(action)
+                    if said is not None:  # the engine's word: exactly the cells that change
+                        got = sorted([(said[i], said[i + 1]) for i in range(0, len(said), 2)])
+                        assert got == [(i, v) for i, v in enumerate(img) if v != before[i]], (name, n, action)
                     if img == pos.image:
                         unseen.append(action)
                     else:
@@ -283,22 +290,30 @@ def test_candidates_are_those_of_push_image_undo_and_leave_the_game_as_it_was():
 
 def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     # The cycle that commits a move does not work out the next position's
-    # candidates; the next quiet cycle does (a few each, for BUILD_MS), and
-    # then what may move is lit.
+    # candidates; the next quiet cycles do (a few each, for BUILD_MS, not in
+    # a cycle that sends the host a state frame), and then what may move is
+    # lit.
+    # The committing cycle sends the action frame and nothing more: the
+    # next position is looked at and lit from the next cycle on.
     rig = ready()
     rig.take("c1")
     rig.put("c2")
     committed = False
     for _ in range(40):
         n = len(rig.ctl.game.history)
+        rig.frames()
+        lit = list(rig.hal.leds)
         rig.ctl.step(rig.hal.clock)
         rig.hal.clock += 5
         if len(rig.ctl.game.history) > n:
             committed = True
             break
     assert committed
-    assert not rig.ctl.pos.done()  # nothing built in the committing cycle
-    got = rig.run(20)
+    assert rig.ctl.pos is None  # not even begun in the committing cycle
+    assert kinds(rig.frames()) == ["action"] and rig.hal.leds == lit
+    # then, a cycle each: the new position looked at and lit, its status
+    # and LED frames to the host, the candidates, the movable turtles lit
+    got = rig.run(30)
     assert rig.ctl.pos.done()
     status = only(got, "status")[-1]
     assert status["text"] == "player 2 to move"

@@ -86,6 +86,7 @@ def send_state(ctl):
                             "n": 0, "hash": None, "over": False, "result": None})
         link.send("synced", {"n": 0, "hash": None})
     else:
+        hash_text = ctl.hash()
         link.send("state", {
             "game": ctl.name,
             "players": game.players,
@@ -93,12 +94,12 @@ def send_state(ctl):
             "dice": ctl.dice,
             "seats": ctl.computer.seats,
             "n": len(game.history),
-            "hash": ctl.hash(),
+            "hash": hash_text,
             "over": game.is_over(),
             "result": game.result(),
         })
         link.send_log(ctl.action_texts())
-        link.send("synced", {"n": len(game.history), "hash": ctl.hash()})
+        link.send("synced", {"n": len(game.history), "hash": hash_text})
     ctl.resend()  # what a host that just (re)connected has missed, with a game or without
 
 

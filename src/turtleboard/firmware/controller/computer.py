@@ -55,7 +55,7 @@ class Computer:
         self.think = None   # the search under way
         self.key_game = None  # the game it thinks about,
         self.key_n = -1       # after this many actions,
-        self.key_pos = None   # in this position (the controller's candidates)
+        self.key_changes = -1  # after this many changes of the game (the controller's count)
         self.lit = True       # the thinking light, on or off
         self.blink_at = 0
         self.hint = None    # (n, action) of the hint lit now, for the game thought about
@@ -102,11 +102,11 @@ class Computer:
             level = HINT_LEVEL
         n = len(game.history)  # no tuple: a quiet cycle allocates nothing
         if self.think is None or self.key_game is not game or self.key_n != n \
-                or self.key_pos is not ctl.pos:
+                or self.key_changes != ctl.changes:
             self.think = thinker(game, level, self.rng)
             self.key_game = game
             self.key_n = n
-            self.key_pos = ctl.pos
+            self.key_changes = ctl.changes
             self.blink_at = ctl.hal.ticks_ms()
             return  # making the search was this cycle's slice
         if self.seat(who) != PERSON:

@@ -58,7 +58,9 @@ class Controller:
         self.name = None
         self.dice = "electronic"
         self.dice_seed = None
-        self.pos = None          # candidates of the current position
+        self.pos = None          # candidates of the current position (position())
+        self.changes = 0         # how often the game changed (changed())
+        self.committed = False   # this cycle's thinking committed or took back an action
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
@@ -89,6 +91,7 @@ class Controller:
         self.trouble_text = None
         self.trouble_at = 0
         self.cell_map = []       # game cell -> board cell
+        self.cells_in_order = False  # cell_map is 0, 1, 2, ...: the game's cells first on the board
         self.selftest = None     # a running self-test (controller/selftest.py)
 
     # ---- the game -----------------------------------------------------------
@@ -101,14 +104,18 @@ class Controller:
             )
         cls = game_class(name)
         game = cls(players, flows.device_options(name, cls, options), self.board.geometry)
+        where = {}
+        for i, cell in enumerate(self.board.cells):
+            where[cell] = i
         cell_map = []
         for cell in game.cells():
-            if cell not in self.board.cells:
+            i = where.get(cell)
+            if i is None:
                 raise GameError(
                     "the board has no cell %s, which %s needs; flash a board file made for %s"
                     % (cell, name, name)
                 )
-            cell_map.append(self.board.cells.index(cell))
+            cell_map.append(i)
         return game, cell_map
 
     def install(self, name, game, cell_map, dice, seed=None, seats=None):
@@ -118,6 +125,7 @@ class Controller:
         self.dice = dice
         self.dice_seed = seed
         self.cell_map = cell_map
+        self.cells_in_order = cell_map == list(range(len(cell_map)))
         self.prev_image = None
         self.last_on_board = False
         self.must_match = GAME
@@ -212,7 +220,7 @@ class Controller:
                     break
                 yield text
                 k += 1
-        for action in history.held():
+        for action in history.actions_held():
             yield self.game.action_text(action)
 
     def whole_history(self):
@@ -228,7 +236,7 @@ class Controller:
                 break
             whole.apply_text(text)
             k += 1
-        for action in game.history.held():
+        for action in game.history.actions_held():
             whole.push(action)
         if whole.state_hash() != game.state_hash() or len(whole.history) != len(game.history):
             raise GameError("the game log does not give the game being played")
@@ -252,12 +260,20 @@ class Controller:
         return True
 
     def changed(self):
-        # The game changed: its candidates are worked out again, a few per
-        # cycle from the next quiet one (build()), or at once if the board
-        # is read against them first.
-        self.pos = Position(self.game)
+        # The game changed: its candidates are worked out again when next
+        # thought about (position()), then a few per cycle from the next
+        # quiet one (build()), or at once if the board is read against them
+        # first.
+        self.pos = None
+        self.changes += 1
         self.chain_checked = None
         self.dirty = True
+
+    def position(self):
+        # The candidates of the game's position (None with no game).
+        if self.pos is None and self.game is not None:
+            self.pos = Position(self.game)
+        return self.pos
 
     def commit(self, action, by, on_board=False):
         # Log first, then apply, then report. False if it could not be logged.
@@ -268,14 +284,15 @@ class Controller:
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
-        self.prev_image = self.pos.image
-        game.push(action)
+        self.prev_image = self.position().image
+        game.push_held(action)  # packed into the history by a quiet cycle (build())
         self.last_on_board = on_board
         self.last_by = by
         if not on_board:
             self.must_match = GAME
         self.changed()
-        self.link.send("action", {"n": len(game.history), "text": text, "hash": self.hash(), "by": by})
+        self.committed = True
+        self.link.send_action(len(game.history), text, self.hash(), by)
         return True
 
     def takeback(self, by):
@@ -298,7 +315,8 @@ class Controller:
         self.shown_dice = 0
         self.close_prompt(None)
         self.changed()
-        self.link.send("undone", {"n": len(game.history), "hash": self.hash()})
+        self.committed = True
+        self.link.send_undone(len(game.history), self.hash())
 
     def hash(self):
         return "%08x" % self.game.state_hash()
@@ -356,16 +374,26 @@ class Controller:
         if self.wake_ms is not None and hal.ticks_diff(now, self.stable_since) >= self.wake_ms:
             self.dirty = True
         rounds = 0
-        while self.dirty and rounds < 4:  # a commit may lead to a roll, a prompt
+        self.committed = False
+        while self.dirty and rounds < 4 and not self.committed:
+            # a commit may lead to a roll, a prompt: thought about in the
+            # next cycle, so that the cycle that commits sends its action
+            # frame and no more
             self.think(now)
             rounds += 1
         if not rounds:
             if self.pos is not None and not self.pos.done():
-                self.build()
-            elif not self.keep_snapshot():
-                self.computer.tick(self)  # one slice of the computer's thought
+                if self.status_out is None and self.frame is self.frame_sent:
+                    self.build()  # not in a cycle that sends the host a state frame
+            else:
+                if self.game is not None:
+                    self.game.history.pack()
+                if not self.keep_snapshot():
+                    self.computer.tick(self)  # one slice of the computer's thought
         self.render(now)
-        if rounds == 0 or self.held_back:
+        if self.committed:
+            self.held_back = False  # the action frame was this cycle's work
+        elif rounds == 0 or self.held_back:
             self.held_back = False
             self.flush()
         else:
@@ -392,6 +420,7 @@ class Controller:
         hal = self.hal
         pos = self.pos
         start = hal.ticks_ms()
+        self.game.history.pack()  # a commit's history entry, left for a quiet cycle
         while pos.fill():
             if hal.ticks_diff(hal.ticks_ms(), start) >= BUILD_MS:
                 break
@@ -413,15 +442,22 @@ class Controller:
     def board_image(self):
         if self.sensed is None:
             img = self.sensing.image
-            self.sensed = bytes([img[j] for j in self.cell_map])
+            if self.cells_in_order:  # (the board file lists the game's cells in its order)
+                self.sensed = bytes(img[:len(self.cell_map)])
+            else:
+                self.sensed = bytes([img[j] for j in self.cell_map])
         return self.sensed
 
     def think(self, now):
         self.dirty = False
         self.wake_ms = None
+        shown = self.scene
         scene = scenes.Scene()
         self.scene = scene
         self.decide(now, scene)
+        if self.committed and self.dirty:
+            self.scene = shown  # the LEDs change when the next cycle thinks
+            return
         if self.faults_sent:
             scene.status = "error"  # a dead or stuck sensor: see the error frames
 
@@ -430,7 +466,7 @@ class Controller:
         if game is None:
             self.set_status("no game: start one from the host", {})
             return
-        pos = self.pos
+        pos = self.position()
         sensed = self.board_image()
         # A cell with a change not yet steady: a turtle may be in transit, and
         # the stable image is not the board. Nothing matches until it is still.
@@ -520,7 +556,7 @@ class Controller:
 
     def in_sync(self, scene):
         game = self.game
-        pos = self.pos
+        pos = self.position()
         who = game.to_move()
         p = self.prompt
         if p is not None and p.kind == "move":
@@ -558,7 +594,7 @@ class Controller:
         if hint is not None:
             self.show_hint(scene, hint)
             return
-        if flows.decide_all(self.name) or (pos.unseen and not pos.groups):
+        if flows.decide_all(self.name) or (pos.unseen and not pos.seen()):
             choices = game.legal_actions() if flows.decide_all(self.name) else pos.unseen
             self.open_prompt("decide", "player %d decides: NEXT shows the next choice, OK confirms"
                              % (who + 1), choices)
@@ -584,7 +620,7 @@ class Controller:
 
     def preview(self, img):
         # LEDs of what changes from the game's board to `img`.
-        off, on, flip = diff(self.pos.image, img)
+        off, on, flip = diff(self.position().image, img)
         return self.leds(off, scenes.TAKE) + self.leds(on, scenes.PREVIEW) + self.leds(flip, scenes.FLIP)
 
     def show_hint(self, scene, action):
@@ -748,7 +784,7 @@ class Controller:
             self.computer.paused = False  # the computer plays on
             self.dirty = True
             return
-        if name != "ok" or self.game is None or not self.pos.player:
+        if name != "ok" or self.game is None or not self.position().player:
             return
         pos = self.pos
         if self.board_image() != pos.image or not self.steady:

@@ -1,8 +1,10 @@
 # Move recognition by position: what the board would show after each legal
-# action. The candidates of a position are worked out a few at a time after
-# the game changed (fill(), in the controller's spare cycles), or all at once
-# when the board is read against them before that (finish()); then every
-# cycle only compares bytes.
+# action. A candidate is the cells its action changes on the board, found
+# without doing the action where the engine can say (image_changes), else
+# by doing and undoing it; they are worked out a few at a time after the
+# game changed (fill(), in the controller's spare cycles), or all at once
+# when the board is read against them before that (finish()). Whole
+# images are made only where one is asked for (groups, nearest).
 
 from turtles.game import EMPTY
 
@@ -11,71 +13,129 @@ def image_bytes(game):
     return bytes(game.image())
 
 
-def image_after(game, action):
-    # The board `action` leaves. The engine's own do and undo, without
-    # writing the action into the game's packed history as push() does
-    # (that costs ten times the move itself on the Pico).
+def image_after(game, action, base=None):
+    # The board `action` leaves (`base`: the game's image, if known).
+    if base is None:
+        base = image_bytes(game)
+    return apply(base, changes_of(game, action, base))
+
+
+def changes_of(game, action, base):
+    # (cell, value, ...): the cells of `base` (the game's image) that
+    # `action` changes, each once. From the engine where it can say; else
+    # the engine's own do and undo, without writing the action into the
+    # game's packed history as push() does (ten times the move itself on
+    # the Pico).
+    changes = game.image_changes(action)
+    if changes is not None:
+        return changes
+    return _done(game, action, base)
+
+
+def _done(game, action, base):
     token = game._do(action)
-    img = image_bytes(game)
+    img = game.image()
     game._undo(token)
-    return img
+    out = []
+    for i in range(len(base)):
+        if img[i] != base[i]:
+            out.append(i)
+            out.append(img[i])
+    return tuple(out)
+
+
+def apply(base, changes):
+    img = bytearray(base)
+    i = 0
+    while i < len(changes):
+        img[changes[i]] = changes[i + 1]
+        i += 2
+    return bytes(img)
 
 
 class Position:
-    # The candidates of the game's current position (of `actions` when given:
-    # none, for adding them one by one with add()).
-    def __init__(self, game, actions=None):
+    # The candidates of the game's current position.
+    def __init__(self, game):
         self.game = game
         self.image = image_bytes(game)
-        self.groups = []  # [(image, [actions])], in legal-action order
-        self.unseen = []  # player actions that leave the board as it is
+        self.changes = []  # per legal action (the first _next of them): its cells
+        self.unseen = []   # player actions that leave the board as it is
         self._movable = None
-        self._dest = {}   # lifted cells (tuple) -> destinations
+        self._dest = {}    # lifted cells (tuple) -> destinations
         who = game.to_move()
         self.player = who >= 0
-        # the actions still to add (a copy: an engine may reuse its list)
-        if who < 0:
-            self._todo = ()
-        else:
-            self._todo = list(game.legal_actions() if actions is None else actions)
+        # the actions (a copy: an engine may reuse its list)
+        self._todo = list(game.legal_actions()) if who >= 0 else ()
         self._next = 0
 
     def done(self):
         # Are all the candidates known?
         return self._next >= len(self._todo)
 
-    def fill(self):
-        # Adds the next candidate; False when there was none left.
-        if self._next >= len(self._todo):
+    def fill(self, n=1):
+        # Adds the next n candidates (fewer if fewer are left); False when
+        # there was none left.
+        todo = self._todo
+        k = self._next
+        if k >= len(todo):
             return False
-        self.add(self.game, self._todo[self._next])
-        self._next += 1
+        end = min(k + n, len(todo))
+        game = self.game
+        base = self.image
+        changes = self.changes
+        while k < end:
+            action = todo[k]
+            k += 1
+            ch = game.image_changes(action)
+            if ch is None:
+                ch = _done(game, action, base)
+            changes.append(ch)
+            if not ch:
+                self.unseen.append(action)
+        self._next = k
         return True
 
     def finish(self):
-        while self.fill():
-            pass
+        self.fill(len(self._todo))
 
-    def add(self, game, action):
-        # One candidate: the board `action` leaves, with the others that
-        # leave the same board.
-        img = image_after(game, action)
-        if img == self.image:
-            self.unseen.append(action)
-            return
-        for other, actions in self.groups:
-            if other == img:
-                actions.append(action)
-                return
-        self.groups.append((img, [action]))
+    def seen(self):
+        # Does some legal action change the board?
+        self.finish()
+        return len(self.unseen) < len(self._todo)
+
+    @property
+    def groups(self):
+        # [(image, [actions])]: the boards the actions leave (unseen ones
+        # left out), each with its actions, in legal-action order. Made
+        # afresh each time (kept, they would hold ~3 KB of the heap).
+        self.finish()
+        out = []
+        index = {}
+        base = self.image
+        for k in range(len(self._todo)):
+            ch = self.changes[k]
+            if ch:
+                img = apply(base, ch)
+                j = index.get(img)
+                if j is None:
+                    index[img] = len(out)
+                    out.append((img, [self._todo[k]]))
+                else:
+                    out[j][1].append(self._todo[k])
+        return out
 
     def match(self, sensed):
         # The actions whose resulting board is `sensed` (an empty list if none).
         self.finish()
-        for img, actions in self.groups:
-            if img == sensed:
-                return actions
-        return []
+        base = self.image
+        changes = self.changes
+        out = []
+        for k in range(len(changes)):
+            ch = changes[k]
+            # shows the first change, then all of them, then nothing else
+            if ch and sensed[ch[0]] == ch[1] and _shows(sensed, ch) and apply(base, ch) == sensed:
+                out.append(self._todo[k])
+        return out
 
     def lifted(self, sensed):
         # Cells from which a turtle was taken off (and nothing else changed),
@@ -99,11 +159,12 @@ class Position:
         self.finish()
         out = []
         cur = self.image
-        for img, _ in self.groups:
-            if _changes_all(img, cur, lifted):
-                for i in range(len(img)):
-                    if cur[i] == EMPTY and img[i] != EMPTY and i not in out:
-                        out.append(i)
+        for ch in self.changes:
+            if _changes_all(ch, lifted):
+                for i in range(0, len(ch), 2):
+                    c = ch[i]
+                    if cur[c] == EMPTY and ch[i + 1] != EMPTY and c not in out:
+                        out.append(c)
         out.sort()
         self._dest[key] = out
         return out
@@ -113,11 +174,11 @@ class Position:
         if self._movable is None:
             self.finish()
             out = []
-            cur = self.image
-            for img, _ in self.groups:
-                for i in range(len(img)):
-                    if cur[i] != EMPTY and img[i] == EMPTY and i not in out:
-                        out.append(i)
+            for ch in self.changes:
+                for i in range(0, len(ch), 2):
+                    c = ch[i]
+                    if ch[i + 1] == EMPTY and c not in out:
+                        out.append(c)
             out.sort()
             self._movable = out
         return self._movable
@@ -125,7 +186,6 @@ class Position:
     def nearest(self, sensed):
         # The one candidate board closest to `sensed`, if it is strictly
         # closer than the position itself; else the position's board.
-        self.finish()
         best = self.image
         best_d = distance(sensed, best)
         tie = False
@@ -169,11 +229,22 @@ def chains(game, sensed, depth=4, budget=200):
     return out
 
 
-def _changes_all(img, cur, cells):
-    # Does `img` differ from `cur` on every one of `cells`? (A loop, not
-    # all() over a generator: that costs a heap block per call.)
+def _shows(sensed, changes):
+    # Does `sensed` show every one of the changes?
+    for i in range(0, len(changes), 2):
+        if sensed[changes[i]] != changes[i + 1]:
+            return False
+    return True
+
+
+def _changes_all(changes, cells):
+    # Do the changes take in every one of `cells`? (A loop, not all() over a
+    # generator: that costs a heap block per call.)
     for c in cells:
-        if img[c] == cur[c]:
+        i = 0
+        while i < len(changes) and changes[i] != c:
+            i += 2
+        if i >= len(changes):
             return False
     return True
 

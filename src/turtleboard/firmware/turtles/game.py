@@ -20,18 +20,27 @@ DOWN = 2   # a flipped turtle (a neutral Tortuga turtle)
 RULES_VERSION = "1"
 
 
+FNV_START = (0x811C, 0x9DC5)  # FNV-1a's offset basis, as two 16-bit halves
+
+
 def fnv1a32(text):
+    hi, lo = fnv_more(FNV_START, text.encode())
+    return (hi << 16) | lo
+
+
+def fnv_more(state, data, table=None):
     # FNV-1a, 32 bits, on two 16-bit halves: a 32-bit MicroPython would make
     # a heap int of every step's product. h * 0x01000193 (mod 2**32) is
     # h * 0x193 + (h << 24), and h << 24 only adds h's low byte to the top.
-    hi = 0x811C
-    lo = 0x9DC5
-    for b in text.encode():
-        lo ^= b
+    # -> the state (hi, lo) after the bytes of `data` (each b as table[b]
+    # when there is a table).
+    hi, lo = state
+    for b in data:
+        lo ^= b if table is None else table[b]
         t = lo * 0x193
         hi = (hi * 0x193 + (t >> 16) + ((lo & 0xFF) << 8)) & 0xFFFF
         lo = t & 0xFFFF
-    return (hi << 16) | lo
+    return hi, lo
 
 
 class Game:
@@ -123,6 +132,14 @@ class Game:
         # What each cell's sensor should read now: EMPTY, UP or DOWN per cell.
         raise NotImplementedError
 
+    def image_changes(self, action):
+        # What a legal `action` changes in image(), found without doing it:
+        # (cell, new value, cell, new value, ...), each cell once and only
+        # cells whose value changes; or None where only doing it tells (the
+        # controller's matcher then does and undoes it). A game may override
+        # it for its common actions; it must agree with doing them.
+        return None
+
     def explain_illegal(self, action):
         # Why `action` is not legal now; subclasses say more.
         return "it is not one of the legal actions now"
@@ -171,6 +188,11 @@ class Game:
     def push(self, action):
         # Unchecked: only for actions taken from legal_actions().
         self.history.add(action, self._do(action))
+
+    def push_held(self, action):
+        # push(), its packing into the history left for later (History.pack(),
+        # or the next push): for a caller that must answer at once.
+        self.history.hold(action, self._do(action))
 
     def try_action(self, action):
         # For search: apply a legal action without recording it in the
@@ -302,8 +324,26 @@ class History:
         self.objects = []
         self.n = 0  # entries held
         self.base = 0  # actions before them, not held
+        self.held = None  # (action, token): the newest entry, not yet packed
+
+    def hold(self, action, token):
+        # A new last entry, packed later (pack()).
+        if self.held is not None:
+            self.pack()
+        self.held = (action, token)
+        self.n += 1
+
+    def pack(self):
+        # Packs the held entry, if any.
+        held = self.held
+        if held is not None:
+            self.held = None
+            self.n -= 1
+            self.add(held[0], held[1])
 
     def add(self, action, token):
+        if self.held is not None:
+            self.pack()
         buf = self.buf
         start = len(buf)
         if type(action) is int and 0 <= action < 32:
@@ -341,6 +381,11 @@ class History:
 
     def take_last(self):
         # Removes the last entry; returns (action, its undo token).
+        held = self.held
+        if held is not None:
+            self.held = None
+            self.n -= 1
+            return held
         buf = self.buf
         end = len(buf)
         if buf[end - 1] == 2 and not (buf[end - 3] | buf[end - 2]) & 1:
@@ -366,10 +411,11 @@ class History:
     def __iter__(self):
         if self.base:
             raise IndexError("the first %d actions are not held (resumed from a snapshot)" % self.base)
-        return self.held()
+        return self.actions_held()
 
-    def held(self):
+    def actions_held(self):
         # The actions held, the first base ones left out.
+        held = self.held  # (as it was when the iteration began)
         i = 0
         end = len(self.buf)
         while i < end:
@@ -377,6 +423,8 @@ class History:
             j = self._skip(j)
             i = j + _back_len(j - i)
             yield action
+        if held is not None:
+            yield held[0]
 
     def __getitem__(self, k):
         if isinstance(k, slice):
@@ -389,8 +437,10 @@ class History:
         if k < 0 or k >= n:
             raise IndexError("history index out of range (or not held: resumed from a snapshot)")
         if k == n - 1:
+            if self.held is not None:
+                return self.held[0]
             return self._get(self._last())[0]
-        for a in self.held():
+        for a in self.actions_held():
             if not k:
                 return a
             k -= 1
@@ -403,7 +453,7 @@ class History:
 
     def __repr__(self):
         if self.base:
-            return "[<%d not held>] + %r" % (self.base, list(self.held()))
+            return "[<%d not held>] + %r" % (self.base, list(self.actions_held()))
         return repr(list(self))
 
     def _put(self, v):

@@ -7,7 +7,7 @@
 # Actions are tuples whose first item is their kind (STEP, JUMP, ...).
 
 from .errors import BadNotation, BadSetup, IllegalAction
-from .game import DOWN, EMPTY, TERMINAL, UP, Game
+from .game import DOWN, EMPTY, FNV_START, TERMINAL, UP, Game, fnv_more
 from .hexboard import default_geometry, hexboard
 
 try:
@@ -52,6 +52,10 @@ FRIEND = const(1)
 ENEMY = const(2)
 
 BOARD_CHARS = ".snx"
+BOARD_BYTES = BOARD_CHARS.encode()
+TATTOO_CHARS = ".LEIC"
+TATTOO_BYTES = TATTOO_CHARS.encode()
+KEY_START = fnv_more(FNV_START, b"tortuga ")  # the state key's hash so far
 
 # What a chain has jumped after one more hop: NEXT_KIND[p][kind << 2 | m],
 # kind 0 (neutrals only so far), FRIEND or ENEMY, m the board value of the
@@ -760,13 +764,25 @@ class Tortuga(Game):
 
     def state_key(self):
         b = "".join(BOARD_CHARS[v] for v in self.board)
-        t = "".join(".LEIC"[v] for v in self.tat) if self.ntattoo else ""
-        return "tortuga %s %s s%d p%d w%d r%d,%d n%d q%s g%s h%d,%d,%d,%d u%d" % (
-            b, t, self.side, self.phase, self.winner, self.reserve[0], self.reserve[1],
-            self.turns, ",".join(str(c) for c in self.pending),
-            ",".join(str(c) for c in self.trig), self.at, self.kind, self.team_cell,
-            self.placed, self.step_no,
+        t = "".join(TATTOO_CHARS[v] for v in self.tat) if self.ntattoo else ""
+        return "tortuga %s %s%s" % (b, t, self._key_tail())
+
+    def _key_tail(self):
+        return " s%d p%d w%d r%d,%d n%d q%s g%s h%d,%d,%d,%d u%d" % (
+            self.side, self.phase, self.winner, self.reserve[0], self.reserve[1],
+            self.turns, _cells_text(self.pending), _cells_text(self.trig), self.at, self.kind,
+            self.team_cell, self.placed, self.step_no,
         )
+
+    def state_hash(self):
+        # fnv1a32(self.state_key()), the cells hashed from their values:
+        # making their text took ~3 ms of each commit on a Pico.
+        h = fnv_more(KEY_START, bytes(self.board), BOARD_BYTES)
+        h = fnv_more(h, b" ")
+        if self.ntattoo:
+            h = fnv_more(h, bytes(self.tat), TATTOO_BYTES)
+        hi, lo = fnv_more(h, self._key_tail().encode())
+        return (hi << 16) | lo
 
     def view(self, player):
         # Nothing is hidden in Tortuga: every player sees everything.
@@ -795,6 +811,33 @@ class Tortuga(Game):
 
     def cells(self):
         return list(self.geo.names)
+
+    def image_changes(self, a):
+        # Steps, single hops, placements and the choices the board cannot
+        # see, as their cells: the jumper's turtle is always on its feet, a
+        # jumped neutral joins a team (UP), a jumped enemy turns over (DOWN).
+        k = a[0]
+        if k == STEP:
+            return (a[1], EMPTY, a[2], UP)
+        if k == JUMP and len(a) == 3:
+            land = a[2]
+            for v in self.geo.jumps[self.side][a[1]]:  # the cell jumped over
+                if v >> 8 == land and v & 255 != land:
+                    over = v & 255
+            m = self.board[over]
+            if m == NEUTRAL:
+                return (a[1], EMPTY, a[2], UP, over, UP)
+            if m != self.side + 1:
+                return (a[1], EMPTY, a[2], UP, over, DOWN)
+            return (a[1], EMPTY, a[2], UP)
+        if k == PLACE:
+            out = ()
+            for c in a[1:]:
+                out += (c, UP)
+            return out
+        if k == TEAM or k == DONE or k == TATTOO or k == GIVE:
+            return ()  # a team, a tattoo, a turtle handed over: all still UP
+        return None  # powers, whole chains: done and undone
 
     def image(self):
         out = []
@@ -836,3 +879,8 @@ def all_placements(cells, k):
         made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
         m -= 1
     return made
+
+
+def _cells_text(cells):
+    # "3,17": mostly no cells, and then no generator for join() to run
+    return ",".join([str(c) for c in cells]) if cells else ""
