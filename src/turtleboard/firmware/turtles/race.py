@@ -83,12 +83,23 @@ def _is_action(a):
 
 
 def _cards(counts):
-    # A pile's cards in kind order, one byte each: the i-th is the card that
-    # a draw weighted by the counts picks for i (see rng.weighted()).
-    out = bytearray()
+    # A pile's cards in kind order: the i-th is the card that a draw
+    # weighted by the counts picks for i (see rng.weighted()).
+    out = []
     for k in range(KINDS):
-        out.extend(bytes((k,)) * counts[k])
+        out.extend([k] * counts[k])
     return out
+
+
+# The playout's tables: the play of colour card k; the plays of a "*+";
+# the history's bytes of the draw DRAW + k: its varint, then its token's
+# first byte (the token's next bits are flags and the turn).
+PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))
+RAINBOW_PLAYS = tuple(RAINBOW_PLUS * 5 + t for t in range(5))
+DRAW_BYTES = tuple(
+    bytes(((DRAW + k) << 2 & 127 | 128, (DRAW + k) >> 5, (DRAW + k) << 2 & 127 | 128))
+    for k in range(KINDS)
+)
 
 
 def card_name(kind):
@@ -215,52 +226,213 @@ class Race(Game):
         return out
 
     def playout(self, rng, max_actions=100000):
-        # Game.playout() without its generic calls: the same actions from the
-        # same draws of rng (rng.choice(items) is items[rng.below(len(items))];
-        # weighted by counts, it is the card rng.below(their sum) in `cards`,
-        # the draw pile card by card; all weights 1: the outcome rng.choice()
-        # picks).
+        # Game.playout() without its generic calls (physical mode: that one).
+        # The same actions from the same draws of rng, the same history and
+        # the same state at the end; a hand discarded is the one step done
+        # outside _race().
+        if not self.dealt:
+            return Game.playout(self, rng, max_actions)
         n = 0
-        add = self.history.add
-        cards = _cards(self.draw) if self.dealt else None
         while True:
-            if n >= max_actions and self.to_move() != TERMINAL:
-                self._too_long(max_actions)
-            if self.stack_left:
-                placed = self.stacks[0]
-                a = rng.choice([STACK + t for t in range(5) if t not in placed])
-            elif self.colours_first and self.colour_next < self.players:
-                a = rng.choice(self._colour_actions())
-            elif not self.dealt:
-                who = self.to_move()  # physical mode: the cards shown, the colours told
-                if who == TERMINAL:
-                    return n
-                self._push_random(rng, who)
-                n += 1
-                continue
-            elif self.stacks[self.lettuce]:
+            n, stop = self._race(rng, n, max_actions)
+            if stop == TERMINAL:
                 return n
-            elif self.deal_left or self.draw_left:
-                if self.draw_n:
-                    i = rng.below(self.draw_n)
-                    k = cards[i]
-                    cards[i:i + 1] = b""
-                    add(DRAW + k, self._draw(k))
-                else:  # reshuffled first
-                    a = rng.weighted(self.chance_outcomes())
-                    add(a, self._draw(a - DRAW))
-                    cards = _cards(self.draw)
+            if stop == DISCARD:  # its draw is made: rng.below(1), as choice([DISCARD])
+                self.push(DISCARD)
                 n += 1
-                continue
             else:
-                plays = self._plays() or [DISCARD]
-                a = plays[rng.below(len(plays))]
-                if a < DRAW:
-                    add(a, self._play_dealt(a))
-                    n += 1
-                    continue
-            add(a, self._do(a))
+                self._too_long(max_actions)
+
+    def _race(self, rng, n, max_actions):
+        # Dealt mode: plays random actions until the race ends (-> TERMINAL),
+        # a hand must be discarded (-> DISCARD, its draw made, not done) or
+        # max_actions are played (-> CHANCE). Everything in locals:
+        #  - a draw is the card rng.below(cards in the pile) in `cards`, the
+        #    pile card by card in kind order (what rng.weighted() picks);
+        #  - a play is legal_actions()[rng.below(how many)], listed from
+        #    `held`, the kinds each hand holds in kind order;
+        #  - rng.below() and History.add() are written out here (the same
+        #    numbers and the same bytes): their calls cost more than the rules.
+        stacks = self.stacks
+        pos = self.pos
+        hands = self.hands
+        held = [[k for k in range(KINDS) if h[k]] if any(h) else [] for h in hands]
+        lettuce = self.lettuce
+        players = self.players
+        side = self.side
+        setup = self.stack_left + players - self.colour_next
+        draw = self.draw
+        played = self.played
+        draw_n = self.draw_n
+        played_n = self.played_n
+        turn = self.turn
+        draw_left = self.draw_left
+        passing = self.passing
+        deal_left = self.deal_left
+        last = self.last
+        cards = _cards(draw)
+        hist = self.history
+        buf = hist.buf
+        n0 = n
+        hi = rng.hi
+        lo = rng.lo
+        while True:
+            if setup:  # the start stack and the colours
+                if self.stack_left:
+                    plays = [STACK + t for t in range(5) if t not in stacks[0]]
+                else:
+                    plays = self._colour_actions()
+                c = len(plays)
+            elif deal_left or draw_left:
+                plays = None
+                c = draw_n or played_n  # empty: the played cards reshuffled
+            elif stacks[lettuce]:
+                stop = TERMINAL
+                break
+            else:  # legal_actions(): the plays of each kind held, in kind order
+                plays = []
+                for k in held[turn]:
+                    if k < 15:
+                        if k % 3 != 2 or pos[k // 3]:
+                            plays.append(PLAY_OF[k])
+                    elif k == RAINBOW_PLUS:
+                        plays += RAINBOW_PLAYS
+                    elif k == RAINBOW_MINUS:
+                        for t in range(5):
+                            if pos[t]:
+                                plays.append(80 + t)
+                    else:
+                        rear = min(pos)
+                        for t in range(5):
+                            if pos[t] == rear:
+                                plays.append(k * 5 + t)
+                c = len(plays) or 1
+            if n >= max_actions:
+                stop = CHANCE
+                break
+            # i = rng.below(c): xorshift32 on halves, the top 2**32 % c
+            # outputs left out; c < 2**14, so hi * m + lo is a small int
+            m = 65536 % c
+            while True:
+                hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
+                lo ^= (lo << 13) & 0xFFFF
+                lo ^= hi >> 1
+                hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
+                lo ^= (lo << 5) & 0xFFFF
+                if hi < 0xFFFF or lo < 65536 - (m * m) % c:
+                    break
+            i = (hi * m + lo) % c
             n += 1
+            if plays is None:  # a card drawn (as _draw())
+                if draw_n:
+                    f = 3  # the token's second byte in the history: a >> 5, flags
+                else:
+                    f = 3 | RESHUFFLED >> 5
+                    draw = played
+                    played = [0] * KINDS
+                    draw_n = played_n
+                    played_n = 0
+                    cards = _cards(draw)
+                k = cards.pop(i)
+                draw[k] -= 1
+                draw_n -= 1
+                if deal_left:
+                    p = (HAND * players - deal_left) % players
+                    deal_left -= 1
+                    f |= DEALING >> 5
+                    w = 0
+                else:
+                    p = w = turn
+                    if passing:
+                        f |= PASSING >> 5
+                    draw_left -= 1
+                    if not draw_left and passing:
+                        turn += 1
+                        if turn == players:
+                            turn = 0
+                        passing = False
+                h = hands[p]
+                if not h[k]:
+                    hand = held[p]
+                    hand.append(k)
+                    hand.sort()
+                h[k] += 1
+                # History.add(DRAW + k, its token): both varints of 4 times
+                # their value; the token is DRAW + k | flags | turn << 12
+                buf += DRAW_BYTES[k]
+                if w:
+                    buf.append(f | 128)
+                    buf.append(w)
+                    buf.append(5)
+                else:
+                    buf.append(f)
+                    buf.append(4)
+                continue
+            if setup:
+                a = token = plays[i]
+                self._tell(a)
+                setup -= 1
+            elif not plays:
+                stop = DISCARD
+                n -= 1
+                break
+            else:  # a card played (as _play_dealt() and _move())
+                a = plays[i]
+                k = a // 5
+                t = a % 5
+                h = hands[turn]
+                h[k] -= 1
+                if not h[k]:
+                    held[turn].remove(k)
+                played[k] += 1
+                played_n += 1
+                p = pos[t]
+                stack = stacks[p]
+                j = stack.index(t)
+                q = p + STEP[k]
+                if q > lettuce:
+                    q = lettuce
+                if p == 0 and side:
+                    del stack[j]
+                    stacks[q].append(t)
+                    pos[t] = q
+                else:
+                    moving = stack[j:]
+                    del stack[j:]
+                    stacks[q].extend(moving)
+                    for t in moving:
+                        pos[t] = q
+                token = a | (last + 1) << 9 | p << 16 | j << 22
+                last = a
+                if q != lettuce:
+                    draw_left = 1
+                    passing = True
+            # History.add(a, token): both as varints, then the entry's length
+            start = len(buf)
+            v = a << 2
+            if v > 127:
+                buf.append(v & 127 | 128)
+                v >>= 7
+            buf.append(v)
+            v = token << 2
+            while v > 127:
+                buf.append(v & 127 | 128)
+                v >>= 7
+            buf.append(v)
+            buf.append(len(buf) - start)
+        hist.n += n - n0
+        rng.hi = hi
+        rng.lo = lo
+        self.draw = draw
+        self.played = played
+        self.draw_n = draw_n
+        self.played_n = played_n
+        self.turn = turn
+        self.draw_left = draw_left
+        self.passing = passing
+        self.deal_left = deal_left
+        self.last = last
+        return n, stop
 
     def _dead_kinds(self):
         # Kinds that cannot be played now and that a hand could still hold:
