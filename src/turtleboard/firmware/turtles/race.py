@@ -96,6 +96,7 @@ def _cards(counts):
 # first byte (the token's next bits are flags and the turn).
 PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))
 RAINBOW_PLAYS = tuple(RAINBOW_PLUS * 5 + t for t in range(5))
+DECK_CARDS = tuple(_cards(DECK))
 DRAW_BYTES = tuple(
     bytes(((DRAW + k) << 2 & 127 | 128, (DRAW + k) >> 5, (DRAW + k) << 2 & 127 | 128))
     for k in range(KINDS)
@@ -260,7 +261,12 @@ class Race(Game):
         lettuce = self.lettuce
         players = self.players
         side = self.side
-        setup = self.stack_left + players - self.colour_next
+        stack_left = self.stack_left
+        colour_next = self.colour_next
+        colour_of = self.colour_of
+        unplaced = [t for t in range(5) if t not in stacks[0]]  # the start stack's next turtle
+        free = [c for c in range(5) if c not in colour_of]       # and the colours not taken
+        setup = stack_left + players - colour_next
         draw = self.draw
         played = self.played
         draw_n = self.draw_n
@@ -270,18 +276,15 @@ class Race(Game):
         passing = self.passing
         deal_left = self.deal_left
         last = self.last
-        cards = _cards(draw)
+        cards = list(DECK_CARDS) if draw_n == 52 else _cards(draw)
         hist = self.history
         buf = hist.buf
         n0 = n
         hi = rng.hi
         lo = rng.lo
         while True:
-            if setup:  # the start stack and the colours
-                if self.stack_left:
-                    plays = [STACK + t for t in range(5) if t not in stacks[0]]
-                else:
-                    plays = self._colour_actions()
+            if setup:  # the start stack, then the colours (as _tell())
+                plays = unplaced if stack_left else free
                 c = len(plays)
             elif deal_left or draw_left:
                 plays = None
@@ -369,8 +372,16 @@ class Race(Game):
                     buf.append(4)
                 continue
             if setup:
-                a = token = plays[i]
-                self._tell(a)
+                x = plays.pop(i)
+                if stack_left:
+                    a = STACK + x
+                    stacks[0].append(x)
+                    stack_left -= 1
+                else:
+                    a = COLOUR + colour_next * 5 + x
+                    colour_of[colour_next] = x
+                    colour_next += 1
+                token = a
                 setup -= 1
             elif not plays:
                 stop = DISCARD
@@ -432,6 +443,8 @@ class Race(Game):
         self.passing = passing
         self.deal_left = deal_left
         self.last = last
+        self.stack_left = stack_left
+        self.colour_next = colour_next
         return n, stop
 
     def _dead_kinds(self):
