@@ -95,7 +95,9 @@ def _cards(counts):
 # the history's bytes of the draw DRAW + k: its varint, then its token's
 # first byte (the token's next bits are flags and the turn).
 PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))
+MINUS_OF = tuple(k // 3 if k % 3 == 2 else -1 for k in range(15))
 RAINBOW_PLAYS = tuple(RAINBOW_PLUS * 5 + t for t in range(5))
+RAINBOW_MINUS_PLAYS = tuple(RAINBOW_MINUS * 5 + t for t in range(5))
 DECK_CARDS = tuple(_cards(DECK))
 DRAW_BYTES = tuple(
     bytes(((DRAW + k) << 2 & 127 | 128, (DRAW + k) >> 5, (DRAW + k) << 2 & 127 | 128))
@@ -275,6 +277,7 @@ class Race(Game):
         draw_left = self.draw_left
         passing = self.passing
         deal_left = self.deal_left
+        deal_to = (HAND * players - deal_left) % players  # who is dealt the next card
         last = self.last
         cards = list(DECK_CARDS) if draw_n == 52 else _cards(draw)
         hist = self.history
@@ -296,18 +299,24 @@ class Race(Game):
                 plays = []
                 for k in held[turn]:
                     if k < 15:
-                        if k % 3 != 2 or pos[k // 3]:
+                        t = MINUS_OF[k]
+                        if t < 0 or pos[t]:
                             plays.append(PLAY_OF[k])
                     elif k == RAINBOW_PLUS:
                         plays += RAINBOW_PLAYS
                     elif k == RAINBOW_MINUS:
-                        for t in range(5):
-                            if pos[t]:
-                                plays.append(80 + t)
-                    else:
-                        rear = min(pos)
-                        for t in range(5):
-                            if pos[t] == rear:
+                        if stacks[0]:
+                            for t in range(5):
+                                if pos[t]:
+                                    plays.append(80 + t)
+                        else:
+                            plays += RAINBOW_MINUS_PLAYS
+                    else:  # the turtles on the rearmost field
+                        rear = stacks[min(pos)]
+                        if len(rear) == 1:
+                            plays.append(k * 5 + rear[0])
+                        else:
+                            for t in sorted(rear):
                                 plays.append(k * 5 + t)
                 c = len(plays) or 1
             if n >= max_actions:
@@ -318,8 +327,7 @@ class Race(Game):
             m = 65536 % c
             while True:
                 hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
-                lo ^= (lo << 13) & 0xFFFF
-                lo ^= hi >> 1
+                lo ^= ((lo << 13) & 0xFFFF) ^ (hi >> 1)
                 hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
                 lo ^= (lo << 5) & 0xFFFF
                 if hi < 0xFFFF or lo < 65536 - (m * m) % c:
@@ -328,9 +336,9 @@ class Race(Game):
             n += 1
             if plays is None:  # a card drawn (as _draw())
                 if draw_n:
-                    f = 3  # the token's second byte in the history: a >> 5, flags
+                    f = 3  # the token's second byte in the history: a >> 5 | flags >> 5
                 else:
-                    f = 3 | RESHUFFLED >> 5
+                    f = 67  # RESHUFFLED
                     draw = played
                     played = [0] * KINDS
                     draw_n = played_n
@@ -340,14 +348,17 @@ class Race(Game):
                 draw[k] -= 1
                 draw_n -= 1
                 if deal_left:
-                    p = (HAND * players - deal_left) % players
+                    p = deal_to
+                    deal_to += 1
+                    if deal_to == players:
+                        deal_to = 0
                     deal_left -= 1
-                    f |= DEALING >> 5
+                    f |= 16  # DEALING
                     w = 0
                 else:
                     p = w = turn
                     if passing:
-                        f |= PASSING >> 5
+                        f |= 32  # PASSING
                     draw_left -= 1
                     if not draw_left and passing:
                         turn += 1
@@ -381,8 +392,11 @@ class Race(Game):
                     a = COLOUR + colour_next * 5 + x
                     colour_of[colour_next] = x
                     colour_next += 1
-                token = a
                 setup -= 1
+                # History.add(a, a): a varint of 4 * a twice (two bytes each)
+                v = a << 2 & 127 | 128
+                buf += bytes((v, a >> 5, v, a >> 5, 4))
+                continue
             elif not plays:
                 stop = DISCARD
                 n -= 1
@@ -413,24 +427,33 @@ class Race(Game):
                     stacks[q].extend(moving)
                     for t in moving:
                         pos[t] = q
-                token = a | (last + 1) << 9 | p << 16 | j << 22
+                # History.add(a, token), token = a | (last + 1) << 9 | p << 16
+                # | j << 22: the varints of 4 * a and 4 * token, 7 bits a byte
+                # (g0..g3: the token's), then the entry's length
+                g0 = a << 2 & 127
+                g1 = a >> 5 | (last + 1 & 7) << 4
+                g2 = last + 1 >> 3 | (p & 7) << 4
+                g3 = p >> 3 | j << 3
                 last = a
                 if q != lettuce:
                     draw_left = 1
                     passing = True
-            # History.add(a, token): both as varints, then the entry's length
-            start = len(buf)
-            v = a << 2
-            if v > 127:
-                buf.append(v & 127 | 128)
-                v >>= 7
-            buf.append(v)
-            v = token << 2
-            while v > 127:
-                buf.append(v & 127 | 128)
-                v >>= 7
-            buf.append(v)
-            buf.append(len(buf) - start)
+                if a < 32:
+                    buf.append(g0)
+                    size = 1
+                else:
+                    buf.append(g0 | 128)
+                    buf.append(a >> 5)
+                    size = 2
+                if g3:
+                    buf += bytes((g0 | 128, g1 | 128, g2 | 128, g3, size + 4))
+                elif g2:
+                    buf += bytes((g0 | 128, g1 | 128, g2, size + 3))
+                elif g1:
+                    buf += bytes((g0 | 128, g1, size + 2))
+                else:
+                    buf.append(g0)
+                    buf.append(size + 1)
         hist.n += n - n0
         rng.hi = hi
         rng.lo = lo
