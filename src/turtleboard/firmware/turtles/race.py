@@ -94,8 +94,8 @@ def _cards(counts):
 # The playout's tables: the play of colour card k; the plays of a "*+";
 # the history's bytes of the draw DRAW + k: its varint, then its token's
 # first byte (the token's next bits are flags and the turn).
+SHIFT13 = tuple(x << 13 for x in range(8))
 PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))
-MINUS_OF = tuple(k // 3 if k % 3 == 2 else -1 for k in range(15))
 RAINBOW_PLAYS = tuple(RAINBOW_PLUS * 5 + t for t in range(5))
 RAINBOW_MINUS_PLAYS = tuple(RAINBOW_MINUS * 5 + t for t in range(5))
 DECK_CARDS = tuple(_cards(DECK))
@@ -253,13 +253,15 @@ class Race(Game):
         #  - a draw is the card rng.below(cards in the pile) in `cards`, the
         #    pile card by card in kind order (what rng.weighted() picks);
         #  - a play is legal_actions()[rng.below(how many)], listed from
-        #    `held`, the kinds each hand holds in kind order;
+        #    each hand's `colours` (the plays of its colour cards, in order)
+        #    and `others` (its other kinds, in order);
         #  - rng.below() and History.add() are written out here (the same
         #    numbers and the same bytes): their calls cost more than the rules.
         stacks = self.stacks
         pos = self.pos
         hands = self.hands
-        held = [[k for k in range(KINDS) if h[k]] if any(h) else [] for h in hands]
+        colours = [[PLAY_OF[k] for k in range(15) if h[k]] for h in hands]
+        others = [[k for k in range(15, KINDS) if h[k]] for h in hands]
         lettuce = self.lettuce
         players = self.players
         side = self.side
@@ -296,13 +298,15 @@ class Race(Game):
                 stop = TERMINAL
                 break
             else:  # legal_actions(): the plays of each kind held, in kind order
-                plays = []
-                for k in held[turn]:
-                    if k < 15:
-                        t = MINUS_OF[k]
-                        if t < 0 or pos[t]:
-                            plays.append(PLAY_OF[k])
-                    elif k == RAINBOW_PLUS:
+                if stacks[0]:  # a "-" (play 16 * turtle + 10) not from the start
+                    plays = []
+                    for a in colours[turn]:
+                        if a & 15 != 10 or pos[a >> 4]:
+                            plays.append(a)
+                else:
+                    plays = colours[turn][:]
+                for k in others[turn]:
+                    if k == RAINBOW_PLUS:
                         plays += RAINBOW_PLAYS
                     elif k == RAINBOW_MINUS:
                         if stacks[0]:
@@ -323,11 +327,12 @@ class Race(Game):
                 stop = CHANCE
                 break
             # i = rng.below(c): xorshift32 on halves, the top 2**32 % c
-            # outputs left out; c < 2**14, so hi * m + lo is a small int
+            # outputs left out; c < 2**14, so hi * m + lo is a small int.
+            # (x << 13) & 0xFFFF is SHIFT13[x & 7]: one int less to make.
             m = 65536 % c
             while True:
-                hi ^= ((hi << 13) | (lo >> 3)) & 0xFFFF
-                lo ^= ((lo << 13) & 0xFFFF) ^ (hi >> 1)
+                hi ^= SHIFT13[hi & 7] | (lo >> 3)
+                lo ^= SHIFT13[lo & 7] ^ (hi >> 1)
                 hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
                 lo ^= (lo << 5) & 0xFFFF
                 if hi < 0xFFFF or lo < 65536 - (m * m) % c:
@@ -367,8 +372,12 @@ class Race(Game):
                         passing = False
                 h = hands[p]
                 if not h[k]:
-                    hand = held[p]
-                    hand.append(k)
+                    if k < 15:
+                        hand = colours[p]
+                        hand.append(PLAY_OF[k])
+                    else:
+                        hand = others[p]
+                        hand.append(k)
                     hand.sort()
                 h[k] += 1
                 # History.add(DRAW + k, its token): both varints of 4 times
@@ -408,7 +417,10 @@ class Race(Game):
                 h = hands[turn]
                 h[k] -= 1
                 if not h[k]:
-                    held[turn].remove(k)
+                    if k < 15:
+                        colours[turn].remove(a)
+                    else:
+                        others[turn].remove(k)
                 played[k] += 1
                 played_n += 1
                 p = pos[t]
