@@ -95,6 +95,7 @@ def _cards(counts):
 # the history's bytes of the draw DRAW + k: its varint, then its token's
 # first byte (the token's next bits are flags and the turn).
 SHIFT13 = tuple(x << 13 for x in range(8))
+MOD16 = tuple(65536 % c if c else 0 for c in range(53))  # 2**16 % c (c <= 52 cards)
 PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))
 RAINBOW_PLAYS = tuple(RAINBOW_PLUS * 5 + t for t in range(5))
 RAINBOW_MINUS_PLAYS = tuple(RAINBOW_MINUS * 5 + t for t in range(5))
@@ -260,8 +261,8 @@ class Race(Game):
         stacks = self.stacks
         pos = self.pos
         hands = self.hands
-        colours = [[PLAY_OF[k] for k in range(15) if h[k]] for h in hands]
-        others = [[k for k in range(15, KINDS) if h[k]] for h in hands]
+        colours = [[PLAY_OF[k] for k in range(15) if h[k]] if any(h) else [] for h in hands]
+        others = [[k for k in range(15, KINDS) if h[k]] if any(h) else [] for h in hands]
         lettuce = self.lettuce
         players = self.players
         side = self.side
@@ -298,13 +299,14 @@ class Race(Game):
                 stop = TERMINAL
                 break
             else:  # legal_actions(): the plays of each kind held, in kind order
+                plays = colours[turn]  # (only read, unless copied first)
                 if stacks[0]:  # a "-" (play 16 * turtle + 10) not from the start
                     plays = []
                     for a in colours[turn]:
                         if a & 15 != 10 or pos[a >> 4]:
                             plays.append(a)
-                else:
-                    plays = colours[turn][:]
+                elif others[turn]:
+                    plays = plays[:]
                 for k in others[turn]:
                     if k == RAINBOW_PLUS:
                         plays += RAINBOW_PLAYS
@@ -329,7 +331,7 @@ class Race(Game):
             # i = rng.below(c): xorshift32 on halves, the top 2**32 % c
             # outputs left out; c < 2**14, so hi * m + lo is a small int.
             # (x << 13) & 0xFFFF is SHIFT13[x & 7]: one int less to make.
-            m = 65536 % c
+            m = MOD16[c]
             while True:
                 hi ^= SHIFT13[hi & 7] | (lo >> 3)
                 lo ^= SHIFT13[lo & 7] ^ (hi >> 1)
@@ -429,7 +431,11 @@ class Race(Game):
                 q = p + STEP[k]
                 if q > lettuce:
                     q = lettuce
-                if p == 0 and side:
+                if j == len(stack) - 1:  # alone, from the top
+                    stack.pop()
+                    stacks[q].append(t)
+                    pos[t] = q
+                elif p == 0 and side:
                     del stack[j]
                     stacks[q].append(t)
                     pos[t] = q
