@@ -94,6 +94,7 @@ def _cards(counts):
 # The playout's tables: the play of colour card k; the plays of a "*+";
 # the history's bytes of the draw DRAW + k: its varint, then its token's
 # first byte (the token's next bits are flags and the turn).
+NO_CARDS = [0] * KINDS
 SHIFT13 = tuple(x << 13 for x in range(8))
 MOD16 = tuple(65536 % c if c else 0 for c in range(53))  # 2**16 % c (c <= 52 cards)
 PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))
@@ -261,17 +262,26 @@ class Race(Game):
         stacks = self.stacks
         pos = self.pos
         hands = self.hands
-        colours = [[PLAY_OF[k] for k in range(15) if h[k]] if any(h) else [] for h in hands]
-        others = [[k for k in range(15, KINDS) if h[k]] if any(h) else [] for h in hands]
+        colours = []
+        others = []
+        for h in hands:
+            if h == NO_CARDS:
+                colours.append([])
+                others.append([])
+            else:
+                colours.append([PLAY_OF[k] for k in range(15) if h[k]])
+                others.append([k for k in range(15, KINDS) if h[k]])
         lettuce = self.lettuce
         players = self.players
         side = self.side
         stack_left = self.stack_left
         colour_next = self.colour_next
         colour_of = self.colour_of
-        unplaced = [t for t in range(5) if t not in stacks[0]]  # the start stack's next turtle
-        free = [c for c in range(5) if c not in colour_of]       # and the colours not taken
         setup = stack_left + players - colour_next
+        if setup:  # the turtles not on the start stack yet, the colours not taken
+            start = stacks[0]
+            unplaced = [t for t in range(5) if t not in start] if start else [0, 1, 2, 3, 4]
+            free = [c for c in range(5) if c not in colour_of] if colour_next else [0, 1, 2, 3, 4]
         draw = self.draw
         played = self.played
         draw_n = self.draw_n
