@@ -416,7 +416,12 @@ class Race(Game):
                 setup -= 1
                 # History.add(a, a): a varint of 4 * a twice (two bytes each)
                 v = a << 2 & 127 | 128
-                buf += bytes((v, a >> 5, v, a >> 5, 4))
+                w = a >> 5
+                buf.append(v)
+                buf.append(w)
+                buf.append(v)
+                buf.append(w)
+                buf.append(4)
                 continue
             elif not plays:
                 stop = DISCARD
@@ -459,8 +464,9 @@ class Race(Game):
                 # | j << 22: the varints of 4 * a and 4 * token, 7 bits a byte
                 # (g0..g3: the token's), then the entry's length
                 g0 = a << 2 & 127
-                g1 = a >> 5 | (last + 1 & 7) << 4
-                g2 = last + 1 >> 3 | (p & 7) << 4
+                x = last + 1
+                g1 = a >> 5 | (x & 7) << 4
+                g2 = x >> 3 | (p & 7) << 4
                 g3 = p >> 3 | j << 3
                 last = a
                 if q != lettuce:
@@ -474,11 +480,20 @@ class Race(Game):
                     buf.append(a >> 5)
                     size = 2
                 if g3:
-                    buf += bytes((g0 | 128, g1 | 128, g2 | 128, g3, size + 4))
+                    buf.append(g0 | 128)
+                    buf.append(g1 | 128)
+                    buf.append(g2 | 128)
+                    buf.append(g3)
+                    buf.append(size + 4)
                 elif g2:
-                    buf += bytes((g0 | 128, g1 | 128, g2, size + 3))
+                    buf.append(g0 | 128)
+                    buf.append(g1 | 128)
+                    buf.append(g2)
+                    buf.append(size + 3)
                 elif g1:
-                    buf += bytes((g0 | 128, g1, size + 2))
+                    buf.append(g0 | 128)
+                    buf.append(g1)
+                    buf.append(size + 2)
                 else:
                     buf.append(g0)
                     buf.append(size + 1)
