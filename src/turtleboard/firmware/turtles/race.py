@@ -91,20 +91,20 @@ def _cards(counts):
     return out
 
 
-# The playout's tables: the play of colour card k; the plays of a "*+";
-# the history's bytes of the draw DRAW + k: its varint, then its token's
-# first byte (the token's next bits are flags and the turn).
+# The playout's tables (Race._race()).
 NO_CARDS = [0] * KINDS
-SHIFT13 = tuple(x << 13 for x in range(8))
+DECK_CARDS = tuple(_cards(DECK))  # a full draw pile, card by card
+SHIFT13 = tuple(x << 13 for x in range(8))  # (x << 13) & 0xFFFF by x & 7
 MOD16 = tuple(65536 % c if c else 0 for c in range(53))  # 2**16 % c (c <= 52 cards)
-PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))
-RAINBOW_PLAYS = tuple(RAINBOW_PLUS * 5 + t for t in range(5))
-RAINBOW_MINUS_PLAYS = tuple(RAINBOW_MINUS * 5 + t for t in range(5))
-DECK_CARDS = tuple(_cards(DECK))
+PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))  # the play of colour card k
+FIVE_PLAYS = tuple(tuple(k * 5 + t for t in range(5)) for k in range(15, KINDS))  # *+ *- ^ ^^
+# A draw's history entry: DRAW + k as a varint of 4 times it, then its
+# token's, whose first byte is the same; the dealt card's whole entry.
 DRAW_BYTES = tuple(
     bytes(((DRAW + k) << 2 & 127 | 128, (DRAW + k) >> 5, (DRAW + k) << 2 & 127 | 128))
     for k in range(KINDS)
 )
+DEAL_BYTES = tuple(head + bytes(((DRAW | DEALING) >> 5, 4)) for head in DRAW_BYTES)
 
 
 def card_name(kind):
@@ -318,19 +318,18 @@ class Race(Game):
                 elif others[turn]:
                     plays = plays[:]
                 for k in others[turn]:
-                    if k == RAINBOW_PLUS:
-                        plays += RAINBOW_PLAYS
+                    if k == RAINBOW_PLUS or k == RAINBOW_MINUS and not stacks[0]:
+                        plays += FIVE_PLAYS[k - 15]  # any turtle; off the start
                     elif k == RAINBOW_MINUS:
-                        if stacks[0]:
-                            for t in range(5):
-                                if pos[t]:
-                                    plays.append(80 + t)
-                        else:
-                            plays += RAINBOW_MINUS_PLAYS
+                        for t in range(5):
+                            if pos[t]:
+                                plays.append(80 + t)
                     else:  # the turtles on the rearmost field
                         rear = stacks[min(pos)]
                         if len(rear) == 1:
                             plays.append(k * 5 + rear[0])
+                        elif len(rear) == 5:
+                            plays += FIVE_PLAYS[k - 15]
                         else:
                             for t in sorted(rear):
                                 plays.append(k * 5 + t)
@@ -364,18 +363,27 @@ class Race(Game):
                 k = cards.pop(i)
                 draw[k] -= 1
                 draw_n -= 1
-                if deal_left:
+                # History.add(DRAW + k, its token): both varints of 4 times
+                # their value; the token is DRAW + k | flags | turn << 12
+                if deal_left:  # (no reshuffle: 52 cards for at most 25)
                     p = deal_to
                     deal_to += 1
                     if deal_to == players:
                         deal_to = 0
                     deal_left -= 1
-                    f |= 16  # DEALING
-                    w = 0
+                    buf += DEAL_BYTES[k]
                 else:
-                    p = w = turn
+                    p = turn
                     if passing:
                         f |= 32  # PASSING
+                    buf += DRAW_BYTES[k]
+                    if p:
+                        buf.append(f | 128)
+                        buf.append(p)
+                        buf.append(5)
+                    else:
+                        buf.append(f)
+                        buf.append(4)
                     draw_left -= 1
                     if not draw_left and passing:
                         turn += 1
@@ -392,16 +400,6 @@ class Race(Game):
                         hand.append(k)
                     hand.sort()
                 h[k] += 1
-                # History.add(DRAW + k, its token): both varints of 4 times
-                # their value; the token is DRAW + k | flags | turn << 12
-                buf += DRAW_BYTES[k]
-                if w:
-                    buf.append(f | 128)
-                    buf.append(w)
-                    buf.append(5)
-                else:
-                    buf.append(f)
-                    buf.append(4)
                 continue
             if setup:
                 x = plays.pop(i)
