@@ -75,6 +75,26 @@ def test_race_playout_discards_as_the_generic_one():
         assert DISCARD in list(g.history), (players, seed)
 
 
+class FirstRng(Rng):
+    # Another kind of rng: always the first choice (a race still ends).
+    def below(self, n):
+        Rng.below(self, n)
+        return 0
+
+
+def test_race_playout_draws_from_another_kind_of_rng_through_it():
+    # Race.playout() writes out Rng.below(); any other rng is asked itself.
+    a = new_game("race", 5)
+    b = new_game("race", 5)
+    rng_a = FirstRng(5)
+    rng_b = FirstRng(5)
+    assert a.playout(rng_a) == Game.playout(b, rng_b)
+    _same(a, b, rng_a, rng_b, "FirstRng")
+    c = new_game("race", 5)
+    c.playout(Rng(5))
+    assert c.state_key() != a.state_key()
+
+
 def test_race_playout_stopped_at_its_limit_leaves_the_game_so_far():
     # The limit is checked before each action: stopped, the game is the one
     # the generic loop leaves, and it plays on from there alike.

@@ -14,6 +14,7 @@
 
 from .errors import BadNotation, BadSetup
 from .game import CHANCE, EMPTY, TERMINAL, UP, Game, parse_int
+from .rng import Rng
 
 COLOURS = ("red", "yellow", "green", "blue", "purple")
 
@@ -231,11 +232,11 @@ class Race(Game):
         return out
 
     def playout(self, rng, max_actions=100000):
-        # Game.playout() without its generic calls (physical mode: that one).
-        # The same actions from the same draws of rng, the same history and
-        # the same state at the end; a hand discarded is the one step done
-        # outside _race().
-        if not self.dealt:
+        # Game.playout() without its generic calls (physical mode, or another
+        # kind of rng: that one). The same actions from the same draws of
+        # rng, the same history and the same state at the end; a hand
+        # discarded is the one step done outside _race().
+        if not self.dealt or type(rng) is not Rng:
             return Game.playout(self, rng, max_actions)
         n = 0
         while True:
