@@ -13,7 +13,7 @@
 # pile already holds (docs/rulings.md says exactly what it can check).
 
 from .errors import BadNotation, BadSetup
-from .game import CHANCE, EMPTY, TERMINAL, UP, Game, parse_int
+from .game import CHANCE, EMPTY, TERMINAL, UP, Game, History, parse_int
 from .rng import Rng
 
 COLOURS = ("red", "yellow", "green", "blue", "purple")
@@ -99,13 +99,22 @@ SHIFT13 = tuple(x << 13 for x in range(8))  # (x << 13) & 0xFFFF by x & 7
 MOD16 = tuple(65536 % c if c else 0 for c in range(53))  # 2**16 % c (c <= 52 cards)
 PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))  # the play of colour card k
 FIVE_PLAYS = tuple(tuple(k * 5 + t for t in range(5)) for k in range(15, KINDS))  # *+ *- ^ ^^
-# A draw's history entry: DRAW + k as a varint of 4 times it, then its
-# token's, whose first byte is the same; the dealt card's whole entry.
-DRAW_BYTES = tuple(
-    bytes(((DRAW + k) << 2 & 127 | 128, (DRAW + k) >> 5, (DRAW + k) << 2 & 127 | 128))
-    for k in range(KINDS)
-)
-DEAL_BYTES = tuple(head + bytes(((DRAW | DEALING) >> 5, 4)) for head in DRAW_BYTES)
+
+
+def _entry(action, token):
+    # One history entry's bytes, as History.add() writes them.
+    h = History()
+    h.add(action, token)
+    return bytes(h.buf)
+
+
+# A draw's history entry: DRAW + k as a varint (two bytes), then its token's
+# varint, whose first byte is the same (the flags and the turn are above
+# it), then the entry's length. The dealt card's whole entry; the rest of a
+# drawn card's after a play, by whose turn it is.
+DRAW_BYTES = tuple(_entry(DRAW + k, DRAW + k)[:3] for k in range(KINDS))
+DEAL_BYTES = tuple(_entry(DRAW + k, DRAW + k | DEALING) for k in range(KINDS))
+PASS_TAILS = tuple(_entry(DRAW, DRAW | PASSING | p << 12)[3:] for p in range(5))
 
 
 def card_name(kind):
@@ -375,16 +384,19 @@ class Race(Game):
                     buf += DEAL_BYTES[k]
                 else:
                     p = turn
-                    if passing:
-                        f |= 32  # PASSING
                     buf += DRAW_BYTES[k]
-                    if p:
-                        buf.append(f | 128)
-                        buf.append(p)
-                        buf.append(5)
+                    if passing and f == 3:  # after a play, no reshuffle: the common draw
+                        buf += PASS_TAILS[p]
                     else:
-                        buf.append(f)
-                        buf.append(4)
+                        if passing:
+                            f |= 32  # PASSING
+                        if p:
+                            buf.append(f | 128)
+                            buf.append(p)
+                            buf.append(5)
+                        else:
+                            buf.append(f)
+                            buf.append(4)
                     draw_left -= 1
                     if not draw_left and passing:
                         turn += 1
