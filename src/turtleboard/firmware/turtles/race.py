@@ -94,7 +94,7 @@ def _cards(counts):
 
 # The playout's tables (Race._race()).
 NO_CARDS = [0] * KINDS
-DECK_CARDS = tuple(_cards(DECK))  # a full draw pile, card by card
+DECK_CARDS = bytes(_cards(DECK))  # a full draw pile, card by card
 SHIFT13 = tuple(x << 13 for x in range(8))  # (x << 13) & 0xFFFF by x & 7
 MOD16 = tuple(65536 % c if c else 0 for c in range(53))  # 2**16 % c (c <= 52 cards)
 PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))  # the play of colour card k
