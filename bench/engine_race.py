@@ -63,8 +63,10 @@ WASM_FILES = ["errors.py", "game.py", "rng.py", "bots.py", "race.py"]
 
 # Heap of a game on a 32-bit MicroPython (as on the Pico): a new 5-player
 # dealt race, and the same race played to its end (history and undo tokens).
+# Every global is made before the first count: a new one may grow the dict.
 WASM_CODE = """
 import gc
+g = n = m0 = m1 = m2 = 0
 gc.collect()
 m0 = gc.mem_alloc()
 g = Race(5, {})

@@ -13,7 +13,8 @@
 # pile already holds (docs/rulings.md says exactly what it can check).
 
 from .errors import BadNotation, BadSetup
-from .game import CHANCE, EMPTY, TERMINAL, UP, Game, parse_int
+from .game import CHANCE, EMPTY, TERMINAL, UP, Game, History, parse_int
+from .rng import Rng
 
 COLOURS = ("red", "yellow", "green", "blue", "purple")
 
@@ -83,12 +84,37 @@ def _is_action(a):
 
 
 def _cards(counts):
-    # A pile's cards in kind order, one byte each: the i-th is the card that
-    # a draw weighted by the counts picks for i (see rng.weighted()).
-    out = bytearray()
+    # A pile's cards in kind order: the i-th is the card that a draw
+    # weighted by the counts picks for i (see rng.weighted()).
+    out = []
     for k in range(KINDS):
-        out.extend(bytes((k,)) * counts[k])
+        out.extend([k] * counts[k])
     return out
+
+
+# The playout's tables (Race._race()).
+NO_CARDS = [0] * KINDS
+DECK_CARDS = bytes(_cards(DECK))  # a full draw pile, card by card
+SHIFT13 = tuple(x << 13 for x in range(8))  # (x << 13) & 0xFFFF by x & 7
+MOD16 = tuple(65536 % c if c else 0 for c in range(53))  # 2**16 % c (c <= 52 cards)
+PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))  # the play of colour card k
+FIVE_PLAYS = tuple(tuple(k * 5 + t for t in range(5)) for k in range(15, KINDS))  # *+ *- ^ ^^
+
+
+def _entry(action, token):
+    # One history entry's bytes, as History.add() writes them.
+    h = History()
+    h.add(action, token)
+    return bytes(h.buf)
+
+
+# A draw's history entry: DRAW + k as a varint (two bytes), then its token's
+# varint, whose first byte is the same (the flags and the turn are above
+# it), then the entry's length. The dealt card's whole entry; the rest of a
+# drawn card's after a play, by whose turn it is.
+DRAW_BYTES = tuple(_entry(DRAW + k, DRAW + k)[:3] for k in range(KINDS))
+DEAL_BYTES = tuple(_entry(DRAW + k, DRAW + k | DEALING) for k in range(KINDS))
+PASS_TAILS = tuple(_entry(DRAW, DRAW | PASSING | p << 12)[3:] for p in range(5))
 
 
 def card_name(kind):
@@ -215,52 +241,288 @@ class Race(Game):
         return out
 
     def playout(self, rng, max_actions=100000):
-        # Game.playout() without its generic calls: the same actions from the
-        # same draws of rng (rng.choice(items) is items[rng.below(len(items))];
-        # weighted by counts, it is the card rng.below(their sum) in `cards`,
-        # the draw pile card by card; all weights 1: the outcome rng.choice()
-        # picks).
+        # Game.playout() without its generic calls (physical mode, or another
+        # kind of rng: that one). The same actions from the same draws of
+        # rng, the same history and the same state at the end; a hand
+        # discarded is the one step done outside _race().
+        if not self.dealt or type(rng) is not Rng:
+            return Game.playout(self, rng, max_actions)
         n = 0
-        add = self.history.add
-        cards = _cards(self.draw) if self.dealt else None
         while True:
-            if n >= max_actions and self.to_move() != TERMINAL:
-                self._too_long(max_actions)
-            if self.stack_left:
-                placed = self.stacks[0]
-                a = rng.choice([STACK + t for t in range(5) if t not in placed])
-            elif self.colours_first and self.colour_next < self.players:
-                a = rng.choice(self._colour_actions())
-            elif not self.dealt:
-                who = self.to_move()  # physical mode: the cards shown, the colours told
-                if who == TERMINAL:
-                    return n
-                self._push_random(rng, who)
-                n += 1
-                continue
-            elif self.stacks[self.lettuce]:
+            n, stop = self._race(rng, n, max_actions)
+            if stop == TERMINAL:
                 return n
-            elif self.deal_left or self.draw_left:
-                if self.draw_n:
-                    i = rng.below(self.draw_n)
-                    k = cards[i]
-                    cards[i:i + 1] = b""
-                    add(DRAW + k, self._draw(k))
-                else:  # reshuffled first
-                    a = rng.weighted(self.chance_outcomes())
-                    add(a, self._draw(a - DRAW))
-                    cards = _cards(self.draw)
+            if stop == DISCARD:  # its draw is made: rng.below(1), as choice([DISCARD])
+                self.push(DISCARD)
                 n += 1
-                continue
             else:
-                plays = self._plays() or [DISCARD]
-                a = plays[rng.below(len(plays))]
-                if a < DRAW:
-                    add(a, self._play_dealt(a))
-                    n += 1
-                    continue
-            add(a, self._do(a))
+                self._too_long(max_actions)
+
+    def _race(self, rng, n, max_actions):
+        # Dealt mode: plays random actions until the race ends (-> TERMINAL),
+        # a hand must be discarded (-> DISCARD, its draw made, not done) or
+        # max_actions are played (-> CHANCE). Everything in locals:
+        #  - a draw is the card rng.below(cards in the pile) in `cards`, the
+        #    pile card by card in kind order (what rng.weighted() picks);
+        #  - a play is legal_actions()[rng.below(how many)], listed from
+        #    each hand's `colours` (the plays of its colour cards, in order)
+        #    and `others` (its other kinds, in order);
+        #  - rng.below() and History.add() are written out here (the same
+        #    numbers and the same bytes): their calls cost more than the rules.
+        stacks = self.stacks
+        pos = self.pos
+        hands = self.hands
+        colours = []
+        others = []
+        for h in hands:
+            if h == NO_CARDS:
+                colours.append([])
+                others.append([])
+            else:
+                colours.append([PLAY_OF[k] for k in range(15) if h[k]])
+                others.append([k for k in range(15, KINDS) if h[k]])
+        lettuce = self.lettuce
+        players = self.players
+        side = self.side
+        stack_left = self.stack_left
+        colour_next = self.colour_next
+        colour_of = self.colour_of
+        setup = stack_left + players - colour_next
+        if setup:  # the turtles not on the start stack yet, the colours not taken
+            start = stacks[0]
+            unplaced = [t for t in range(5) if t not in start] if start else [0, 1, 2, 3, 4]
+            free = [c for c in range(5) if c not in colour_of] if colour_next else [0, 1, 2, 3, 4]
+        draw = self.draw
+        played = self.played
+        draw_n = self.draw_n
+        played_n = self.played_n
+        turn = self.turn
+        draw_left = self.draw_left
+        passing = self.passing
+        deal_left = self.deal_left
+        deal_to = (HAND * players - deal_left) % players  # who is dealt the next card
+        last = self.last
+        cards = list(DECK_CARDS) if draw_n == 52 else _cards(draw)
+        hist = self.history
+        buf = hist.buf
+        n0 = n
+        hi = rng.hi
+        lo = rng.lo
+        while True:
+            if setup:  # the start stack, then the colours (as _tell())
+                plays = unplaced if stack_left else free
+                c = len(plays)
+            elif deal_left or draw_left:
+                plays = None
+                c = draw_n or played_n  # empty: the played cards reshuffled
+            elif stacks[lettuce]:
+                stop = TERMINAL
+                break
+            else:  # legal_actions(): the plays of each kind held, in kind order
+                plays = colours[turn]  # (only read, unless copied first)
+                if stacks[0]:  # a "-" (play 16 * turtle + 10) not from the start
+                    plays = []
+                    for a in colours[turn]:
+                        if a & 15 != 10 or pos[a >> 4]:
+                            plays.append(a)
+                elif others[turn]:
+                    plays = plays[:]
+                for k in others[turn]:
+                    if k == RAINBOW_PLUS or k == RAINBOW_MINUS and not stacks[0]:
+                        plays += FIVE_PLAYS[k - 15]  # any turtle; off the start
+                    elif k == RAINBOW_MINUS:
+                        for t in range(5):
+                            if pos[t]:
+                                plays.append(80 + t)
+                    else:  # the turtles on the rearmost field
+                        rear = stacks[min(pos)]
+                        if len(rear) == 1:
+                            plays.append(k * 5 + rear[0])
+                        elif len(rear) == 5:
+                            plays += FIVE_PLAYS[k - 15]
+                        else:
+                            for t in sorted(rear):
+                                plays.append(k * 5 + t)
+                c = len(plays) or 1
+            if n >= max_actions:
+                stop = CHANCE
+                break
+            # i = rng.below(c): xorshift32 on halves, the top 2**32 % c
+            # outputs left out; c < 2**14, so hi * m + lo is a small int.
+            # (x << 13) & 0xFFFF is SHIFT13[x & 7]: one int less to make.
+            m = MOD16[c]
+            while True:
+                hi ^= SHIFT13[hi & 7] | (lo >> 3)
+                lo ^= SHIFT13[lo & 7] ^ (hi >> 1)
+                hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
+                lo ^= (lo << 5) & 0xFFFF
+                if hi < 0xFFFF or lo < 65536 - (m * m) % c:
+                    break
+            i = (hi * m + lo) % c
             n += 1
+            if plays is None:  # a card drawn (as _draw())
+                if draw_n:
+                    f = 3  # the token's second byte in the history: a >> 5 | flags >> 5
+                else:
+                    f = 67  # RESHUFFLED
+                    draw = played
+                    played = [0] * KINDS
+                    draw_n = played_n
+                    played_n = 0
+                    cards = _cards(draw)
+                k = cards.pop(i)
+                draw[k] -= 1
+                draw_n -= 1
+                # History.add(DRAW + k, its token): both varints of 4 times
+                # their value; the token is DRAW + k | flags | turn << 12
+                if deal_left:  # (no reshuffle: 52 cards for at most 25)
+                    p = deal_to
+                    deal_to += 1
+                    if deal_to == players:
+                        deal_to = 0
+                    deal_left -= 1
+                    buf += DEAL_BYTES[k]
+                else:
+                    p = turn
+                    buf += DRAW_BYTES[k]
+                    if passing and f == 3:  # after a play, no reshuffle: the common draw
+                        buf += PASS_TAILS[p]
+                    else:
+                        if passing:
+                            f |= 32  # PASSING
+                        if p:
+                            buf.append(f | 128)
+                            buf.append(p)
+                            buf.append(5)
+                        else:
+                            buf.append(f)
+                            buf.append(4)
+                    draw_left -= 1
+                    if not draw_left and passing:
+                        turn += 1
+                        if turn == players:
+                            turn = 0
+                        passing = False
+                h = hands[p]
+                if not h[k]:
+                    if k < 15:
+                        hand = colours[p]
+                        hand.append(PLAY_OF[k])
+                    else:
+                        hand = others[p]
+                        hand.append(k)
+                    hand.sort()
+                h[k] += 1
+                continue
+            if setup:
+                x = plays.pop(i)
+                if stack_left:
+                    a = STACK + x
+                    stacks[0].append(x)
+                    stack_left -= 1
+                else:
+                    a = COLOUR + colour_next * 5 + x
+                    colour_of[colour_next] = x
+                    colour_next += 1
+                setup -= 1
+                # History.add(a, a): a varint of 4 * a twice (two bytes each)
+                v = a << 2 & 127 | 128
+                w = a >> 5
+                buf.append(v)
+                buf.append(w)
+                buf.append(v)
+                buf.append(w)
+                buf.append(4)
+                continue
+            elif not plays:
+                stop = DISCARD
+                n -= 1
+                break
+            else:  # a card played (as _play_dealt() and _move())
+                a = plays[i]
+                k = a // 5
+                t = a % 5
+                h = hands[turn]
+                h[k] -= 1
+                if not h[k]:
+                    if k < 15:
+                        colours[turn].remove(a)
+                    else:
+                        others[turn].remove(k)
+                played[k] += 1
+                played_n += 1
+                p = pos[t]
+                stack = stacks[p]
+                j = stack.index(t)
+                q = p + STEP[k]
+                if q > lettuce:
+                    q = lettuce
+                if j == len(stack) - 1:  # alone, from the top
+                    stack.pop()
+                    stacks[q].append(t)
+                    pos[t] = q
+                elif p == 0 and side:
+                    del stack[j]
+                    stacks[q].append(t)
+                    pos[t] = q
+                else:
+                    moving = stack[j:]
+                    del stack[j:]
+                    stacks[q].extend(moving)
+                    for t in moving:
+                        pos[t] = q
+                # History.add(a, token), token = a | (last + 1) << 9 | p << 16
+                # | j << 22: the varints of 4 * a and 4 * token, 7 bits a byte
+                # (g0..g3: the token's), then the entry's length
+                g0 = a << 2 & 127
+                x = last + 1
+                g1 = a >> 5 | (x & 7) << 4
+                g2 = x >> 3 | (p & 7) << 4
+                g3 = p >> 3 | j << 3
+                last = a
+                if q != lettuce:
+                    draw_left = 1
+                    passing = True
+                if a < 32:
+                    buf.append(g0)
+                    size = 1
+                else:
+                    buf.append(g0 | 128)
+                    buf.append(a >> 5)
+                    size = 2
+                if g3:
+                    buf.append(g0 | 128)
+                    buf.append(g1 | 128)
+                    buf.append(g2 | 128)
+                    buf.append(g3)
+                    buf.append(size + 4)
+                elif g2:
+                    buf.append(g0 | 128)
+                    buf.append(g1 | 128)
+                    buf.append(g2)
+                    buf.append(size + 3)
+                elif g1:
+                    buf.append(g0 | 128)
+                    buf.append(g1)
+                    buf.append(size + 2)
+                else:
+                    buf.append(g0)
+                    buf.append(size + 1)
+        hist.n += n - n0
+        rng.hi = hi
+        rng.lo = lo
+        self.draw = draw
+        self.played = played
+        self.draw_n = draw_n
+        self.played_n = played_n
+        self.turn = turn
+        self.draw_left = draw_left
+        self.passing = passing
+        self.deal_left = deal_left
+        self.last = last
+        self.stack_left = stack_left
+        self.colour_next = colour_next
+        return n, stop
 
     def _dead_kinds(self):
         # Kinds that cannot be played now and that a hand could still hold:
