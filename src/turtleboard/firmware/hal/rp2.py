@@ -20,7 +20,7 @@ class Hal:
         self._select = [Pin(p, Pin.OUT, value=0) for p in board.mux["select"]]
         self._adc = [ADC(Pin(p)) for p in board.mux["adc"]]
         self._input = 0  # the multiplexer input selected now
-        self._one = [0] * len(self._adc)  # read_channel's readings
+        self._one = [0]  # read_channel's reading
         self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count)
         self._colors = None
         self._buttons = {}
@@ -39,30 +39,37 @@ class Hal:
 
     def read_channel(self, ch):
         # One channel (calibration): its input, read on its multiplexer.
-        self.read_mux(ch & 15, self._one, (ch >> 4) + 1)
-        return self._one[ch >> 4]
+        self.read_cells(((ch & 15, (-1,) * (ch >> 4) + (0,)),), self._one)
+        return self._one[0]
 
-    def read_mux(self, sel, out, count):
-        # Input `sel` of the first `count` multiplexers into out[0..count-1]:
-        # they share the select lines, so one setting serves them all. Only
-        # the lines that change are written (the sensing reads the inputs in
-        # Gray-code order, one line apart).
-        change = sel ^ self._input
-        if change:
-            pins = self._select
-            if change & 1:
-                pins[0].value(sel & 1)
-            if change & 2:
-                pins[1].value((sel >> 1) & 1)
-            if change & 4:
-                pins[2].value((sel >> 2) & 1)
-            if change & 8:
-                pins[3].value((sel >> 3) & 1)
-            self._input = sel
-            time.sleep_us(SETTLE_US)
+    def read_cells(self, plan, out):
+        # Every cell in one call. plan: (input, cells) pairs; each input is
+        # selected once on all the multiplexers (they share the select
+        # lines), then multiplexer m is read into out[cells[m]] (-1: no cell
+        # there, not read). Only the lines that change are written (the
+        # sensing orders the inputs in Gray code, one line apart).
+        pins = self._select
         adc = self._adc
-        for m in range(count):
-            out[m] = adc[m].read_u16()
+        now = self._input
+        for sel, cells in plan:
+            change = sel ^ now
+            if change:
+                if change & 1:
+                    pins[0].value(sel & 1)
+                if change & 2:
+                    pins[1].value((sel >> 1) & 1)
+                if change & 4:
+                    pins[2].value((sel >> 2) & 1)
+                if change & 8:
+                    pins[3].value((sel >> 3) & 1)
+                now = sel
+                time.sleep_us(SETTLE_US)
+            m = 0
+            for i in cells:
+                if i >= 0:
+                    out[i] = adc[m].read_u16()
+                m += 1
+        self._input = now
 
     def button(self, name):
         pin = self._buttons.get(name)
