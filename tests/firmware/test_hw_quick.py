@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+
 def test_there_is_a_quick_path_exactly_where_the_port_has_native_code():
     from controller import sensing
 
