@@ -405,8 +405,16 @@ for _ in range(20):
 # with every cell left to it settled (so on a quiet board); its loop over
 # the cells is added from its Thumb code (quick_model).
 def quick_setup(s, now):
-    s.raw, s._last, s._moved, s._sum, s.base, s._lo, s._hi, s._todo
-    int(s.smooth), int(s.rail), int(s.release), int(len(s._todo))
+    a = s.raw
+    a = s._last
+    a = s._moved
+    a = s._sum
+    a = s.base
+    a = s._lo
+    a = s._hi
+    a = s._todo
+    a = int(s.smooth) + int(s.rail) + int(s.release) + int(len(s._todo))
+    return 0  # no cell left
 todo = sensing._todo
 sensing.quick = quick_setup
 for _ in range(20):

@@ -12,7 +12,8 @@ import micropython
 
 
 @micropython.viper
-def settle(s, now: int):
+def settle(s, now: int) -> int:
+    # -> how many cells are left to scan()
     raw = ptr32(s.raw)  # noqa: F821 (viper's pointer types)
     last = ptr32(s._last)  # noqa: F821
     moved = ptr32(s._moved)  # noqa: F821
@@ -27,6 +28,7 @@ def settle(s, now: int):
     half = int(s.release) >> 1
     bias = int(1 << 17)
     n = int(len(s._todo))
+    left = 0
     i = 0
     while i < n:
         r = raw[i]
@@ -44,4 +46,6 @@ def settle(s, now: int):
                 base[i] += d >> 4  # clearly empty: follow its empty level's drift
         else:
             todo[i] = 1
+            left += 1
         i += 1
+    return left

@@ -259,8 +259,9 @@ class Sensing:
         self._read(self._plan, raw)
         todo = self._todo
         quick = self.quick
+        left = len(raw)
         if quick is not None:
-            quick(self, now)  # settled cells done: the others are left in todo
+            left = quick(self, now)  # settled cells done: the others are left in todo
         base = self.base
         state = self._state
         image = self.image
@@ -279,7 +280,7 @@ class Sensing:
         k = self.smooth
         busy = 0
         self._scans += 1
-        for i in range(len(raw)):
+        for i in range(len(raw) if left else 0):
             if not todo[i]:
                 continue
             r = raw[i]
@@ -333,7 +334,7 @@ class Sensing:
             elif new == EMPTY and -half < d < half:
                 base[i] += d >> 4  # clearly empty: follow its empty level's drift
         self.pending = busy
-        if quick is not None:
+        if quick is not None and left:
             for i in range(len(raw)):
                 if todo[i]:
                     self._band(i)
