@@ -133,7 +133,7 @@ class Sensing:
         now = hal.ticks_ms() if now_ms is None else now_ms
         n = len(self.channel)
         samples = [[0] * SAMPLES for _ in range(n)]
-        row = [0] * n
+        row = array("i", [0] * n)  # as scan()'s raw: the rp2 HAL reads into arrays in native code
         for k in range(SAMPLES):
             hal.refresh()
             hal.read_cells(self._plan, row)

@@ -6,13 +6,21 @@
 import select
 import sys
 import time
+from array import array
 
 import neopixel
 from machine import ADC, Pin
 
 import micropython
 
+try:
+    from . import rp2regs  # native code: the sensors read through the registers
+except (ImportError, SyntaxError, ValueError):  # a MicroPython without native code
+    rp2regs = None  # type: ignore[assignment]
+
 SETTLE_US = 10  # after switching the multiplexer, before sampling
+CHECK_ROUNDS = 4  # boot: readings of every sensor both ways, compared
+CHECK_SLACK = 64  # boot: 4 ADC steps, + twice the spread of a sensor's own readings
 
 
 class Hal:
@@ -20,7 +28,11 @@ class Hal:
         self._select = [Pin(p, Pin.OUT, value=0) for p in board.mux["select"]]
         self._adc = [ADC(Pin(p)) for p in board.mux["adc"]]
         self._input = 0  # the multiplexer input selected now
-        self._one = [0]  # read_channel's reading
+        self._one = array("i", [0])  # read_channel's reading
+        self._fast = None  # rp2regs.read_program, once it read as ADC.read_u16 does
+        self.note = None  # why the sensors are read the slow way, for the host
+        if rp2regs is not None and self._adc:
+            self._setup_regs(board)
         self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count)
         self._colors = None
         self._buttons = {}
@@ -47,7 +59,20 @@ class Hal:
         # selected once on all the multiplexers (they share the select
         # lines), then multiplexer m is read into out[cells[m]] (-1: no cell
         # there, not read). Only the lines that change are written (the
-        # sensing orders the inputs in Gray code, one line apart).
+        # sensing orders the inputs in Gray code, one line apart). Through
+        # the registers in native code where that was found to read the same
+        # at boot and out is an array("i"); else in Python.
+        fast = self._fast
+        if fast is not None and type(out) is array:
+            if plan is not self._planned:
+                self._program(plan)
+            if not fast(self, out):
+                return
+            self._fast = None
+            self.note = "the ADC stopped answering through its registers"
+        self._read_py(plan, out)
+
+    def _read_py(self, plan, out):
         pins = self._select
         adc = self._adc
         now = self._input
@@ -70,6 +95,83 @@ class Hal:
                     out[i] = adc[m].read_u16()
                 m += 1
         self._input = now
+
+    # ---- the sensors through the registers (hal/rp2regs.py) -------------
+
+    def _setup_regs(self, board):
+        # The registers' addresses, the select lines' GPIO bits per input,
+        # then the check: the register read is used only if it reads every
+        # sensor as ADC.read_u16 does.
+        r = rp2regs
+        self._sio_set = r.SIO_OUT_SET
+        self._sio_clr = r.SIO_OUT_CLR
+        self._timer = r.TIMERAWL
+        self._adc_cs = r.ADC_CS
+        self._adc_cs_xor = r.ADC_CS + r.XOR_ALIAS
+        self._adc_cs_set = r.ADC_CS + r.SET_ALIAS
+        self._adc_result = r.ADC_RESULT
+        self._settle_us = SETTLE_US
+        pins = board.mux["select"]
+        self._masks = array("i", [0] * 16)
+        for v in range(16):
+            for b in range(len(pins)):
+                if (v >> b) & 1:
+                    self._masks[v] |= 1 << pins[b]
+        self._ainsel = [p - 26 for p in board.mux["adc"]]  # GPIO 26..29: ADC inputs 0..3
+        self._planned = None
+        self._prog = array("i")
+        self._fast = r.read_program
+        why = self._check_regs(list(getattr(board, "sensor_of", ())))
+        if why is not None:
+            self._fast = None
+            self.note = why
+
+    def _program(self, plan):
+        # plan -> self._prog for rp2regs.read_program (its layout is there)
+        prog = []
+        for sel, cells in plan:
+            reads = []
+            for m in range(len(cells)):
+                if cells[m] >= 0:
+                    reads.append(self._ainsel[m])
+                    reads.append(cells[m])
+            prog.append(sel)
+            prog.append(len(reads) // 2)
+            prog.extend(reads)
+        self._prog = array("i", prog)
+        self._planned = plan
+
+    def _check_regs(self, channels):
+        # -> None if both ways read every sensor alike (within its noise),
+        # else what differed.
+        n = len(channels)
+        plan = []
+        for sel in range(16):
+            cells = [-1] * len(self._adc)
+            for i in range(n):
+                if channels[i] & 15 == sel:
+                    cells[channels[i] >> 4] = i
+            if max(cells) >= 0:
+                plan.append((sel, tuple(cells)))
+        a = array("i", [0] * n)
+        b = array("i", [0] * n)
+        lo = [65535] * n
+        hi = [0] * n
+        off = [0] * n
+        for _ in range(CHECK_ROUNDS):
+            self._read_py(plan, a)
+            self.read_cells(plan, b)
+            if self._fast is None:
+                return self.note  # the ADC never got READY
+            for i in range(n):
+                lo[i] = min(lo[i], a[i])
+                hi[i] = max(hi[i], a[i])
+                off[i] = max(off[i], abs(a[i] - b[i]))
+        for i in range(n):
+            if off[i] > CHECK_SLACK + 2 * (hi[i] - lo[i]):
+                return "channel %d read %d by ADC.read_u16 but %d through the registers" % (
+                    channels[i], a[i], b[i])
+        return None
 
     def button(self, name):
         pin = self._buttons.get(name)

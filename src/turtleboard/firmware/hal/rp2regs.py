@@ -1,0 +1,78 @@
+# The rp2 HAL's sensor read in native code (viper): the select lines and the
+# ADC driven through the RP2040's registers, one call for a whole scan. It
+# does what hal/rp2.py's read_cells does in Python with Pin.value,
+# time.sleep_us and ADC.read_u16, without a C call per reading; the HAL
+# checks at boot that both read the same (hal/rp2.py, Hal._check_regs).
+
+import micropython
+
+# Registers (RP2040 datasheet, 2.1.2 "Atomic Register Access", 2.3.1.7 SIO
+# registers, 4.6.5 timer registers, 4.9.6 ADC registers):
+SIO_OUT_SET = 0xD0000014  # GPIO_OUT_SET: a write sets the GPIO outputs of its 1 bits
+SIO_OUT_CLR = 0xD0000018  # GPIO_OUT_CLR: a write clears them
+TIMERAWL = 0x40054028  # the 1 MHz timer's low word, read without latching
+ADC_CS = 0x4004C000  # EN bit 0, START_ONCE bit 2, READY bit 8, AINSEL bits 12..14
+ADC_RESULT = 0x4004C004  # the last conversion, 12 bits
+XOR_ALIAS = 0x1000  # + a register's address: a write flips its 1 bits
+SET_ALIAS = 0x2000  # a write sets its 1 bits
+# A conversion as the rp2 port's ADC.read_u16 makes it (ports/rp2/
+# machine_adc.c, adc_config_and_read_u16: pico-sdk's adc_select_input, then
+# adc_read): AINSEL written through the XOR alias, START_ONCE through the
+# SET alias, READY polled, RESULT scaled to 16 bits as raw << 4 | raw >> 8.
+#
+# The program (made by the HAL from a plan): per multiplexer input, the
+# input, how many readings, then (AINSEL, cell) per reading. masks[v]: the
+# GPIO bits of the select lines that are high for input v.
+
+SPIN = 20000  # bounds the busy-waits (a settle wait: 1,250 cycles at 125 MHz, a few hundred turns)
+
+
+@micropython.viper
+def read_program(r, out) -> int:
+    # -> 0, or 1 if the ADC never got READY (the HAL then reads in Python)
+    prog = ptr32(r._prog)  # noqa: F821 (viper's pointer types)
+    n = int(len(r._prog))
+    masks = ptr32(r._masks)  # noqa: F821
+    dst = ptr32(out)  # noqa: F821
+    sio_set = ptr32(r._sio_set)  # noqa: F821
+    sio_clr = ptr32(r._sio_clr)  # noqa: F821
+    timer = ptr32(r._timer)  # noqa: F821
+    cs = ptr32(r._adc_cs)  # noqa: F821
+    cs_xor = ptr32(r._adc_cs_xor)  # noqa: F821
+    cs_set = ptr32(r._adc_cs_set)  # noqa: F821
+    result = ptr32(r._adc_result)  # noqa: F821
+    settle = int(r._settle_us)
+    spin_max = int(SPIN)
+    now = int(r._input)
+    i = 0
+    while i < n:
+        sel = prog[i]
+        count = prog[i + 1]
+        i += 2
+        if sel != now:
+            up = masks[sel & (now ^ 15)]  # lines that go high: one write
+            down = masks[now & (sel ^ 15)]  # lines that go low: one write
+            if up:
+                sio_set[0] = up
+            if down:
+                sio_clr[0] = down
+            now = sel
+            t0 = timer[0]
+            spin = 0
+            while (timer[0] - t0) < settle and spin < spin_max:
+                spin += 1
+        while count > 0:
+            cs_xor[0] = (cs[0] ^ (prog[i] << 12)) & 0x7000  # AINSEL
+            cs_set[0] = 4  # START_ONCE
+            spin = 0
+            while (cs[0] & 0x100) == 0:  # READY
+                spin += 1
+                if spin > spin_max:
+                    r._input = now  # (a native int is stored as a small int)
+                    return 1
+            v = result[0] & 0xFFF
+            dst[prog[i + 1]] = (v << 4) | (v >> 8)
+            i += 2
+            count -= 1
+    r._input = now
+    return 0
