@@ -29,8 +29,10 @@ class FakeMachine:
             pass
 
         def value(self, v=None):
-            if v is None:
-                return 1
+            if v is None:  # a button's GPIO: its level in the stand-in GPIO_IN, or LEVELS
+                if self.n in LEVELS:
+                    return LEVELS[self.n]
+                return (word(GPIO_MEM, 0) >> self.n) & 1
             bit = 1 << SELECT.index(self.n) if self.n in SELECT else 0
             if v:
                 FakeMachine.sel[0] |= bit
@@ -61,12 +63,15 @@ class FakeNeopixel:
 
 SELECT = []
 ADC_PINS = []
+LEVELS = {}  # GPIO -> a level Pin.value gives whatever GPIO_IN says
 sys.modules["machine"] = FakeMachine
 sys.modules["neopixel"] = FakeNeopixel
 
 ADC_MEM = bytearray(0x3000)  # CS, RESULT, and CS's XOR and SET aliases
 SIO_MEM = bytearray(8)  # GPIO_OUT_SET, GPIO_OUT_CLR
 TIMER_MEM = bytearray(4)
+GPIO_MEM = bytearray(4)  # GPIO_IN: every GPIO high (the buttons' pull-ups)
+struct.pack_into("<I", GPIO_MEM, 0, 0x3FFFFFFF)
 
 
 def word(mem, at):
@@ -85,6 +90,7 @@ def setup(board, cs, result):
     rp2regs.SIO_OUT_SET = uctypes.addressof(SIO_MEM)
     rp2regs.SIO_OUT_CLR = rp2regs.SIO_OUT_SET + 4
     rp2regs.TIMERAWL = uctypes.addressof(TIMER_MEM)
+    rp2regs.SIO_GPIO_IN = uctypes.addressof(GPIO_MEM)
     struct.pack_into("<II", ADC_MEM, 0, cs, result)
     from hal.rp2 import Hal
 

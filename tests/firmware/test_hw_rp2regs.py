@@ -125,3 +125,29 @@ except Stop:
 print(json.dumps([line for line in sent if " error " in line]))
 """)
     assert any("read the slow way" in line and "ADC.read_u16" in line for line in out), out
+
+
+@pytest.mark.micropython
+def test_the_buttons_read_in_one_call_through_gpio_in_or_through_their_pins():
+    out = _run("""
+import struct
+from controller.buttons import Buttons
+res = {}
+ok = dict(b.buttons)["ok"]
+names = [name for name, _ in b.buttons]
+hal = f.setup(b, 0x101, R)
+buttons = Buttons(hal, names)
+res["fast"] = hal._fast_held is not None
+res["none"] = [hal.buttons_held(), buttons.poll(1000)]
+struct.pack_into("<I", f.GPIO_MEM, 0, 0x3FFFFFFF & ~(1 << ok))  # OK pressed: its GPIO low
+res["ok"] = [hal.buttons_held(), 1 << names.index("ok"), buttons.poll(1100), buttons.poll(1110)]
+f.LEVELS[ok] = 1  # its pin reads otherwise than GPIO_IN: the register read is not used
+hal = f.setup(b, 0x101, R)
+res["slow"] = [hal._fast_held is not None, hal.buttons_held()]
+print(json.dumps(res))
+""")
+    assert out["fast"]
+    assert out["none"] == [0, []]
+    held, bit, first, again = out["ok"]
+    assert held == bit and first == ["ok"] and again == []  # one press per push
+    assert out["slow"] == [False, 0]

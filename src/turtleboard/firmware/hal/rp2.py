@@ -29,15 +29,17 @@ class Hal:
         self._adc = [ADC(Pin(p)) for p in board.mux["adc"]]
         self._input = 0  # the multiplexer input selected now
         self._one = array("i", [0])  # read_channel's reading
-        self._fast = None  # rp2regs.read_program, once it read as ADC.read_u16 does
-        self.note = None  # why the sensors are read the slow way, for the host
-        if rp2regs is not None and self._adc:
-            self._setup_regs(board)
         self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count)
         self._colors = None
         self._buttons = {}
         for name, pin in board.buttons:
             self._buttons[name] = Pin(pin, Pin.IN, Pin.PULL_UP)
+        self._button_pins = [self._buttons[name] for name, _ in board.buttons]
+        self._fast = None  # rp2regs.read_program, once it read as ADC.read_u16 does
+        self._fast_held = None  # rp2regs.buttons_held, once it read as Pin.value does
+        self.note = None  # why the sensors are read the slow way, for the host
+        if rp2regs is not None:
+            self._setup_regs(board)
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._poll = select.poll()
@@ -100,9 +102,17 @@ class Hal:
 
     def _setup_regs(self, board):
         # The registers' addresses, the select lines' GPIO bits per input,
-        # then the check: the register read is used only if it reads every
-        # sensor as ADC.read_u16 does.
+        # then the checks: the register reads are used only if they read
+        # every sensor as ADC.read_u16 does and the buttons as Pin.value.
         r = rp2regs
+        self._gpio_in = r.SIO_GPIO_IN
+        self._button_gpio = array("i", [pin for _, pin in board.buttons])
+        for _ in range(3):  # a button may move between two reads: one agreement will do
+            if r.buttons_held(self) == self._held_py():
+                self._fast_held = r.buttons_held
+                break
+        if not self._adc:
+            return
         self._sio_set = r.SIO_OUT_SET
         self._sio_clr = r.SIO_OUT_CLR
         self._timer = r.TIMERAWL
@@ -176,6 +186,22 @@ class Hal:
     def button(self, name):
         pin = self._buttons.get(name)
         return pin is not None and pin.value() == 0  # pressed pulls it to ground
+
+    def buttons_held(self):
+        # The buttons held, one call: bit k for the k-th of board.buttons.
+        fast = self._fast_held
+        if fast is not None:
+            return fast(self)
+        return self._held_py()
+
+    def _held_py(self):
+        held = 0
+        k = 0
+        for pin in self._button_pins:
+            if pin.value() == 0:
+                held |= 1 << k
+            k += 1
+        return held
 
     # ---- LEDs ----------------------------------------------------------
 

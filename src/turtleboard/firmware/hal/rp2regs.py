@@ -8,6 +8,7 @@ import micropython
 
 # Registers (RP2040 datasheet, 2.1.2 "Atomic Register Access", 2.3.1.7 SIO
 # registers, 4.6.5 timer registers, 4.9.6 ADC registers):
+SIO_GPIO_IN = 0xD0000004  # GPIO_IN: the input level of every GPIO
 SIO_OUT_SET = 0xD0000014  # GPIO_OUT_SET: a write sets the GPIO outputs of its 1 bits
 SIO_OUT_CLR = 0xD0000018  # GPIO_OUT_CLR: a write clears them
 TIMERAWL = 0x40054028  # the 1 MHz timer's low word, read without latching
@@ -76,3 +77,20 @@ def read_program(r, out) -> int:
             count -= 1
     r._input = now
     return 0
+
+
+
+@micropython.viper
+def buttons_held(r) -> int:
+    # Bit k set: the k-th of the board's buttons is held (its GPIO low, read
+    # from SIO GPIO_IN as Pin.value reads it); r._button_gpio: their GPIOs.
+    level = ptr32(r._gpio_in)[0]  # noqa: F821
+    gpio = ptr32(r._button_gpio)  # noqa: F821
+    n = int(len(r._button_gpio))
+    held = 0
+    k = 0
+    while k < n:
+        if ((level >> gpio[k]) & 1) == 0:
+            held |= 1 << k
+        k += 1
+    return held
