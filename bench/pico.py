@@ -97,8 +97,7 @@ class Clock:
         self.settle += ms * 1000
     def ticks_ms(self):
         return (time.ticks_us() * PICO_PER_WASM // 1000) & 0x3FFFFFFF
-    def ticks_diff(self, a, b):
-        return time.ticks_diff(a, b)
+    ticks_diff = staticmethod(time.ticks_diff)  # the C function, as on the Pico
 
 
 class Usb:
@@ -413,46 +412,42 @@ def quick_setup(s, now):
     a = s._lo
     a = s._hi
     a = s._todo
-    a = int(s.smooth) + int(s.rail) + int(s.release) + int(len(s._todo))
+    a = s.smooth
+    a = s.rail
+    a = s.release
+    a = len(s._todo)
     return 0  # no cell left
 todo = sensing._todo
 sensing.quick = quick_setup
 # The rp2 HAL's register reads (hal/rp2regs.py, native code too): stand-ins
-# that do their attribute loads in Python and count the waits they would
-# take (a settle wait per select change, a conversion per reading); their
-# loops are added from their Thumb code (regs_model).
+# that do their attribute and global loads in Python; their loops are added
+# from their Thumb code, and their waits (a settle wait per select change, a
+# conversion per reading) as the Pico takes them (regs_model).
 from array import array
-selects = len(sensing._plan)
-reads = len(sensing.raw)
+SIO_BASE, ADC_BASE, TIMERAWL, SPIN = 0xD0000000, 0x4004C000, 0x40054028, 20000
+BUTTON_GPIO = array("i", [p for _, p in board.buttons])
 def read_stand_in(r, out):
     a = r._prog
     a = r._masks
-    a = r._sio_set
-    a = r._sio_clr
-    a = r._timer
-    a = r._adc_cs
-    a = r._adc_cs_xor
-    a = r._adc_cs_set
-    a = r._adc_result
-    a = int(len(r._prog)) + int(r._settle_us) + int(r._input)
+    a = len(r._prog)
+    a = SIO_BASE
+    a = ADC_BASE
+    a = TIMERAWL
+    a = r._settle_us
+    a = SPIN
     r._input = r._input
-    clock.settle += selects * SETTLE_US + reads * ADC_US
     return 0
-def held_stand_in(r):
-    a = r._gpio_in
-    a = r._button_gpio
-    a = int(len(r._button_gpio))
+def held_stand_in():
+    a = SIO_BASE
+    a = BUTTON_GPIO
+    a = len(BUTTON_GPIO)
     return 0
 hal_._prog = array("i", [0] * 111)
 hal_._masks = array("i", [0] * 16)
-hal_._sio_set, hal_._sio_clr, hal_._timer = 0xD0000014, 0xD0000018, 0x40054028
-hal_._adc_cs, hal_._adc_cs_xor, hal_._adc_cs_set, hal_._adc_result = 0x4004C000, 0x4004D000, 0x4004E000, 0x4004C004
-hal_._settle_us = SETTLE_US
-hal_._gpio_in = 0xD0000004
-hal_._button_gpio = array("i", [p for _, p in board.buttons])
+hal_._settle_us = 10
 hal_._planned = sensing._plan
 hal_._fast = read_stand_in
-hal_._fast_held = held_stand_in
+hal_.buttons_held = held_stand_in
 ctl.buttons._held = hal_.buttons_held
 for _ in range(20):
     for i in range(len(todo)):
@@ -721,6 +716,7 @@ def regs_model(selects: int, reads: int, buttons: int) -> dict:
             "select_instructions": select[0], "select_cycles_bound": select[1],
             "button_cycles_bound": held[1], "selects": selects, "reads": reads, "buttons": buttons,
             "scan_loop_ms": round(scan_cycles / PICO_MHZ / 1000, 3),
+            "waits_ms": round((selects * SETTLE_US + reads * ADC_US) / 1000, 3),
             "buttons_loop_ms": round(buttons * held[1] / PICO_MHZ / 1000, 3)}
 
 
@@ -782,7 +778,6 @@ def write_boot_files(rom: Path) -> dict:
 
 
 def run(code: str, rom: Path) -> dict:
-    code = code.replace("SETTLE_US", str(SETTLE_US)).replace("ADC_US", str(ADC_US))
     code = code.replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
 
@@ -852,10 +847,12 @@ def main() -> int:
     sensors = [cell["sensor"] for cell in spec["cells"].values()]
     regs = regs_model(len(set([ch & 15 for ch in sensors])), cells, len(spec["buttons"]))
     results["register_read_model"] = regs
+    waits = regs["waits_ms"]
     for row, native in (("scan", regs["scan_loop_ms"]),
                         ("quiet_cycle", regs["scan_loop_ms"] + regs["buttons_loop_ms"])):
         rest = est.pop(row + "_quick_rest")
-        est[row + "_rp2"] = dict(rest, pico_ms=round(rest["pico_ms"] + loop_ms + native, 2),
+        est[row + "_rp2"] = dict(rest, pico_ms=round(rest["pico_ms"] + loop_ms + native + waits, 2),
+                                 waits_ms=round(rest["waits_ms"] + waits, 2),
                                  quick_loop_ms=loop_ms, register_loops_ms=round(native, 3))
     commit = est["commit_cycle"]["pico_ms"]
     quiet = est["quiet_cycle_rp2"]["pico_ms"]

@@ -32,7 +32,7 @@ class FakeMachine:
             if v is None:  # a button's GPIO: its level in the stand-in GPIO_IN, or LEVELS
                 if self.n in LEVELS:
                     return LEVELS[self.n]
-                return (word(GPIO_MEM, 0) >> self.n) & 1
+                return (word(SIO_MEM, 4) >> self.n) & 1
             bit = 1 << SELECT.index(self.n) if self.n in SELECT else 0
             if v:
                 FakeMachine.sel[0] |= bit
@@ -68,10 +68,16 @@ sys.modules["machine"] = FakeMachine
 sys.modules["neopixel"] = FakeNeopixel
 
 ADC_MEM = bytearray(0x3000)  # CS, RESULT, and CS's XOR and SET aliases
-SIO_MEM = bytearray(8)  # GPIO_OUT_SET, GPIO_OUT_CLR
+SIO_MEM = bytearray(0x1C)  # GPIO_IN at 0x4, GPIO_OUT_SET at 0x14, GPIO_OUT_CLR at 0x18
 TIMER_MEM = bytearray(4)
-GPIO_MEM = bytearray(4)  # GPIO_IN: every GPIO high (the buttons' pull-ups)
-struct.pack_into("<I", GPIO_MEM, 0, 0x3FFFFFFF)
+
+
+def pressed(gpio):
+    # GPIO_IN with every GPIO high (the buttons' pull-ups) but these
+    struct.pack_into("<I", SIO_MEM, 4, 0x3FFFFFFF & ~sum([1 << g for g in gpio]))
+
+
+pressed([])
 
 
 def word(mem, at):
@@ -84,13 +90,9 @@ def setup(board, cs, result):
 
     SELECT[:] = board.mux["select"]
     ADC_PINS[:] = board.mux["adc"]
-    a = uctypes.addressof(ADC_MEM)
-    rp2regs.ADC_CS = a
-    rp2regs.ADC_RESULT = a + 4
-    rp2regs.SIO_OUT_SET = uctypes.addressof(SIO_MEM)
-    rp2regs.SIO_OUT_CLR = rp2regs.SIO_OUT_SET + 4
+    rp2regs.ADC_BASE = uctypes.addressof(ADC_MEM)
+    rp2regs.SIO_BASE = uctypes.addressof(SIO_MEM)
     rp2regs.TIMERAWL = uctypes.addressof(TIMER_MEM)
-    rp2regs.SIO_GPIO_IN = uctypes.addressof(GPIO_MEM)
     struct.pack_into("<II", ADC_MEM, 0, cs, result)
     from hal.rp2 import Hal
 

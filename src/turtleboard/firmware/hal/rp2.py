@@ -39,7 +39,9 @@ class Hal:
             self._buttons[name] = Pin(pin, Pin.IN, Pin.PULL_UP)
         self._button_pins = [self._buttons[name] for name, _ in board.buttons]
         self._fast = None  # rp2regs.read_program, once it read as ADC.read_u16 does
-        self._fast_held = None  # rp2regs.buttons_held, once it read as Pin.value does
+        # The buttons held, one call: bit k for the k-th of board.buttons
+        # (rp2regs.buttons_held once it read as Pin.value does).
+        self.buttons_held = self._held_py
         self.note = None  # why the sensors are read the slow way, for the host
         if rp2regs is not None:
             self._setup_regs(board)
@@ -104,25 +106,17 @@ class Hal:
     # ---- the sensors through the registers (hal/rp2regs.py) -------------
 
     def _setup_regs(self, board):
-        # The registers' addresses, the select lines' GPIO bits per input,
-        # then the checks: the register reads are used only if they read
-        # every sensor as ADC.read_u16 does and the buttons as Pin.value.
+        # The buttons' GPIOs, the select lines' GPIO bits per input; the
+        # register reads are used only if they read the buttons as
+        # Pin.value does and every sensor as ADC.read_u16 does.
         r = rp2regs
-        self._gpio_in = r.SIO_GPIO_IN
-        self._button_gpio = array("i", [pin for _, pin in board.buttons])
+        r.BUTTON_GPIO = array("i", [pin for _, pin in board.buttons])
         for _ in range(3):  # a button may move between two reads: one agreement will do
-            if r.buttons_held(self) == self._held_py():
-                self._fast_held = r.buttons_held
+            if r.buttons_held() == self._held_py():
+                self.buttons_held = r.buttons_held
                 break
         if not self._adc:
             return
-        self._sio_set = r.SIO_OUT_SET
-        self._sio_clr = r.SIO_OUT_CLR
-        self._timer = r.TIMERAWL
-        self._adc_cs = r.ADC_CS
-        self._adc_cs_xor = r.ADC_CS + r.XOR_ALIAS
-        self._adc_cs_set = r.ADC_CS + r.SET_ALIAS
-        self._adc_result = r.ADC_RESULT
         self._settle_us = SETTLE_US
         pins = board.mux["select"]
         self._masks = array("i", [0] * 16)
@@ -190,14 +184,8 @@ class Hal:
         pin = self._buttons.get(name)
         return pin is not None and pin.value() == 0  # pressed pulls it to ground
 
-    def buttons_held(self):
-        # The buttons held, one call: bit k for the k-th of board.buttons.
-        fast = self._fast_held
-        if fast is not None:
-            return fast(self)
-        return self._held_py()
-
     def _held_py(self):
+        # buttons_held() through Pin.value
         held = 0
         k = 0
         for pin in self._button_pins:
