@@ -442,7 +442,7 @@ def held_stand_in():
     a = BUTTON_GPIO
     a = len(BUTTON_GPIO)
     return 0
-hal_._prog = array("i", [0] * 111)
+hal_._prog = bytearray(111)
 hal_._masks = array("i", [0] * 16)
 hal_._settle_us = 10
 hal_._planned = sensing._plan

@@ -126,7 +126,7 @@ class Hal:
                     self._masks[v] |= 1 << pins[b]
         self._ainsel = [p - 26 for p in board.mux["adc"]]  # GPIO 26..29: ADC inputs 0..3
         self._planned = None
-        self._prog = array("i")
+        self._prog = bytearray()
         self._fast = r.read_program
         why = self._check_regs(list(getattr(board, "sensor_of", ())))
         if why is not None:
@@ -145,7 +145,7 @@ class Hal:
             prog.append(sel)
             prog.append(len(reads) // 2)
             prog.extend(reads)
-        self._prog = array("i", prog)
+        self._prog = bytearray(prog)  # every value < 256: cells, inputs, AINSEL, counts
         self._planned = plan
 
     def _check_regs(self, channels):

@@ -32,12 +32,12 @@ BUTTON_GPIO = array("i")  # the buttons' GPIOs in board order (set by the HAL)
 
 @micropython.viper
 def read_program(r, out) -> int:
-    # Reads the cells as r._prog says: per multiplexer input, the input, how
-    # many readings, then (AINSEL, cell) per reading, into out (an
-    # array("i")). r._masks[v]: the GPIO bits of the select lines high for
-    # input v; r._input: the input selected now.
+    # Reads the cells as r._prog (a bytearray) says: per multiplexer input,
+    # the input, how many readings, then (AINSEL, cell) per reading; into
+    # out (an array("i")). r._masks[v]: the GPIO bits of the select lines
+    # high for input v; r._input: the input selected now.
     # -> 0, or 1 if the ADC never got READY (the HAL then reads in Python)
-    prog = ptr32(r._prog)  # noqa: F821 (viper's pointer types)
+    prog = ptr8(r._prog)  # noqa: F821 (viper's pointer types)
     n = int(len(r._prog))
     masks = ptr32(r._masks)  # noqa: F821
     dst = ptr32(out)  # noqa: F821
