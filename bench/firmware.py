@@ -85,10 +85,14 @@ class Hal:
         pass
     def read_channel(self, ch):
         return self.adc[ch]
-    def read_mux(self, sel, out, count):
+    def read_cells(self, plan, out):
         adc = self.adc
-        for m in range(count):
-            out[m] = adc[(m << 4) | sel]
+        for sel, cells in plan:
+            m = 0
+            for i in cells:
+                if i >= 0:
+                    out[i] = adc[(m << 4) | sel]
+                m += 1
     def write_leds(self, colors):
         self.leds = colors
     def button(self, name):

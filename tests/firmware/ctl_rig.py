@@ -78,9 +78,13 @@ class FakeHal:
     def read_channel(self, ch):
         return self.adc[ch]
 
-    def read_mux(self, sel, out, count):
-        for m in range(count):
-            out[m] = self.adc[(m << 4) | sel]
+    def read_cells(self, plan, out):
+        for sel, cells in plan:
+            m = 0
+            for i in cells:
+                if i >= 0:
+                    out[i] = self.adc[(m << 4) | sel]
+                m += 1
 
     def write_leds(self, colors):
         self.leds = list(colors)

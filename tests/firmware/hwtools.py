@@ -77,7 +77,7 @@ class ScriptedHal:
         self.values = [32768] * channels
         self.refreshes = 0
         self.reads = 0
-        self.selects = 0  # read_mux calls: select settings
+        self.selects = 0  # select settings
         self.selected = [0] * 16  # the inputs selected, in order (a ring)
 
     def refresh(self):
@@ -87,12 +87,16 @@ class ScriptedHal:
         self.reads += 1
         return self.values[ch]
 
-    def read_mux(self, sel, out, count):
-        self.selected[self.selects & 15] = sel  # no list growing: scans must allocate nothing
-        self.selects += 1
-        for m in range(count):
-            self.reads += 1
-            out[m] = self.values[(m << 4) | sel]
+    def read_cells(self, plan, out):
+        for sel, cells in plan:
+            self.selected[self.selects & 15] = sel  # no list growing: scans must allocate nothing
+            self.selects += 1
+            m = 0
+            for i in cells:
+                if i >= 0:
+                    self.reads += 1
+                    out[i] = self.values[(m << 4) | sel]
+                m += 1
 
     def ticks_ms(self):
         return 0

@@ -35,9 +35,9 @@ class NoisyHal(FakeHal):
         self._fresh()
         return self.adc[ch]
 
-    def read_mux(self, sel, out, count):
+    def read_cells(self, plan, out):
         self._fresh()
-        FakeHal.read_mux(self, sel, out, count)
+        FakeHal.read_cells(self, plan, out)
 
     def _fresh(self):
         if self.tick is None or self.clock >= self.tick + TICK_MS:
@@ -82,7 +82,7 @@ class Table:
         # Boot on the noisy board: calibration reads the noise too.
         self.rig.hal = self.hal
         self.rig.sensing.hal = self.hal
-        self.rig.sensing._read = self.hal.read_mux
+        self.rig.sensing._read = self.hal.read_cells
         self.rig.ctl.hal = self.hal
         self.rig.ctl.link.hal = self.hal
         self.rig.ctl.buttons.hal = self.hal

@@ -172,7 +172,7 @@ out = {"board": pins.board_id, "adc": [hal.read_channel(0), hal.read_channel(9)]
        "select": [io._pin.current_value for io in hal._select],  # what was driven
 }
 got = [None, None]
-hal.read_mux(6, got, 1)
+hal.read_cells([(6, (1,))], got)
 out.update({"mux": got, "select_mux": [io._pin.current_value for io in hal._select],
        "buttons": [hal.button("next"), hal.button("ok"), hal.button("nope")]})
 frame = [(255, 0, 16), (1, 2, 3)] + [(0, 0, 0)] * 14
@@ -198,7 +198,7 @@ def test_circuitpython_hal_on_blinka_with_the_adafruit_neopixel_driver(tmp_path)
     assert out["board"] == "OS_AGNOSTIC_BOARD"
     assert out["adc"] == [31415, 31415]  # analogio.AnalogIn on Blinka's fixed pin
     assert out["select"] == [True, False, False, True]  # input 9 = 0b1001 on S0..S3
-    assert out["mux"] == [31415, None]  # the one multiplexer asked for
+    assert out["mux"] == [None, 31415]  # the one multiplexer asked for, into the cell asked for
     assert out["select_mux"] == [False, True, True, False]  # input 6
     assert out["buttons"] == [True, False, False]  # a low pin is a pressed button
     # the driver's bytes: GRB order, one frame per change, the repeat skipped
@@ -212,19 +212,17 @@ def test_circuitpython_hal_on_blinka_with_the_adafruit_neopixel_driver(tmp_path)
 
 @pytest.mark.micropython
 def test_sim_hal_reads_one_input_of_every_multiplexer(tmp_path):
-    # The multiplexers share their select lines: read_mux(sel, out, count)
-    # gives channel m * 16 + sel of the first `count` of them.
+    # The multiplexers share their select lines: read_cells(plan, out)
+    # gives, per (input, cells), channel m * 16 + input into out[cells[m]]
+    # (-1: no cell there).
     out = _sim(tmp_path, """
 world('adc', ' '.join([str(1000 + i) for i in range(48)]) + '\\n')
 hal.refresh()
-got = [0, 0, 0]
-hal.read_mux(5, got, 3)
-print(json.dumps(got))
-got = [0, 0, 0]
-hal.read_mux(15, got, 2)
+got = [0, 0, 0, 0, 0]
+hal.read_cells([(5, (2, 0, 4)), (15, (-1, 1))], got)
 print(json.dumps(got))
 """, board="tortuga")
-    assert out == [[1005, 1021, 1037], [1015, 1031, 0]]
+    assert out == [[1021, 1031, 1005, 0, 1037]]
 
 
 @pytest.mark.micropython

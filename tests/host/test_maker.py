@@ -233,7 +233,7 @@ def test_the_calibration_is_what_the_device_reads(tmp_path):
     board = load_board(json.dumps(new))
 
     class NoHal:
-        read_channel = read_mux = ticks_diff = None
+        read_channel = read_cells = ticks_diff = None
 
     got = Sensing(NoHal(), board, str(path)).load()
     for i, cell in enumerate(board.cells):

@@ -48,6 +48,9 @@ def main(platform_hal, period_ms=5):
     send_hello(ctl)  # with the restored game, if any
     if trouble is not None:
         ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
+    if getattr(hal, "note", None):  # the rp2 HAL's register read failed its boot check
+        ctl.link.error("sensor", "the sensors are read the slow way, through ADC.read_u16 (%s); "
+                       "the game goes on, each control cycle ~2 ms longer" % (hal.note,))
     if sensing.unreadable:
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))

@@ -11,18 +11,32 @@ class Buttons:
         self.names = names
         self.down = [False] * len(names)
         self.changed = [0] * len(names)
+        # A HAL may read all buttons in one call, buttons_held(): bit k for the k-th
+        # of the board's buttons (the order of names here).
+        self._held = getattr(hal, "buttons_held", None)
+        self._down = 0  # self.down as bits
 
     def poll(self, now):
         # -> names of the buttons pressed since the last poll, in board order.
         pressed = NONE
         hal = self.hal
+        held_all = self._held
+        bits = 0
+        if held_all is not None:
+            bits = held_all()
+            if bits == self._down:
+                return pressed  # every button as it was: nothing to do
         for i in range(len(self.names)):
-            held = bool(hal.button(self.names[i]))
+            if held_all is not None:
+                held = bool((bits >> i) & 1)
+            else:
+                held = bool(hal.button(self.names[i]))
             if held == self.down[i]:
                 continue
             if hal.ticks_diff(now, self.changed[i]) < DEBOUNCE_MS:
                 continue
             self.down[i] = held
+            self._down ^= 1 << i
             self.changed[i] = now
             if held:
                 pressed = pressed + (self.names[i],)

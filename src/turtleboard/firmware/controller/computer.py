@@ -52,6 +52,7 @@ class Computer:
     def __init__(self, rng):
         self.rng = rng
         self.seats = None
+        self.people = True  # every seat a person
         self.think = None   # the search under way
         self.key_game = None  # the game it thinks about,
         self.key_n = -1       # after this many actions,
@@ -64,6 +65,7 @@ class Computer:
 
     def reset(self, seats):
         self.seats = seats
+        self.people = seats is None or seats.count(PERSON) == len(seats)  # no seat the computer plays
         self.paused = False
         self.think = None
         self.lit = True
@@ -87,6 +89,8 @@ class Computer:
     def tick(self, ctl):
         # One slice of thought, when the board matches the game and a bot
         # is to move or a hint was asked for.
+        if self.people and self.hint_by is None:
+            return  # nothing to think about (no search is under way then)
         game = ctl.game
         if game is None or ctl.must_match is not None or ctl.prompt is not None:
             return

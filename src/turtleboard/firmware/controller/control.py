@@ -390,12 +390,16 @@ class Controller:
                     self.game.history.pack()
                 if not self.keep_snapshot():
                     self.computer.tick(self)  # one slice of the computer's thought
-        self.render(now)
+        if self.scene is not self.drawn or self.level != self.drawn_level or self.ledtest_at is not None:
+            self.render(now)  # else render() has nothing new to draw
         if self.committed:
             self.held_back = False  # the action frame was this cycle's work
         elif rounds == 0 or self.held_back:
             self.held_back = False
-            self.flush()
+            if self.frame is not self.frame_sent or self.status_out is not None:
+                self.flush()
+            else:
+                self.sent_status = False  # all flush() does when nothing waits for the host
         else:
             self.held_back = True  # matching was this cycle's work: the host waits a cycle
         if self.diag and hal.ticks_diff(now, self.diag_at) >= SENSE_EVERY_MS:

@@ -32,8 +32,14 @@
 # scan() allocates nothing: every per-cell list is made once, here.
 
 import os
+from array import array
 
 from turtles.game import DOWN, EMPTY, UP
+
+try:
+    from controller.quick import settle  # native code: the rp2 port, the unix port
+except (ImportError, SyntaxError, ValueError):  # CPython, CircuitPython: no native emitter
+    settle = None
 
 MID = 32768  # a DRV5055 with no field outputs half its supply
 SAMPLES = 15  # readings per cell at calibration (their median is the baseline)
@@ -44,6 +50,7 @@ OK, DEAD, STUCK, UNCLEAR = 0, 1, 2, 3
 STUCK_EVERY_MS = 250  # how often the slow check for stuck readings runs
 LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
 NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
+BIAS = 1 << 17  # added to the offsets in _lo/_hi: the quick path keeps no negative numbers
 
 
 def _gray_rank(k):
@@ -71,40 +78,53 @@ class Sensing:
         self.channel = list(board.sensor_of)
         # Read cells grouped by multiplexer input: the multiplexers share
         # their select lines, so each input is selected once per scan and
-        # read on every multiplexer that has a cell there (hal.read_mux).
+        # read on every multiplexer that has a cell there (hal.read_cells).
         # Inputs in Gray-code order: one select line changes between two.
-        self.order = sorted(range(n), key=lambda i: (_gray_rank(self.channel[i] & 15), self.channel[i]))
-        self._muxes = [0] * 16  # per input: how many multiplexers to read
-        for ch in self.channel:
-            self._muxes[ch & 15] = max(self._muxes[ch & 15], (ch >> 4) + 1)
-        self._mux_read = [0] * max(self._muxes)  # one select setting's readings
-        self.base = [MID] * n
+        plan = []
+        for sel in sorted(set([ch & 15 for ch in self.channel]), key=_gray_rank):
+            cells = [-1] * (1 + max([ch >> 4 for ch in self.channel if ch & 15 == sel]))
+            for i in range(n):
+                if self.channel[i] & 15 == sel:
+                    cells[self.channel[i] >> 4] = i
+            plan.append((sel, tuple(cells)))
+        self._plan = plan
+        self.base = array("i", [MID] * n)
         self.trusted = [False] * n  # base measured on an empty cell
         self.image = [EMPTY] * n  # stable states
-        self.raw = [0] * n  # last readings
+        self.raw = array("i", [0] * n)  # last readings
         self.version = 0
         self.pending = 0  # cells with a change not yet steady, or not clear
         self.faults = []  # [(cell, reason)], in cell order
         self.unreadable = None  # why the calibration file could not be read
         self._state = [EMPTY] * n  # instant states
         self._since = [0] * n  # when the instant state last changed
-        self._last = [-1] * n  # previous reading
-        self._moved = [0] * n  # when the reading last changed
+        self._last = array("i", [-1] * n)  # previous reading
+        self._moved = array("i", [0] * n)  # when the reading last changed
         self._rail_since = [0] * n
         self._on_rail = [False] * n
         self._fault = [OK] * n
         self._stuck_at = 0
         self._lively_run = [0] * n  # stuck checks in a row that found it lively
         self._noisy = [False] * n  # it has shown noise: it can be judged stuck
-        self._read = hal.read_mux  # bound once: a bound method costs a heap block
+        self._read = hal.read_cells  # bound once: a bound method costs a heap block
         self.smooth = 0  # the reading is averaged over 2**smooth scans
         self.noise = 0  # the noise measured at calibration (its standard deviation)
-        self._sum = [0] * n  # 2**smooth times the smoothed reading
+        self._sum = array("i", [0] * n)  # 2**smooth times the smoothed reading
         self._unclear = [0] * n  # unclear scans since the last slow check
         self._unclear_run = [0] * n  # slow checks in a row the cell was mostly unclear
         self._scans = 0
         self._spread = [0] * n  # room to sort the empty cells' distances from their baselines
         self._diff = hal.ticks_diff
+        # The quick path (controller/quick.py, native code where the port
+        # has it) takes the settled cells; scan() does the rest, all of them
+        # without it. A settled cell: its instant state is its stable one,
+        # its sensor is not reported, and its offset from the baseline (+
+        # BIAS) within _lo.._hi keeps it so. (A reported cell's message
+        # quotes its reading: scan() keeps them all in cell order.)
+        self.quick = settle
+        self._todo = bytearray(b"\x01" * n)  # cells left to scan() this scan
+        self._lo = array("i", [1] * n)
+        self._hi = array("i", [0] * n)
 
     # ---- calibration ---------------------------------------------------
 
@@ -113,10 +133,12 @@ class Sensing:
         now = hal.ticks_ms() if now_ms is None else now_ms
         n = len(self.channel)
         samples = [[0] * SAMPLES for _ in range(n)]
+        row = array("i", [0] * n)  # as scan()'s raw: the rp2 HAL reads into arrays in native code
         for k in range(SAMPLES):
             hal.refresh()
-            for i in self.order:
-                samples[i][k] = hal.read_channel(self.channel[i])
+            hal.read_cells(self._plan, row)
+            for i in range(n):
+                samples[i][k] = row[i]
             hal.sleep_ms(SAMPLE_MS)
         medians = [sorted(v)[SAMPLES // 2] for v in samples]
         self.noise = noise_of(samples, medians)
@@ -161,6 +183,7 @@ class Sensing:
         for i in range(n):
             if self._on_rail[i]:  # dead already: its median is at a rail
                 self._set_fault(i, DEAD, self.raw[i])
+            self._band(i)
         if changed:
             self.save()
 
@@ -232,9 +255,29 @@ class Sensing:
 
     def scan(self, now):
         self.hal.refresh()
-        read = self._read
-        channel = self.channel
         raw = self.raw
+        self._read(self._plan, raw)
+        self._scans += 1
+        quick = self.quick
+        if quick is None:
+            self._cells(now, False)
+        elif quick(self, now):  # settled cells done: the others are left in todo
+            self._cells(now, True)
+        else:
+            self.pending = 0  # every cell settled (a quiet board): nothing more to do
+        if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
+            self._stuck_at = now
+            self._find_unclear()
+            self._measure_noise()
+            if self.stuck_ms:
+                self._find_stuck(now)
+
+    def _cells(self, now, quick):
+        # The full scan of the cells in _todo (all of them without the quick
+        # path): faults, smoothing, states with hysteresis, the stability
+        # window, the baseline's drift.
+        raw = self.raw
+        todo = self._todo
         base = self.base
         state = self._state
         image = self.image
@@ -249,20 +292,13 @@ class Sensing:
         half = release >> 1
         low = self.rail
         high = 65535 - low
-        muxes = self._muxes
-        got = self._mux_read
-        sel = -1
         total = self._sum
         k = self.smooth
         busy = 0
-        self._scans += 1
-        for i in self.order:
-            ch = channel[i]
-            if (ch & 15) != sel:
-                sel = ch & 15
-                read(sel, got, muxes[sel])
-            r = got[ch >> 4]
-            raw[i] = r
+        for i in range(len(raw)):
+            if quick and not todo[i]:
+                continue
+            r = raw[i]
             if r <= low or r >= high:
                 self._at_rail(i, r, now)
                 continue
@@ -297,7 +333,7 @@ class Sensing:
                 self._since[i] = now
                 if new != image[i]:
                     busy += 1
-            elif new == EMPTY and (d > release or d < -release):
+            elif new == EMPTY and (d > release or d < neg_release):
                 self._since[i] = now  # not clear: nothing new counts on it
                 self._unclear[i] += 1
                 if fault[i] != UNCLEAR:  # one reported as unreadable holds nothing up
@@ -313,12 +349,10 @@ class Sensing:
             elif new == EMPTY and -half < d < half:
                 base[i] += d >> 4  # clearly empty: follow its empty level's drift
         self.pending = busy
-        if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
-            self._stuck_at = now
-            self._find_unclear()
-            self._measure_noise()
-            if self.stuck_ms:
-                self._find_stuck(now)
+        if quick:
+            for i in range(len(raw)):
+                if todo[i]:
+                    self._band(i)
 
     def _at_rail(self, i, r, now):
         if not self._on_rail[i]:
@@ -385,6 +419,7 @@ class Sensing:
                 else:
                     total[i] = (total[i] >> self.smooth) << k
                 self._state[i] = image[i]
+                self._band(i)
             self.smooth = k
 
     def _find_unclear(self):
@@ -414,8 +449,25 @@ class Sensing:
         except OSError:
             pass  # flash full or read-only: the baseline is kept in RAM
 
+    def _band(self, i):
+        # The offsets at which cell i is settled (none: _lo > _hi).
+        s = self._state[i]
+        lo, hi = 1, 0
+        if s == self.image[i] and not self._on_rail[i] and self._fault[i] == OK:
+            if s == UP:
+                lo, hi = self.release + 1, 65535
+            elif s == DOWN:
+                lo, hi = -65535, -self.release - 1
+            else:
+                lo, hi = -self.release, self.release
+            lo += BIAS
+            hi += BIAS
+        self._lo[i] = lo
+        self._hi[i] = hi
+
     def _set_fault(self, i, kind, r):
         self._fault[i] = kind
+        self._band(i)
         faults = []
         cells = self.board.cells
         for j in range(len(cells)):

@@ -29,7 +29,7 @@ class Hal:
             self._select.append(io)
         self._adc = [analogio.AnalogIn(pin(n)) for n in board.mux["adc"]]
         self._input = 0
-        self._one = [0] * len(self._adc)  # read_channel's readings
+        self._one = [0]  # read_channel's reading
         self._pixels = neopixel.NeoPixel(pin(board.led_pin), board.led_count,
                                          auto_write=False, pixel_order=neopixel.GRB)
         self._colors = None
@@ -48,30 +48,36 @@ class Hal:
 
     def read_channel(self, ch):
         # One channel (calibration): its input, read on its multiplexer.
-        self.read_mux(ch & 15, self._one, (ch >> 4) + 1)
-        return self._one[ch >> 4]
+        self.read_cells(((ch & 15, (-1,) * (ch >> 4) + (0,)),), self._one)
+        return self._one[0]
 
-    def read_mux(self, sel, out, count):
-        # Input `sel` of the first `count` multiplexers into out[0..count-1]
-        # (shared select lines: one setting serves them all). Only the lines
-        # that change are written (the sensing reads the inputs in Gray-code
-        # order); digitalio is slow enough (several us a call) for the
-        # 74HC4067 and the sensor to settle before the next sample.
-        change = sel ^ self._input
-        if change:
-            pins = self._select
-            if change & 1:
-                pins[0].value = bool(sel & 1)
-            if change & 2:
-                pins[1].value = bool(sel & 2)
-            if change & 4:
-                pins[2].value = bool(sel & 4)
-            if change & 8:
-                pins[3].value = bool(sel & 8)
-            self._input = sel
+    def read_cells(self, plan, out):
+        # As hal/rp2.py: per (input, cells) of plan, the input selected on
+        # all multiplexers (shared select lines, only the changed ones
+        # written), multiplexer m read into out[cells[m]] (-1: none).
+        # digitalio is slow enough (several us a call) for the 74HC4067 and
+        # the sensor to settle before the next sample.
+        pins = self._select
         adc = self._adc
-        for m in range(count):
-            out[m] = adc[m].value
+        now = self._input
+        for sel, cells in plan:
+            change = sel ^ now
+            if change:
+                if change & 1:
+                    pins[0].value = bool(sel & 1)
+                if change & 2:
+                    pins[1].value = bool(sel & 2)
+                if change & 4:
+                    pins[2].value = bool(sel & 4)
+                if change & 8:
+                    pins[3].value = bool(sel & 8)
+                now = sel
+            m = 0
+            for i in cells:
+                if i >= 0:
+                    out[i] = adc[m].value
+                m += 1
+        self._input = now
 
     def button(self, name):
         io = self._buttons.get(name)

@@ -6,26 +6,45 @@
 import select
 import sys
 import time
+from array import array
 
 import neopixel
 from machine import ADC, Pin
 
 import micropython
 
+try:
+    from . import rp2regs  # native code: the sensors read through the registers
+except (ImportError, SyntaxError, ValueError):  # a MicroPython without native code
+    rp2regs = None  # type: ignore[assignment]
+
 SETTLE_US = 10  # after switching the multiplexer, before sampling
+CHECK_ROUNDS = 4  # boot: readings of every sensor both ways, compared
+CHECK_SLACK = 64  # boot: 4 ADC steps, + twice the spread of a sensor's own readings
 
 
 class Hal:
     def __init__(self, board):
         self._select = [Pin(p, Pin.OUT, value=0) for p in board.mux["select"]]
         self._adc = [ADC(Pin(p)) for p in board.mux["adc"]]
+        # The clock: time's C functions themselves (no Python call between)
+        self.ticks_ms = time.ticks_ms
+        self.ticks_diff = time.ticks_diff
         self._input = 0  # the multiplexer input selected now
-        self._one = [0] * len(self._adc)  # read_channel's readings
+        self._one = array("i", [0])  # read_channel's reading
         self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count)
         self._colors = None
         self._buttons = {}
         for name, pin in board.buttons:
             self._buttons[name] = Pin(pin, Pin.IN, Pin.PULL_UP)
+        self._button_pins = [self._buttons[name] for name, _ in board.buttons]
+        self._fast = None  # rp2regs.read_program, once it read as ADC.read_u16 does
+        # The buttons held, one call: bit k for the k-th of board.buttons
+        # (rp2regs.buttons_held once it read as Pin.value does).
+        self.buttons_held = self._held_py
+        self.note = None  # why the sensors are read the slow way, for the host
+        if rp2regs is not None:
+            self._setup_regs(board)
         self._in = sys.stdin.buffer
         self._out = sys.stdout.buffer
         self._poll = select.poll()
@@ -39,34 +58,141 @@ class Hal:
 
     def read_channel(self, ch):
         # One channel (calibration): its input, read on its multiplexer.
-        self.read_mux(ch & 15, self._one, (ch >> 4) + 1)
-        return self._one[ch >> 4]
+        self.read_cells(((ch & 15, (-1,) * (ch >> 4) + (0,)),), self._one)
+        return self._one[0]
 
-    def read_mux(self, sel, out, count):
-        # Input `sel` of the first `count` multiplexers into out[0..count-1]:
-        # they share the select lines, so one setting serves them all. Only
-        # the lines that change are written (the sensing reads the inputs in
-        # Gray-code order, one line apart).
-        change = sel ^ self._input
-        if change:
-            pins = self._select
-            if change & 1:
-                pins[0].value(sel & 1)
-            if change & 2:
-                pins[1].value((sel >> 1) & 1)
-            if change & 4:
-                pins[2].value((sel >> 2) & 1)
-            if change & 8:
-                pins[3].value((sel >> 3) & 1)
-            self._input = sel
-            time.sleep_us(SETTLE_US)
+    def read_cells(self, plan, out):
+        # Every cell in one call. plan: (input, cells) pairs; each input is
+        # selected once on all the multiplexers (they share the select
+        # lines), then multiplexer m is read into out[cells[m]] (-1: no cell
+        # there, not read). Only the lines that change are written (the
+        # sensing orders the inputs in Gray code, one line apart). Through
+        # the registers in native code where that was found to read the same
+        # at boot and out is an array("i"); else in Python.
+        fast = self._fast
+        if fast is not None and type(out) is array:
+            if plan is not self._planned:
+                self._program(plan)
+            if not fast(self, out):
+                return
+            self._fast = None
+            self.note = "the ADC stopped answering through its registers"
+        self._read_py(plan, out)
+
+    def _read_py(self, plan, out):
+        pins = self._select
         adc = self._adc
-        for m in range(count):
-            out[m] = adc[m].read_u16()
+        now = self._input
+        for sel, cells in plan:
+            change = sel ^ now
+            if change:
+                if change & 1:
+                    pins[0].value(sel & 1)
+                if change & 2:
+                    pins[1].value((sel >> 1) & 1)
+                if change & 4:
+                    pins[2].value((sel >> 2) & 1)
+                if change & 8:
+                    pins[3].value((sel >> 3) & 1)
+                now = sel
+                time.sleep_us(SETTLE_US)
+            m = 0
+            for i in cells:
+                if i >= 0:
+                    out[i] = adc[m].read_u16()
+                m += 1
+        self._input = now
+
+    # ---- the sensors through the registers (hal/rp2regs.py) -------------
+
+    def _setup_regs(self, board):
+        # The buttons' GPIOs, the select lines' GPIO bits per input; the
+        # register reads are used only if they read the buttons as
+        # Pin.value does and every sensor as ADC.read_u16 does.
+        r = rp2regs
+        r.BUTTON_GPIO = array("i", [pin for _, pin in board.buttons])
+        for _ in range(3):  # a button may move between two reads: one agreement will do
+            if r.buttons_held() == self._held_py():
+                self.buttons_held = r.buttons_held
+                break
+        if not self._adc:
+            return
+        self._settle_us = SETTLE_US
+        pins = board.mux["select"]
+        self._masks = array("i", [0] * 16)
+        for v in range(16):
+            for b in range(len(pins)):
+                if (v >> b) & 1:
+                    self._masks[v] |= 1 << pins[b]
+        self._ainsel = [p - 26 for p in board.mux["adc"]]  # GPIO 26..29: ADC inputs 0..3
+        self._planned = None
+        self._prog = bytearray()
+        self._fast = r.read_program
+        why = self._check_regs(list(getattr(board, "sensor_of", ())))
+        if why is not None:
+            self._fast = None
+            self.note = why
+
+    def _program(self, plan):
+        # plan -> self._prog for rp2regs.read_program (its layout is there)
+        prog = []
+        for sel, cells in plan:
+            reads = []
+            for m in range(len(cells)):
+                if cells[m] >= 0:
+                    reads.append(self._ainsel[m])
+                    reads.append(cells[m])
+            prog.append(sel)
+            prog.append(len(reads) // 2)
+            prog.extend(reads)
+        self._prog = bytearray(prog)  # every value < 256: cells, inputs, AINSEL, counts
+        self._planned = plan
+
+    def _check_regs(self, channels):
+        # -> None if both ways read every sensor alike (within its noise),
+        # else what differed.
+        n = len(channels)
+        plan = []
+        for sel in range(16):
+            cells = [-1] * len(self._adc)
+            for i in range(n):
+                if channels[i] & 15 == sel:
+                    cells[channels[i] >> 4] = i
+            if max(cells) >= 0:
+                plan.append((sel, tuple(cells)))
+        a = array("i", [0] * n)
+        b = array("i", [0] * n)
+        lo = [65535] * n
+        hi = [0] * n
+        off = [0] * n
+        for _ in range(CHECK_ROUNDS):
+            self._read_py(plan, a)
+            self.read_cells(plan, b)
+            if self._fast is None:
+                return self.note  # the ADC never got READY
+            for i in range(n):
+                lo[i] = min(lo[i], a[i])
+                hi[i] = max(hi[i], a[i])
+                off[i] = max(off[i], abs(a[i] - b[i]))
+        for i in range(n):
+            if off[i] > CHECK_SLACK + 2 * (hi[i] - lo[i]):
+                return "channel %d read %d by ADC.read_u16 but %d through the registers" % (
+                    channels[i], a[i], b[i])
+        return None
 
     def button(self, name):
         pin = self._buttons.get(name)
         return pin is not None and pin.value() == 0  # pressed pulls it to ground
+
+    def _held_py(self):
+        # buttons_held() through Pin.value
+        held = 0
+        k = 0
+        for pin in self._button_pins:
+            if pin.value() == 0:
+                held |= 1 << k
+            k += 1
+        return held
 
     # ---- LEDs ----------------------------------------------------------
 
@@ -97,12 +223,6 @@ class Hal:
         pixels.write()
 
     # ---- clock -----------------------------------------------------------
-
-    def ticks_ms(self):
-        return time.ticks_ms()
-
-    def ticks_diff(self, a, b):
-        return time.ticks_diff(a, b)
 
     def sleep_ms(self, ms):
         time.sleep_ms(ms)

@@ -47,12 +47,16 @@ class Hal:
     def read_channel(self, ch):
         return self._adc[ch]
 
-    def read_mux(self, sel, out, count):
-        # Input `sel` of the first `count` multiplexers, as the rp2 HAL reads
-        # them: channel m * 16 + sel into out[m].
+    def read_cells(self, plan, out):
+        # As the rp2 HAL reads them: per (input, cells) of plan, channel
+        # m * 16 + input into out[cells[m]] (-1: no cell there).
         adc = self._adc
-        for m in range(count):
-            out[m] = adc[(m << 4) | sel]
+        for sel, cells in plan:
+            m = 0
+            for i in cells:
+                if i >= 0:
+                    out[i] = adc[(m << 4) | sel]
+                m += 1
 
     def button(self, name):
         return name in self._held
