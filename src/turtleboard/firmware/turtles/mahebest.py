@@ -1,0 +1,223 @@
+# Mahé's best level with 4 or more players: expectimax over the bot's own
+# decision (the dice as chance nodes, weighted by their odds), ending in a
+# score that knows what the plain one (evaluate.mahe) does not. Small ints
+# only, so CPython and MicroPython choose alike.
+
+from .evaluate import CARD_MEAN
+from .game import CHANCE
+
+PILE = 20
+NEST = 700
+P = {"ride": 70, "nestR": -1, "agg": 0}
+
+
+def score(game, me):
+    # Hundredths of eggs for every player, as `me` may know them.
+    g = game
+    n = g.players
+    per = g.per
+    out = [0] * n
+    for p in range(n):
+        if p == me:
+            out[p] = 100 * sum(g.won[p])
+        else:
+            out[p] = CARD_MEAN * len(g.won[p])
+    if g.nest_owner >= 0:
+        out[g.nest_owner] += 700
+    if g.phase == 4:
+        return out
+    f = g.fields
+    beach = g.beach
+    prize = 100 * g.faceup if g.faceup else CARD_MEAN
+    if g.revealed >= 20 and not g.faceup:
+        prize = 700
+    # who moves next: the turn order from the next move on
+    nxt = (g.player + 1) % n if g.phase == 0 else g.player
+    ride = P["ride"]
+    left = PILE - g.revealed + (1 if g.faceup else 0)  # cards still to take
+    if left <= P["nestR"]:
+        share = nth_pass(g, nxt, left)
+        for p in range(n):
+            out[p] += NEST * share[p] // ONE
+        if not left:
+            prize = 0  # the nest goes to the first: counted above
+    for c in range(f + 1):
+        stack = g.stacks[c]
+        if not stack:
+            continue
+        gap = beach if c == 0 else (beach - c - 1) % f + 1
+        near = prize * (f - gap + 1) // f
+        for t in stack:
+            out[t // per] += near
+        if c and len(stack) > 1 and ride:
+            top = stack[-1] // per
+            until = (top - nxt) % n  # moves by others before top's own
+            k = 0
+            for t in stack[:-1]:
+                q = t // per
+                if (q - nxt) % n < until:
+                    k += 1
+            out[top] += ride * k * prize // CARD_MEAN
+    return out
+
+
+class MaheBest:
+    def __init__(self, game, rng):
+        self.game = game
+        self.rng = rng
+        self.me = game.to_move()
+        self.actions = list(game.legal_actions())
+        self.scores = []
+        self.nodes = 0
+        self.action = None
+
+    def step(self):
+        if self.action is not None:
+            return True
+        g = self.game
+        a = self.actions[len(self.scores)]
+        token = g.try_action(a)
+        self.nodes += 1
+        self.scores.append(self._margin(self._value()))
+        g.take_back(token)
+        if len(self.scores) < len(self.actions):
+            return False
+        top = max(self.scores)
+        best = [self.actions[k] for k in range(len(self.actions)) if self.scores[k] == top]
+        self.action = best[0] if len(best) == 1 else self.rng.choice(best)
+        return True
+
+    def _margin(self, values):
+        other = -1000000
+        for p in range(len(values)):
+            if p != self.me and values[p] > other:
+                other = values[p]
+        return values[self.me] - other
+
+    def _value(self):
+        # Every player's score after the move: the dice are chance, the
+        # decider (the bot) takes the best margin; an empty dice list means
+        # the move is over.
+        g = self.game
+        if not g.dice:
+            return score(g, self.me)
+        if g.to_move() == CHANCE:
+            acc = None
+            total = 0
+            for a, w in g.chance_outcomes():
+                token = g.try_action(a)
+                self.nodes += 1
+                v = self._value()
+                g.take_back(token)
+                if acc is None:
+                    acc = [x * w for x in v]
+                else:
+                    for p in range(len(v)):
+                        acc[p] += v[p] * w
+                total += w
+            return [x // total for x in acc]
+        best = None
+        bm = 0
+        for a in g.legal_actions():
+            token = g.try_action(a)
+            self.nodes += 1
+            v = self._value()
+            g.take_back(token)
+            m = self._margin(v)
+            if best is None or m > bm:
+                best = v
+                bm = m
+        return best
+
+
+# ---- the race to the beach -------------------------------------------------
+# REACH[k][g]: the chance (in ONE-ths) that a turtle alone, g fields short of
+# the beach (21: on the raft), passes it within k of its own moves, playing
+# each move for that; a bust sends it back to the raft.
+
+ONE = 4096
+HORIZON = 6
+
+
+def _reach_table(fields):
+    table = [[0] * (fields + 1)]
+    for _ in range(HORIZON):
+        prev = table[-1]
+        table.append([_one_move(g, prev, fields) for g in range(fields + 1)])
+    return table
+
+
+def _one_move(g, prev, fields):
+    # The best chance of passing within this move or the moves after it.
+    if g == 0:
+        return ONE
+    total = 0
+    for v in range(1, 7):
+        total += _after(g, (v,), prev, fields)
+    return total // 6
+
+
+def _after(g, dice, prev, fields):
+    s = 0
+    for d in dice:
+        s += d
+    if len(dice) > 1 and s > 7:
+        return prev[fields]  # a bust: back to the raft
+    d = s * len(dice)
+    stop = ONE if d >= g else prev[g - d]
+    if len(dice) == 3 or (len(dice) == 2 and s > 7) or stop == ONE:
+        return stop
+    roll = 0
+    for w in range(1, 7):
+        roll += _after(g, dice + (w,), prev, fields)
+    roll //= 6
+    return stop if stop >= roll else roll
+
+
+_REACH = {}
+
+
+def reach(fields):
+    t = _REACH.get(fields)
+    if t is None:
+        t = _reach_table(fields)
+        _REACH[fields] = t
+    return t
+
+
+def nth_pass(game, nxt, m):
+    # For each player, the chance (in ONE-ths) that one of their turtles is
+    # the (m+1)-th to pass the beach from now on, the turtles moving alone in
+    # turn order from player `nxt` (each passing at most once).
+    g = game
+    n = g.players
+    per = g.per
+    f = g.fields
+    table = reach(f)
+    gaps = []
+    order = []
+    for t in range(g.turtles):
+        c = g.pos[t]
+        gaps.append(g.beach if c == 0 else (g.beach - c - 1) % f + 1)
+        order.append((t // per - nxt) % n)
+    out = [0] * n
+    for i in range(g.turtles):
+        gi = gaps[i]
+        chance = 0
+        for k in range(1, HORIZON + 1):
+            p = table[k][gi] - table[k - 1][gi]
+            if not p:
+                continue
+            # how many of the others have passed before this move: a
+            # distribution over 0..m, each an independent chance
+            dist = [ONE] + [0] * m
+            for j in range(g.turtles):
+                if j == i:
+                    continue
+                q = table[k if order[j] < order[i] else k - 1][gaps[j]]
+                for x in range(m, 0, -1):
+                    dist[x] = (dist[x] * (ONE - q) + dist[x - 1] * q) // ONE
+                dist[0] = dist[0] * (ONE - q) // ONE
+            chance += p * dist[m] // ONE
+        out[i // per] += chance
+    return out
