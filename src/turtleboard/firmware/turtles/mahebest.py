@@ -8,7 +8,12 @@ from .game import CHANCE
 
 PILE = 20
 NEST = 700
-P = {"ride": 70, "nestR": -1, "agg": 0}
+P = {"ride": 70, "race": -1, "first": 0, "h": 0, "rr": 0}
+
+
+# A lone turtle's worth, in hundredths of a card, g fields short of the
+# beach, playing for the most cards in the long run (value iteration).
+WORTH = (100, 86, 82, 79, 73, 68, 63, 57, 53, 49, 45, 40, 36, 31, 27, 22, 18, 14, 11, 7, 4, 0)
 
 
 def score(game, me):
@@ -23,32 +28,51 @@ def score(game, me):
         else:
             out[p] = CARD_MEAN * len(g.won[p])
     if g.nest_owner >= 0:
-        out[g.nest_owner] += 700
+        out[g.nest_owner] += NEST
     if g.phase == 4:
         return out
     f = g.fields
     beach = g.beach
-    prize = 100 * g.faceup if g.faceup else CARD_MEAN
-    if g.revealed >= 20 and not g.faceup:
-        prize = 700
-    # who moves next: the turn order from the next move on
-    nxt = (g.player + 1) % n if g.phase == 0 else g.player
-    ride = P["ride"]
+    nxt = (g.player + 1) % n if g.phase == 0 else g.player  # the next to move
     left = PILE - g.revealed + (1 if g.faceup else 0)  # cards still to take
-    if left <= P["nestR"]:
-        share = nth_pass(g, nxt, left)
-        for p in range(n):
-            out[p] += NEST * share[p] // ONE
+    if left <= P["race"]:
+        # the last items, one a pass: the cards (the face-up one, the others
+        # at the mean), then the nest
+        for m in range(left + 1):
+            if m == left:
+                item = NEST
+            elif m == 0 and g.faceup:
+                item = 100 * g.faceup
+            else:
+                item = CARD_MEAN
+            share = nth_pass(g, nxt, m)
+            for p in range(n):
+                out[p] += item * share[p] // ONE
+        prize = CARD_MEAN
+    elif P["first"]:
+        prize = CARD_MEAN
+        if g.faceup:
+            share = nth_pass(g, nxt, 0)
+            for p in range(n):
+                out[p] += (100 * g.faceup - CARD_MEAN) * share[p] // ONE
+    else:
+        prize = 100 * g.faceup if g.faceup else CARD_MEAN
         if not left:
-            prize = 0  # the nest goes to the first: counted above
+            prize = NEST
+    ride = P["ride"]
+    worth = P["h"]
     for c in range(f + 1):
         stack = g.stacks[c]
         if not stack:
             continue
         gap = beach if c == 0 else (beach - c - 1) % f + 1
-        near = prize * (f - gap + 1) // f
-        for t in stack:
-            out[t // per] += near
+        if left > P["race"]:
+            if worth:
+                near = CARD_MEAN * WORTH[gap] // 100
+            else:
+                near = prize * (f - gap + 1) // f
+            for t in stack:
+                out[t // per] += near
         if c and len(stack) > 1 and ride:
             top = stack[-1] // per
             until = (top - nxt) % n  # moves by others before top's own
@@ -187,34 +211,58 @@ def reach(fields):
 
 def nth_pass(game, nxt, m):
     # For each player, the chance (in ONE-ths) that one of their turtles is
-    # the (m+1)-th to pass the beach from now on, the turtles moving alone in
-    # turn order from player `nxt` (each passing at most once).
+    # the (m+1)-th to pass the beach from now on (each passing at most
+    # once). Each turtle moves on its owner's turns, in turn order from
+    # player `nxt`; the top turtle of a stack also rides the turtles under
+    # it whose owners move before its own, and those first moves are its.
     g = game
     n = g.players
     per = g.per
     f = g.fields
     table = reach(f)
     gaps = []
-    order = []
+    times = []  # each turtle's moves, as move numbers from now
     for t in range(g.turtles):
         c = g.pos[t]
         gaps.append(g.beach if c == 0 else (g.beach - c - 1) % f + 1)
-        order.append((t // per - nxt) % n)
+        o = (t // per - nxt) % n
+        times.append([o + n * k for k in range(HORIZON)])
+    if P["rr"]:
+        for c in range(1, f + 1):
+            stack = g.stacks[c]
+            if len(stack) < 2:
+                continue
+            top = stack[-1]
+            o = (top // per - nxt) % n
+            for t in stack[:-1]:
+                ot = (t // per - nxt) % n
+                if ot < o:
+                    times[top].insert(0, ot)
+                    times[t].pop(0)
+        for ts in times:
+            ts.sort()
+            while len(ts) > HORIZON:
+                ts.pop()
     out = [0] * n
     for i in range(g.turtles):
         gi = gaps[i]
         chance = 0
-        for k in range(1, HORIZON + 1):
+        for k in range(1, len(times[i]) + 1):
             p = table[k][gi] - table[k - 1][gi]
             if not p:
                 continue
+            when = times[i][k - 1]
             # how many of the others have passed before this move: a
             # distribution over 0..m, each an independent chance
             dist = [ONE] + [0] * m
             for j in range(g.turtles):
                 if j == i:
                     continue
-                q = table[k if order[j] < order[i] else k - 1][gaps[j]]
+                before = 0
+                for x in times[j]:
+                    if x < when:
+                        before += 1
+                q = table[before][gaps[j]]
                 for x in range(m, 0, -1):
                     dist[x] = (dist[x] * (ONE - q) + dist[x - 1] * q) // ONE
                 dist[0] = dist[0] * (ONE - q) // ONE
