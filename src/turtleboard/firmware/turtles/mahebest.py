@@ -8,7 +8,7 @@ from .game import CHANCE
 
 PILE = 20
 NEST = 700
-P = {"ride": 70, "race": -1, "first": 0, "h": 0, "rr": 0}
+P = {"ride": 70, "race": -1, "first": 0, "h": 0, "rr": 0, "obj": 0, "wide": 100}
 
 
 # A lone turtle's worth, in hundredths of a card, g fields short of the
@@ -85,6 +85,30 @@ def score(game, me):
     return out
 
 
+# The normal distribution's CDF in thousandths, at -3.0, -2.9, ... 3.0.
+NORMAL = (
+    1, 2, 3, 3, 5, 6, 8, 11, 14, 18, 23, 29, 36, 45, 55, 67, 81, 97, 115, 136, 159,
+    184, 212, 242, 274, 309, 345, 382, 421, 460, 500, 540, 579, 618, 655, 691, 726,
+    758, 788, 816, 841, 864, 885, 903, 919, 933, 945, 955, 964, 971, 977, 982, 986,
+    989, 992, 994, 995, 997, 997, 998, 999,
+)
+HIDDEN_VAR = 24000  # an unseen egg card's value: its variance, in hundredths squared
+ITEM_VAR = 78000  # a card still to take, between two players
+NEST_VAR = 245000  # the nest, between two players
+
+
+def isqrt(x):
+    # The integer square root (Newton's method on ints).
+    if x <= 0:
+        return 0
+    r = x
+    y = (r + 1) // 2
+    while y < r:
+        r = y
+        y = (r + x // r) // 2
+    return r
+
+
 class MaheBest:
     def __init__(self, game, rng):
         self.game = game
@@ -102,7 +126,7 @@ class MaheBest:
         a = self.actions[len(self.scores)]
         token = g.try_action(a)
         self.nodes += 1
-        self.scores.append(self._margin(self._value()))
+        self.scores.append(self._value())
         g.take_back(token)
         if len(self.scores) < len(self.actions):
             return False
@@ -111,46 +135,71 @@ class MaheBest:
         self.action = best[0] if len(best) == 1 else self.rng.choice(best)
         return True
 
-    def _margin(self, values):
-        other = -1000000
-        for p in range(len(values)):
-            if p != self.me and values[p] > other:
-                other = values[p]
-        return values[self.me] - other
+    def _utility(self):
+        g = self.game
+        me = self.me
+        v = score(g, me)
+        obj = P["obj"]
+        if obj == 0:
+            other = -1000000
+            for p in range(len(v)):
+                if p != me and v[p] > other:
+                    other = v[p]
+            return v[me] - other
+        # the chance of finishing ahead of every other player, each
+        # difference taken as normal around its expected value
+        if g.phase == 4:
+            spread = 0
+        else:
+            left = PILE - g.revealed + (1 if g.faceup else 0)
+            spread = ITEM_VAR * left + NEST_VAR
+        u = 10000  # in ten-thousandths
+        for p in range(len(v)):
+            if p == me:
+                continue
+            var = spread + HIDDEN_VAR * len(g.won[p])
+            sd = isqrt(var) * P["wide"] // 100
+            d = v[me] - v[p]
+            if sd == 0:
+                y = 10000 if d > 0 else (0 if d < 0 else 5000)
+            else:
+                x = 3000 + d * 100 // sd  # hundredths of a standard deviation
+                if x <= 0:
+                    y = 10 * NORMAL[0]
+                elif x >= 6000:
+                    y = 10 * NORMAL[60]
+                else:
+                    i = x // 100
+                    y = (NORMAL[i] * 100 + (NORMAL[i + 1] - NORMAL[i]) * (x % 100)) // 10
+            u = u * y // 10000
+        return u
+        return u
 
     def _value(self):
-        # Every player's score after the move: the dice are chance, the
-        # decider (the bot) takes the best margin; an empty dice list means
+        # The bot's expected utility after the move: the dice are chance,
+        # the decider (the bot) takes the best; an empty dice list means
         # the move is over.
         g = self.game
         if not g.dice:
-            return score(g, self.me)
+            return self._utility()
         if g.to_move() == CHANCE:
-            acc = None
+            acc = 0
             total = 0
             for a, w in g.chance_outcomes():
                 token = g.try_action(a)
                 self.nodes += 1
-                v = self._value()
+                acc += self._value() * w
                 g.take_back(token)
-                if acc is None:
-                    acc = [x * w for x in v]
-                else:
-                    for p in range(len(v)):
-                        acc[p] += v[p] * w
                 total += w
-            return [x // total for x in acc]
+            return acc // total
         best = None
-        bm = 0
         for a in g.legal_actions():
             token = g.try_action(a)
             self.nodes += 1
             v = self._value()
             g.take_back(token)
-            m = self._margin(v)
-            if best is None or m > bm:
+            if best is None or v > best:
                 best = v
-                bm = m
         return best
 
 
