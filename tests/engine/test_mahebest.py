@@ -3,7 +3,7 @@
 # games in slices without reading the others' egg cards.
 from turtles import new_game
 from turtles.bots import thinker
-from turtles.mahebest import HORIZON, ONE, MaheBest, nth_pass, reach, score
+from turtles.mahebest import HORIZON, ONE, MaheBest, first_past, reach, score, win_chance
 from turtles.rng import Rng
 
 from test_bots import _leak_check, _mahe_hidden_changed, _mahe_restore, _play
@@ -42,11 +42,25 @@ def test_reach_table():
 
 def test_the_nearest_turtle_is_likeliest_to_pass_first():
     g = _placed([18, 3, 10, 0])  # turtle 0 three fields short of the beach
-    first = nth_pass(g, 0, 0)
+    first = first_past(g, 0)
     assert first[0] == max(first)
     assert abs(sum(first) - ONE) < ONE // 50  # someone passes first
-    second = nth_pass(g, 0, 1)
-    assert second[0] < first[0]
+    # moving first matters: the turtle on the raft ahead of a turtle as far
+    g = _placed([0, 3, 10, 0])
+    first = first_past(g, 3)
+    assert first[3] > first[0]
+
+
+def test_a_rider_shares_the_moves_of_the_turtles_under_it():
+    # Players 1 and 3 share field 15; player 1 moves first. On top, player
+    # 3's turtle rides player 1's first move; under it, it does not.
+    riding = _placed([5, 15, 2, 15], player=1)
+    under = _placed([5, 15, 2, 15], player=1)
+    under.stacks[15] = [3, 1]
+    on_top = first_past(riding, 1)
+    below = first_past(under, 1)
+    assert on_top[3] > below[3]
+    assert on_top[1] < below[1]
 
 
 def test_a_high_face_up_card_is_worth_more_to_the_nearest():
@@ -60,6 +74,17 @@ def test_the_top_of_a_stack_is_credited_with_its_rides():
     alone = score(_placed([5, 10, 14, 12], player=1), 3)
     riding = score(_placed([5, 10, 14, 10], player=1), 3)
     assert riding[3] > alone[3]
+
+
+def test_win_chance():
+    g = _placed([5, 10, 14, 12])
+    even = win_chance(g, 0, [1000, 1000, 1000, 1000])
+    assert 1000 < even < 1500  # about one in eight: ahead of three equals
+    ahead = win_chance(g, 0, [3000, 1000, 1000, 1000])
+    behind = win_chance(g, 0, [1000, 3000, 1000, 1000])
+    assert behind < even < ahead
+    g.phase = 4  # over: only the others' unseen cards are unknown
+    assert win_chance(g, 0, [3000, 1000, 1000, 1000]) > ahead
 
 
 def test_best_plays_four_and_five_player_games_in_slices():
