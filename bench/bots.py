@@ -3,7 +3,7 @@
     python bench/bots.py strength [GAME|GAME:A,B ...]   seeded matches (turtleboard match)
     python bench/bots.py device                the device level under 32-bit
                                                MicroPython: time a move, heap
-    python bench/bots.py timing                host CPU time a move, every level
+    python bench/bots.py timing [GAME ...]     host CPU time a move, every level
     python bench/bots.py tables                the figures as Markdown tables
 
 Strength: each pairing plays seeded games with the seats rotated and gives
@@ -252,11 +252,13 @@ TIMING = [("tortuga", 2, 40), ("tattoo", 2, 20), ("hatching", 2, 20), ("mahe", 4
           ("race", 5, 60)]
 
 
-def timing() -> None:
+def timing(games: list[str]) -> None:
     from turtleboard.matches import Match
 
     out = {}
     for game, players, n in TIMING:
+        if games and game not in games:
+            continue
         for level in ("easy", "good", "best"):
             m = Match(game, [level, "random"], players, SEED)
             for _ in range(n):
@@ -265,7 +267,7 @@ def timing() -> None:
             out["%s %s" % (game, level)] = dict(t, games=n)
             print(game, level, json.dumps(t), flush=True)
     data = _load()
-    data["host_cpu_ms_a_move"] = out
+    data["host_cpu_ms_a_move"] = dict(data.get("host_cpu_ms_a_move", {}), **out)
     _save(data)
 
 
@@ -324,7 +326,7 @@ def main(argv: list[str]) -> int:
     elif argv[1] == "device":
         device()
     elif argv[1] == "timing":
-        timing()
+        timing(argv[2:])
     else:
         tables()
     return 0

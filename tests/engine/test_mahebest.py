@@ -1,12 +1,12 @@
 # Mahé's best level with 4 or more players (turtles/mahebest.py): the race
 # to the beach it scores with, what it credits, and that it plays whole
 # games in slices without reading the others' egg cards.
+from test_bots import _leak_check, _mahe_hidden_changed, _mahe_restore, _play
+
 from turtles import new_game
 from turtles.bots import thinker
 from turtles.mahebest import HORIZON, ONE, MaheBest, first_past, reach, score, win_chance
 from turtles.rng import Rng
-
-from test_bots import _leak_check, _mahe_hidden_changed, _mahe_restore, _play
 
 
 def _placed(cells, faceup=3, revealed=5, player=0):
