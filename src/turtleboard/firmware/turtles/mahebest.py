@@ -121,7 +121,7 @@ def isqrt(x):
 
 class MaheBest:
     # One step() weighs one root action (stop, roll, an egg card) through
-    # the rest of the move: at most 43 positions, so a slice is short.
+    # the rest of the move (some dozens of positions), so a slice is short.
     def __init__(self, game, rng):
         self.game = game
         self.rng = rng
