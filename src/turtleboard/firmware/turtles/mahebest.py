@@ -12,7 +12,7 @@
 # Small ints only, so CPython and MicroPython choose alike. A player's egg
 # cards other than the bot's own count at the mean value (they lie face down).
 
-from .evaluate import CARD_MEAN
+from .evaluate import CARD_MEAN, mahe_eggs
 from .game import CHANCE
 
 PILE = 20  # mahe.PILE: the egg cards in play
@@ -42,14 +42,7 @@ def score(game, me):
     g = game
     n = g.players
     per = g.per
-    out = [0] * n
-    for p in range(n):
-        if p == me:
-            out[p] = 100 * sum(g.won[p])
-        else:
-            out[p] = CARD_MEAN * len(g.won[p])
-    if g.nest_owner >= 0:
-        out[g.nest_owner] += NEST
+    out = mahe_eggs(g, me)
     if g.phase == 4:  # over
         return out
     f = g.fields
