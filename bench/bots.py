@@ -3,7 +3,7 @@
     python bench/bots.py strength [GAME|GAME:A,B ...]   seeded matches (turtleboard match)
     python bench/bots.py device                the device level under 32-bit
                                                MicroPython: time a move, heap
-    python bench/bots.py timing                host CPU time a move, every level
+    python bench/bots.py timing [GAME ...]     host CPU time a move, every level
     python bench/bots.py tables                the figures as Markdown tables
 
 Strength: each pairing plays seeded games with the seats rotated and gives
@@ -33,7 +33,8 @@ HERE = Path(__file__).parent
 OUT = HERE / "results" / "bots.json"
 sys.path.insert(0, str(HERE.parent / "src"))
 
-# (game, players, bots, games): the targets first
+# (game, players, bots, games[, seed]): the targets first; a seed
+# other than SEED gives a second measure (its key names the seed)
 PAIRINGS = [
     ("tortuga", 2, "easy,random", 400),
     ("tortuga", 2, "good,easy", 400),
@@ -41,6 +42,7 @@ PAIRINGS = [
     ("tortuga", 2, "best,random", 400),
     ("mahe", 4, "best,random", 1000),
     ("mahe", 4, "best,easy", 1000),
+    ("mahe", 4, "best,easy", 1000, 2),
     ("race", 5, "best,random", 1000),
     ("race", 5, "best,easy", 1000),
     ("tattoo", 2, "good,easy", 200),
@@ -68,23 +70,28 @@ def _save(data: dict) -> None:
 def strength(games: list[str]) -> None:
     from turtleboard.matches import Match
 
-    for game, players, bots, n in PAIRINGS:
+    for pairing in PAIRINGS:
+        game, players, bots, n = pairing[:4]
+        seed = pairing[4] if len(pairing) > 4 else SEED
         if games and game not in games and "%s:%s" % (game, bots) not in games:
             continue
-        m = Match(game, bots.split(","), players, SEED)
+        m = Match(game, bots.split(","), players, seed)
         t0 = time.perf_counter()
         for _ in range(n):
             m.play_one()
         first = m.table()[0]
         row = {
-            "game": game, "players": players, "bots": bots, "games": n, "seed": SEED,
+            "game": game, "players": players, "bots": bots, "games": n, "seed": seed,
             "share": first["share"], "ci95": first["ci95"], "fair_share": first["fair_share"],
             "above_fair": first["ci95"][0] > first["fair_share"],
             "table": m.table(), "timing": m.timing(),
             "seconds": round(time.perf_counter() - t0, 1),
         }
         data = _load()  # another run may have written meanwhile
-        data.setdefault("strength", {})["%s %dp %s" % (game, players, bots)] = row
+        key = "%s %dp %s" % (game, players, bots)
+        if seed != SEED:
+            key += " seed %d" % seed
+        data.setdefault("strength", {})[key] = row
         _save(data)
         print("%s %dp %s: %.3f [%.3f, %.3f] fair %.3f (%d games, %.0f s)" % (
             game, players, bots, row["share"], row["ci95"][0], row["ci95"][1],
@@ -303,11 +310,13 @@ TIMING = [("tortuga", 2, 40), ("tattoo", 2, 20), ("hatching", 2, 20), ("mahe", 4
           ("race", 5, 60)]
 
 
-def timing() -> None:
+def timing(games: list[str]) -> None:
     from turtleboard.matches import Match
 
     out = {}
     for game, players, n in TIMING:
+        if games and game not in games:
+            continue
         for level in ("easy", "good", "best"):
             m = Match(game, [level, "random"], players, SEED)
             for _ in range(n):
@@ -316,7 +325,7 @@ def timing() -> None:
             out["%s %s" % (game, level)] = dict(t, games=n)
             print(game, level, json.dumps(t), flush=True)
     data = _load()
-    data["host_cpu_ms_a_move"] = out
+    data["host_cpu_ms_a_move"] = dict(data.get("host_cpu_ms_a_move", {}), **out)
     _save(data)
 
 
@@ -377,7 +386,7 @@ def main(argv: list[str]) -> int:
     elif argv[1] == "device":
         device()
     elif argv[1] == "timing":
-        timing()
+        timing(argv[2:])
     else:
         tables()
     return 0

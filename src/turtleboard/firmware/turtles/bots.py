@@ -68,6 +68,10 @@ def thinker(game, level, rng):
             return AlphaBeta(game, rng, 1000000, tortuga, 1)
         return AlphaBeta(game, rng, BUDGETS["tortuga"][level], tortuga)
     if name == "mahe":
+        if level == "best" and game.players >= 4:
+            from .mahebest import MaheBest
+
+            return MaheBest(game, rng)
         from .expectimax import Expectimax
 
         return Expectimax(game, rng, level == "easy", level == "good")

@@ -71,6 +71,20 @@ def tortuga(game, p):
 CARD_MEAN = 362  # an unseen egg card: 87 eggs on 24 cards, in hundredths
 
 
+def mahe_eggs(game, me):
+    # Hundredths of eggs won so far, for every player: `me`'s own cards at
+    # their values, the others' (face down) at the mean, and the nest.
+    out = []
+    for p in range(game.players):
+        if p == me:
+            out.append(100 * sum(game.won[p]))
+        else:
+            out.append(CARD_MEAN * len(game.won[p]))
+    if game.nest_owner >= 0:
+        out[game.nest_owner] += 700
+    return out
+
+
 def mahe(game, me):
     # Hundredths of eggs for every player, as `me` may know them: their own
     # cards, the others' counted at the mean (even at the end of a line of
@@ -78,15 +92,7 @@ def mahe(game, me):
     # the next card it has swum of the lap to the beach. (Scores that credit
     # a stack's progress to the owner of its top turtle played no better
     # against `easy`: docs/bots.md.)
-    n = game.players
-    out = [0] * n
-    for p in range(n):
-        if p == me:
-            out[p] = 100 * sum(game.won[p])
-        else:
-            out[p] = CARD_MEAN * len(game.won[p])
-    if game.nest_owner >= 0:
-        out[game.nest_owner] += 700
+    out = mahe_eggs(game, me)
     if game.phase == 4:
         return out
     f = game.fields
