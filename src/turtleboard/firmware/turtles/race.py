@@ -92,15 +92,6 @@ def _cards(counts):
     return out
 
 
-# The playout's tables (Race._race()).
-NO_CARDS = [0] * KINDS
-DECK_CARDS = bytes(_cards(DECK))  # a full draw pile, card by card
-SHIFT13 = tuple(x << 13 for x in range(8))  # (x << 13) & 0xFFFF by x & 7
-MOD16 = tuple(65536 % c if c else 0 for c in range(53))  # 2**16 % c (c <= 52 cards)
-PLAY_OF = tuple(k * 5 + k // 3 for k in range(15))  # the play of colour card k
-FIVE_PLAYS = tuple(tuple(k * 5 + t for t in range(5)) for k in range(15, KINDS))  # *+ *- ^ ^^
-
-
 def _entry(action, token):
     # One history entry's bytes, as History.add() writes them.
     h = History()
@@ -108,13 +99,32 @@ def _entry(action, token):
     return bytes(h.buf)
 
 
-# A draw's history entry: DRAW + k as a varint (two bytes), then its token's
-# varint, whose first byte is the same (the flags and the turn are above
-# it), then the entry's length. The dealt card's whole entry; the rest of a
-# drawn card's after a play, by whose turn it is.
-DRAW_BYTES = tuple(_entry(DRAW + k, DRAW + k)[:3] for k in range(KINDS))
-DEAL_BYTES = tuple(_entry(DRAW + k, DRAW + k | DEALING) for k in range(KINDS))
-PASS_TAILS = tuple(_entry(DRAW, DRAW | PASSING | p << 12)[3:] for p in range(5))
+# The playout's tables (Race._race()), made on its first use: the board
+# never plays a Race playout (its players hold real cards), so its heap
+# never holds them.
+_tables = None
+
+
+def _playout_tables():
+    global _tables
+    if _tables is None:
+        _tables = (
+            [0] * KINDS,  # an empty hand
+            bytes(_cards(DECK)),  # a full draw pile, card by card
+            tuple(x << 13 for x in range(8)),  # (x << 13) & 0xFFFF by x & 7
+            tuple(65536 % c if c else 0 for c in range(53)),  # 2**16 % c (c <= 52 cards)
+            tuple(k * 5 + k // 3 for k in range(15)),  # the play of colour card k
+            tuple(tuple(k * 5 + t for t in range(5)) for k in range(15, KINDS)),  # *+ *- ^ ^^
+            # A draw's history entry: DRAW + k as a varint (two bytes), then
+            # its token's varint, whose first byte is the same (the flags and
+            # the turn are above it), then the entry's length. The dealt
+            # card's whole entry; the rest of a drawn card's after a play, by
+            # whose turn it is.
+            tuple(_entry(DRAW + k, DRAW + k)[:3] for k in range(KINDS)),
+            tuple(_entry(DRAW + k, DRAW + k | DEALING) for k in range(KINDS)),
+            tuple(_entry(DRAW, DRAW | PASSING | p << 12)[3:] for p in range(5)),
+        )
+    return _tables
 
 
 def card_name(kind):
@@ -269,6 +279,8 @@ class Race(Game):
         #    and `others` (its other kinds, in order);
         #  - rng.below() and History.add() are written out here (the same
         #    numbers and the same bytes): their calls cost more than the rules.
+        (NO_CARDS, DECK_CARDS, SHIFT13, MOD16, PLAY_OF, FIVE_PLAYS, DRAW_BYTES, DEAL_BYTES,
+         PASS_TAILS) = _tables or _playout_tables()
         stacks = self.stacks
         pos = self.pos
         hands = self.hands
