@@ -99,6 +99,28 @@ def _entry(action, token):
     return bytes(h.buf)
 
 
+def _step_tables():
+    # One xorshift32 step is linear in the state's bits, so the new state
+    # is the XOR of what each of its four bytes alone steps to: (high half,
+    # low half) of byte 3 (the top), 2, 1, 0, each by the byte's value,
+    # worked out by Rng itself. Indexed by small ints, they hand out ints
+    # already made, where the shifts would make new ones.
+    r = Rng()
+    out = []
+    for shift in (24, 16, 8, 0):
+        his = []
+        los = []
+        for b in range(256):
+            r.hi = (b << shift - 16) if shift >= 16 else 0
+            r.lo = (b << shift) if shift < 16 else 0
+            r._step()
+            his.append(r.hi)
+            los.append(r.lo)
+        out.append(tuple(his))
+        out.append(tuple(los))
+    return tuple(out)
+
+
 # The playout's tables (Race._race()), made on its first use: the board
 # never plays a Race playout (its players hold real cards), so its heap
 # never holds them.
@@ -111,7 +133,7 @@ def _playout_tables():
         _tables = (
             [0] * KINDS,  # an empty hand
             bytes(_cards(DECK)),  # a full draw pile, card by card
-            tuple(x << 13 for x in range(8)),  # (x << 13) & 0xFFFF by x & 7
+            _step_tables(),
             tuple(65536 % c if c else 0 for c in range(53)),  # 2**16 % c (c <= 52 cards)
             tuple(k * 5 + k // 3 for k in range(15)),  # the play of colour card k
             tuple(tuple(k * 5 + t for t in range(5)) for k in range(15, KINDS)),  # *+ *- ^ ^^
@@ -279,7 +301,7 @@ class Race(Game):
         #    and `others` (its other kinds, in order);
         #  - rng.below() and History.add() are written out here (the same
         #    numbers and the same bytes): their calls cost more than the rules.
-        (NO_CARDS, DECK_CARDS, SHIFT13, MOD16, PLAY_OF, FIVE_PLAYS, DRAW_BYTES, DEAL_BYTES,
+        (NO_CARDS, DECK_CARDS, STEPS, MOD16, PLAY_OF, FIVE_PLAYS, DRAW_BYTES, DEAL_BYTES,
          PASS_TAILS) = _tables or _playout_tables()
         stacks = self.stacks
         pos = self.pos
@@ -320,6 +342,7 @@ class Race(Game):
         n0 = n
         hi = rng.hi
         lo = rng.lo
+        HI3, LO3, HI2, LO2, HI1, LO1, HI0, LO0 = STEPS
         while True:
             if setup:  # the start stack, then the colours (as _tell())
                 plays = unplaced if stack_left else free
@@ -364,10 +387,12 @@ class Race(Game):
             # (x << 13) & 0xFFFF is SHIFT13[x & 7]: one int less to make.
             m = MOD16[c]
             while True:
-                hi ^= SHIFT13[hi & 7] | (lo >> 3)
-                lo ^= SHIFT13[lo & 7] ^ (hi >> 1)
-                hi ^= ((hi << 5) | (lo >> 11)) & 0xFFFF
-                lo ^= (lo << 5) & 0xFFFF
+                b3 = hi >> 8
+                b2 = hi & 255
+                b1 = lo >> 8
+                b0 = lo & 255
+                hi = HI3[b3] ^ HI2[b2] ^ HI1[b1] ^ HI0[b0]
+                lo = LO3[b3] ^ LO2[b2] ^ LO1[b1] ^ LO0[b0]
                 if hi < 0xFFFF or lo < 65536 - (m * m) % c:
                     break
             i = (hi * m + lo) % c
