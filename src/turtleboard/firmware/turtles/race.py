@@ -145,6 +145,10 @@ def _playout_tables():
             tuple(_entry(DRAW + k, DRAW + k)[:3] for k in range(KINDS)),
             tuple(_entry(DRAW + k, DRAW + k | DEALING) for k in range(KINDS)),
             tuple(_entry(DRAW, DRAW | PASSING | p << 12)[3:] for p in range(5)),
+            # a play's entry up to its token's first byte: HEADS[a]
+            tuple(_entry(a, a | 1 << 9)[:-2] for a in range(KINDS * 5)),
+            # the entries of player p's colour c (p * 5 + c), then the start stack's
+            tuple(_entry(a, a) for a in list(range(COLOUR, COLOUR + 25)) + list(range(STACK, STACK + 5))),
         )
     return _tables
 
@@ -302,7 +306,7 @@ class Race(Game):
         #  - rng.below() and History.add() are written out here (the same
         #    numbers and the same bytes): their calls cost more than the rules.
         (NO_CARDS, DECK_CARDS, STEPS, MOD16, PLAY_OF, FIVE_PLAYS, DRAW_BYTES, DEAL_BYTES,
-         PASS_TAILS) = _tables or _playout_tables()
+         PASS_TAILS, HEADS, TELLS) = _tables or _playout_tables()
         stacks = self.stacks
         pos = self.pos
         hands = self.hands
@@ -451,25 +455,17 @@ class Race(Game):
                     hand.sort()
                 h[k] += 1
                 continue
-            if setup:
+            if setup:  # its history entry whole from the table (as History.add(a, a))
                 x = plays.pop(i)
                 if stack_left:
-                    a = STACK + x
                     stacks[0].append(x)
                     stack_left -= 1
+                    buf += TELLS[25 + x]
                 else:
-                    a = COLOUR + colour_next * 5 + x
+                    buf += TELLS[colour_next * 5 + x]
                     colour_of[colour_next] = x
                     colour_next += 1
                 setup -= 1
-                # History.add(a, a): a varint of 4 * a twice (two bytes each)
-                v = a << 2 & 127 | 128
-                w = a >> 5
-                buf.append(v)
-                buf.append(w)
-                buf.append(v)
-                buf.append(w)
-                buf.append(4)
                 continue
             elif not plays:
                 stop = DISCARD
@@ -509,9 +505,9 @@ class Race(Game):
                     for t in moving:
                         pos[t] = q
                 # History.add(a, token), token = a | (last + 1) << 9 | p << 16
-                # | j << 22: the varints of 4 * a and 4 * token, 7 bits a byte
-                # (g0..g3: the token's), then the entry's length
-                g0 = a << 2 & 127
+                # | j << 22: the varints of 4 * a and 4 * token, 7 bits a byte,
+                # then the entry's length. HEADS[a]: a's varint and the
+                # token's first byte (g0); g1..g3: the token's next bytes.
                 x = last + 1
                 g1 = a >> 5 | (x & 7) << 4
                 g2 = x >> 3 | (p & 7) << 4
@@ -520,31 +516,28 @@ class Race(Game):
                 if q != lettuce:
                     draw_left = 1
                     passing = True
-                if a < 32:
-                    buf.append(g0)
-                    size = 1
-                else:
-                    buf.append(g0 | 128)
-                    buf.append(a >> 5)
-                    size = 2
                 if g3:
-                    buf.append(g0 | 128)
+                    head = HEADS[a]
+                    buf += head
                     buf.append(g1 | 128)
                     buf.append(g2 | 128)
                     buf.append(g3)
-                    buf.append(size + 4)
+                    buf.append(len(head) + 3)
                 elif g2:
-                    buf.append(g0 | 128)
+                    head = HEADS[a]
+                    buf += head
                     buf.append(g1 | 128)
                     buf.append(g2)
-                    buf.append(size + 3)
+                    buf.append(len(head) + 2)
                 elif g1:
-                    buf.append(g0 | 128)
+                    head = HEADS[a]
+                    buf += head
                     buf.append(g1)
-                    buf.append(size + 2)
-                else:
-                    buf.append(g0)
-                    buf.append(size + 1)
+                    buf.append(len(head) + 1)
+                else:  # the token is a < 32 (the first play, from the start)
+                    buf.append(a << 2)
+                    buf.append(a << 2)
+                    buf.append(2)
         hist.n += n - n0
         rng.hi = hi
         rng.lo = lo
