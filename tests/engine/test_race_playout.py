@@ -106,3 +106,14 @@ def test_race_playout_stopped_at_its_limit_leaves_the_game_so_far():
         _same(a, b, rng_a, rng_b, limit)
         assert a.playout(rng_a) == Game.playout(b, rng_b), limit
         _same(a, b, rng_a, rng_b, limit)
+
+
+def test_race_playout_after_an_entry_held_writes_it_first():
+    # A move answered at once (push_held()) is packed into the history
+    # before the playout's entries, as History.add() does.
+    for before in (1, 12, 40):
+        (a, rng_a), (b, rng_b) = _both(5, {}, None, before, before - 1)
+        for g, rng in ((a, rng_a), (b, rng_b)):
+            g.push_held(random_action(g, rng))
+        assert a.playout(rng_a) == Game.playout(b, rng_b), before
+        _same(a, b, rng_a, rng_b, before)

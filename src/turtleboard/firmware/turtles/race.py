@@ -342,6 +342,7 @@ class Race(Game):
         last = self.last
         cards = list(DECK_CARDS) if draw_n == 52 else _cards(draw)
         hist = self.history
+        hist.pack()  # an entry held (push_held()) goes before the playout's
         buf = hist.buf
         n0 = n
         hi = rng.hi
