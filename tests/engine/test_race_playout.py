@@ -117,3 +117,16 @@ def test_race_playout_after_an_entry_held_writes_it_first():
             g.push_held(random_action(g, rng))
         assert a.playout(rng_a) == Game.playout(b, rng_b), before
         _same(a, b, rng_a, rng_b, before)
+
+
+def test_race_random_play_plays_what_the_generic_one_plays():
+    # Monte Carlo's playouts (Game.random_play(): not recorded) by the
+    # playout's loop: the same actions, stopped at the same limit.
+    for players, seed in [(5, 1), (5, 2), (3, 9)] + DISCARDS:
+        for limit in (0, 7, 36, 100000):
+            (a, rng_a), (b, rng_b) = _both(players, {}, None, seed, 20)
+            n = a.random_play(rng_a, limit)
+            assert n == Game.random_play(b, rng_b, limit), (players, seed, limit)
+            assert n == limit or a.is_over(), (players, seed, limit)
+            assert a.state_key() == b.state_key(), (players, seed, limit)
+            assert (rng_a.hi, rng_a.lo) == (rng_b.hi, rng_b.lo), (players, seed, limit)

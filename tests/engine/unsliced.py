@@ -10,9 +10,8 @@ from turtles.alphabeta import AlphaBeta
 from turtles.evaluate import WIN
 from turtles.evaluate import mahe as mahe_eval
 from turtles.expectimax import Expectimax, _add
-from turtles.game import CHANCE, TERMINAL
+from turtles.game import CHANCE, TERMINAL, Game
 from turtles.montecarlo import MonteCarlo
-from turtles.montecarlo import playout as playout_for
 
 STOP = 21  # mahe.STOP
 
@@ -212,8 +211,9 @@ class OldMonteCarlo(MonteCarlo):  # its own __init__ and _finish: unchanged
 
 
 def playout(game, rng):
-    # Random play to the end.
-    return playout_for(game, rng, 1 << 29)
+    # Random play to the end, by the generic calls (as before the Race's
+    # own loop played them).
+    return Game.random_play(game, rng, 1 << 29)
 
 
 def old_thinker(game, level, rng):

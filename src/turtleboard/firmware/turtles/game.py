@@ -217,6 +217,22 @@ class Game:
             self._push_random(rng, who)
             n += 1
 
+    def random_play(self, rng, limit):
+        # The actions playout() would play, at most `limit` of them, for a
+        # world thrown away after (not recorded: try_action()); how many.
+        # A game whose playout() is a faster loop may play them by it.
+        n = 0
+        while n < limit:
+            who = self.to_move()
+            if who == TERMINAL:
+                return n
+            if who == CHANCE:
+                self.try_action(rng.weighted(self.chance_outcomes()))
+            else:
+                self.try_action(rng.choice(self.legal_actions()))
+            n += 1
+        return n
+
     def _too_long(self, max_actions):
         raise RuntimeError("%s did not end within %d actions" % (self.name, max_actions))
 

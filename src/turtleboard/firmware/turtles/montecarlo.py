@@ -6,7 +6,7 @@
 # plays a slice of at most SLICE_NODES actions and the next goes on from
 # there (a device senses between slices).
 
-from .game import CHANCE, TERMINAL
+from .game import TERMINAL
 from .slices import SLICE_NODES
 
 
@@ -44,7 +44,7 @@ class MonteCarlo:
                 world.try_action(self.actions[self.i])
                 self.nodes += 1
                 left -= 1
-            played = playout(world, rng, left)
+            played = world.random_play(rng, left)
             self.nodes += played
             left -= played
             if world.to_move() != TERMINAL:
@@ -62,19 +62,3 @@ class MonteCarlo:
         best = [self.actions[k] for k in range(len(self.actions)) if self.wins[k] == top]
         self.action = best[0] if len(best) == 1 else self.rng.choice(best)
         return True
-
-
-def playout(game, rng, limit):
-    # Random play towards the end, at most `limit` actions (the world is
-    # thrown away: nothing is recorded); the number of actions played.
-    n = 0
-    while n < limit:
-        who = game.to_move()
-        if who == TERMINAL:
-            return n
-        if who == CHANCE:
-            game.try_action(rng.weighted(game.chance_outcomes()))
-        else:
-            game.try_action(rng.choice(game.legal_actions()))
-        n += 1
-    return n

@@ -279,20 +279,31 @@ class Race(Game):
     def playout(self, rng, max_actions=100000):
         # Game.playout() without its generic calls (physical mode, or another
         # kind of rng: that one). The same actions from the same draws of
-        # rng, the same history and the same state at the end; a hand
-        # discarded is the one step done outside _race().
+        # rng, the same history and the same state at the end.
         if not self.dealt or type(rng) is not Rng:
             return Game.playout(self, rng, max_actions)
+        n, over = self._run(rng, max_actions)
+        if not over:
+            self._too_long(max_actions)
+        return n
+
+    def random_play(self, rng, limit):
+        # Game.random_play() by the playout's loop (which records them: the
+        # history costs it less than the calls it saves).
+        if not self.dealt or type(rng) is not Rng:
+            return Game.random_play(self, rng, limit)
+        return self._run(rng, limit)[0]
+
+    def _run(self, rng, limit):
+        # _race() until the race ends or `limit` actions are played; a hand
+        # discarded is the one step done outside it. -> (actions, ended)
         n = 0
         while True:
-            n, stop = self._race(rng, n, max_actions)
-            if stop == TERMINAL:
-                return n
-            if stop == DISCARD:  # its draw is made: rng.below(1), as choice([DISCARD])
-                self.push(DISCARD)
-                n += 1
-            else:
-                self._too_long(max_actions)
+            n, stop = self._race(rng, n, limit)
+            if stop != DISCARD:
+                return n, stop == TERMINAL
+            self.push(DISCARD)  # its draw is made: rng.below(1), as choice([DISCARD])
+            n += 1
 
     def _race(self, rng, n, max_actions):
         # Dealt mode: plays random actions until the race ends (-> TERMINAL),
