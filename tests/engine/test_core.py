@@ -1,7 +1,7 @@
 # The common engine pieces: PRNG, deterministic JSON, options, records.
 import sys
 
-from turtles import BadSetup, new_game
+from turtles import GAME_NAMES, BadSetup, game_class, new_game
 from turtles.game import fnv1a32
 from turtles.jsontext import dumps
 from turtles.record import parse_options
@@ -182,3 +182,17 @@ def test_derived_is_the_seed_times_7919_plus_n_plus_1():
             assert (a.hi, a.lo) == (b.hi, b.lo), (seed, n)
         assert 0 <= a.hi < 65536 and 0 <= a.lo < 65536 and (a.hi or a.lo)
     assert derived(3, 17).below(1000) == Rng(3 * 7919 + 18).below(1000)
+
+
+def test_no_options_are_each_games_defaults_checked():
+    # check_options() takes the defaults as they are when none are given:
+    # each must pass the check it skips.
+    for name in GAME_NAMES:
+        cls = game_class(name)
+        g = new_game(name, cls.min_players)
+        defaults = {}
+        for option, default, allowed in cls.OPTIONS:
+            assert default in allowed, (name, option)
+            defaults[option] = default
+        assert g.options == defaults == g.check_options(dict(defaults)), name
+        assert g.check_options(None) == g.check_options({}) == defaults, name
