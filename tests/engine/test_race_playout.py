@@ -130,3 +130,16 @@ def test_race_random_play_plays_what_the_generic_one_plays():
             assert n == limit or a.is_over(), (players, seed, limit)
             assert a.state_key() == b.state_key(), (players, seed, limit)
             assert (rng_a.hi, rng_a.lo) == (rng_b.hi, rng_b.lo), (players, seed, limit)
+
+
+def test_race_playout_ending_on_its_limit_has_ended():
+    # A race whose last action is the limit's last ended: no error, as in
+    # the generic loop (the end is checked before the limit).
+    for seed in range(1, 21):
+        (a, rng_a), (b, rng_b) = _both(5, {}, None, seed, 0)
+        n = Game.playout(b, rng_b)
+        assert a.playout(rng_a, n) == n, seed
+        _same(a, b, rng_a, rng_b, seed)
+        (a, rng_a), (b, rng_b) = _both(5, {}, None, seed, 0)
+        assert a.random_play(rng_a, n) == n and a.is_over(), seed
+        raises(RuntimeError, b.playout, rng_b, n - 1)

@@ -359,7 +359,7 @@ class Race(Game):
         hi = rng.hi
         lo = rng.lo
         HI3, LO3, HI2, LO2, HI1, LO1, HI0, LO0 = STEPS
-        while True:
+        for n in range(n0, max_actions):  # noqa: B007 (n: the actions so far, read after)
             if setup:  # the start stack, then the colours (as _tell())
                 plays = unplaced if stack_left else free
                 c = len(plays)
@@ -395,12 +395,9 @@ class Race(Game):
                             for t in sorted(rear):
                                 plays.append(k * 5 + t)
                 c = len(plays) or 1
-            if n >= max_actions:
-                stop = CHANCE
-                break
             # i = rng.below(c): xorshift32 on halves, the top 2**32 % c
             # outputs left out; c < 2**14, so hi * m + lo is a small int.
-            # (x << 13) & 0xFFFF is SHIFT13[x & 7]: one int less to make.
+            # A step is the XOR of what each byte of the state steps to.
             m = MOD16[c]
             while True:
                 b3 = hi >> 8
@@ -412,7 +409,6 @@ class Race(Game):
                 if hi < 0xFFFF or lo < 65536 - (m * m) % c:
                     break
             i = (hi * m + lo) % c
-            n += 1
             if plays is None:  # a card drawn (as _draw())
                 if draw_n:
                     f = 3  # the token's second byte in the history: a >> 5 | flags >> 5
@@ -481,7 +477,6 @@ class Race(Game):
                 continue
             elif not plays:
                 stop = DISCARD
-                n -= 1
                 break
             else:  # a card played (as _play_dealt() and _move())
                 a = plays[i]
@@ -550,6 +545,12 @@ class Race(Game):
                     buf.append(a << 2)
                     buf.append(a << 2)
                     buf.append(2)
+        else:  # max_actions played: the race may have ended with the last
+            n = max(n0, max_actions)
+            if not setup and not deal_left and not draw_left and stacks[lettuce]:
+                stop = TERMINAL
+            else:
+                stop = CHANCE
         hist.n += n - n0
         rng.hi = hi
         rng.lo = lo
