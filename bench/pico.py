@@ -282,8 +282,7 @@ import controller.flow_tortuga
 t_imports = time.ticks_diff(time.ticks_us(), t_imports)
 import machine
 import hal.rp2
-from turtles import new_game
-from turtles.bots import random_action
+from turtles import CHANCE, new_game
 from turtles.rng import Rng
 from controller.board import load_board
 from controller.sensing import Sensing
@@ -326,7 +325,9 @@ for seed in range(1, 9):
             n = len(g.legal_actions())
             if n > best[0]:
                 best = (n, [g.action_text(a) for a in g.history])
-        g.push(random_action(g, rng))
+        # turtles.bots.random_action, written out: the bots are not imported
+        # (the device imports them for its first search, never here)
+        g.push(rng.weighted(g.chance_outcomes()) if g.to_move() == CHANCE else rng.choice(g.legal_actions()))
 del g, rng
 n_legal, texts = best
 del best
