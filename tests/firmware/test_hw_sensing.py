@@ -40,7 +40,7 @@ def test_calibration_of_an_empty_board():
     for i, ch in enumerate(b.sensor_of):
         assert s.base[i] == hal.values[ch]
         assert s.trusted[i]
-    assert s.image == [EMPTY] * len(b.cells)
+    assert list(s.image) == [EMPTY] * len(b.cells)
     assert s.faults == [] and s.version == 0
     saved = read(s.path).split("\n")
     assert saved[0] == "turtleboard calibration 1 1 Tortuga reference board"
@@ -108,7 +108,7 @@ def test_damaged_calibration_file_is_survived():
     b, hal, s = _setup()
     write(s.path, "turtleboard calibration 1 1 Tortuga reference board\na1 x\nzz 5\nb2 99999\n\x00")
     s.calibrate(0)
-    assert all(s.trusted) and s.image == [EMPTY] * len(b.cells)
+    assert all(s.trusted) and list(s.image) == [EMPTY] * len(b.cells)
 
 
 def test_threshold_and_hysteresis():
@@ -228,7 +228,7 @@ def test_noise_never_gives_a_wrong_stable_reading():
             # within the window after a change the old state is still shown
             assert s.image[i] in (truth[i], before[i]), (step, b.cells[i])
         if step % 30 == 29:
-            assert s.image == truth, step
+            assert list(s.image) == truth, step
     assert s.version == changes
 
 
@@ -497,7 +497,7 @@ def test_a_drifting_empty_level_is_followed():
             hal.values[b.sensor_of[i]] = start[i] + drift * step // 1200
         s.scan(t)
         t += 50
-    assert s.version == 0 and s.image == [EMPTY] * len(b.cells)
+    assert s.version == 0 and list(s.image) == [EMPTY] * len(b.cells)
     i = b.cells.index("c3")
     assert abs(s.base[i] - (start[i] + drift)) < s.threshold // 10
 
