@@ -520,3 +520,17 @@ def test_a_cell_that_cannot_be_read_is_reported_and_never_counts():
     _put(b, hal, s, "e4", FIELD)
     t = _run(s, t, t + 600)
     assert s.image[i] == UP and s.faults == []
+
+
+def test_a_cell_unclear_for_minutes_stays_reported_until_it_reads_clearly():
+    # Its run of unclear checks is kept in a byte: counted to UNCLEAR_CHECKS
+    # and no further, so the 256th check (64 s) neither fails nor wraps.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    i = b.cells.index("e4")
+    _put(b, hal, s, "e4", (s.release + s.threshold) // 2)
+    t = _run(s, 0, 300 * 250, step=50)
+    assert [c for c, _ in s.faults] == ["e4"] and s.image[i] == EMPTY and s.pending == 0
+    _put(b, hal, s, "e4", FIELD)
+    t = _run(s, t, t + 600)
+    assert s.image[i] == UP and s.faults == []

@@ -106,14 +106,14 @@ class Sensing:
         self._on_rail = bytearray(n)
         self._fault = bytearray(n)  # OK == 0
         self._stuck_at = 0
-        self._lively_run = [0] * n  # stuck checks in a row that found it lively
+        self._lively_run = bytearray(n)  # stuck checks in a row that found it lively (to NOISY_CHECKS)
         self._noisy = bytearray(n)  # it has shown noise: it can be judged stuck
         self._read = hal.read_cells  # bound once: a bound method costs a heap block
         self.smooth = 0  # the reading is averaged over 2**smooth scans
         self.noise = 0  # the noise measured at calibration (its standard deviation)
         self._sum = array("i", [0] * n)  # 2**smooth times the smoothed reading
         self._unclear = [0] * n  # unclear scans since the last slow check
-        self._unclear_run = [0] * n  # slow checks in a row the cell was mostly unclear
+        self._unclear_run = bytearray(n)  # slow checks in a row the cell was mostly unclear (to UNCLEAR_CHECKS)
         self._scans = 0
         self._spread = [0] * n  # room to sort the empty cells' distances from their baselines
         self._diff = hal.ticks_diff
@@ -433,8 +433,11 @@ class Sensing:
         self._scans = 0
         for i in range(len(self.channel)):
             if self._unclear[i] * 2 > scans:
-                self._unclear_run[i] += 1
-                if self._unclear_run[i] >= UNCLEAR_CHECKS and self._fault[i] == OK:
+                run = self._unclear_run[i]
+                if run < UNCLEAR_CHECKS:  # counted no further: a byte holds it
+                    run += 1
+                    self._unclear_run[i] = run
+                if run >= UNCLEAR_CHECKS and self._fault[i] == OK:
                     self._set_fault(i, UNCLEAR, self.raw[i])
             else:
                 self._unclear_run[i] = 0
