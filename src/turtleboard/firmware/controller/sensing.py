@@ -75,7 +75,7 @@ class Sensing:
         self.rail = s["rail"]
         self.stuck_ms = s["stuck_ms"]
         n = len(board.cells)
-        self.channel = bytes(board.sensor_of)  # (< 48: 3 multiplexers of 16)
+        self.channel = board.sensor_of  # bytes (< 48: 3 multiplexers of 16)
         # Read cells grouped by multiplexer input: the multiplexers share
         # their select lines, so each input is selected once per scan and
         # read on every multiplexer that has a cell there (hal.read_cells).
