@@ -616,12 +616,20 @@ report({"restore_peak": peak, "restored_live": gc.mem_alloc() - base})
 """
 
 HEAP_PLAY = SETUP.replace("gc.collect()\nlive = gc.mem_alloc() - base\n", "") + """
+from controller.matcher import apply
+def first_move(pos):
+    # the board after the first legal action that changes it: pos.groups[0][0],
+    # without building every group (garbage the collector might count)
+    pos.finish()
+    for ch in pos.changes:
+        if ch:
+            return apply(pos.image, ch)
 gc.collect()
 del n_legal
 peak = 0
 for k in range(6):
     ctl.position().finish()
-    show(board, ctl.pos.groups[0][0] if k % 2 == 0 else ctl.prev_image, cells)
+    show(board, first_move(ctl.pos) if k % 2 == 0 else ctl.prev_image, cells)
     for _ in range(8):
         gc.collect()
         a = gc.mem_alloc()
