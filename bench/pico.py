@@ -282,8 +282,7 @@ import controller.flow_tortuga
 t_imports = time.ticks_diff(time.ticks_us(), t_imports)
 import machine
 import hal.rp2
-from turtles import new_game
-from turtles.bots import random_action
+from turtles import CHANCE, new_game
 from turtles.rng import Rng
 from controller.board import load_board
 from controller.sensing import Sensing
@@ -294,16 +293,18 @@ from controller.gamelog import GameLog
 HAL_TIME_AND_USB
 
 class RamLog(GameLog):
-    # the real GameLog, its file writes kept in RAM (counted: flash pages)
+    # the real GameLog, its file writes counted (flash pages and bytes), not
+    # kept: on the Pico they are in flash, not in the heap
     def __init__(self):
         GameLog.__init__(self, '/nowhere.log')
-        self.lines = []
+        self.bytes = 0
         self.writes = 0
     def _write(self, line):
-        self.lines.append(line)
+        self.bytes += len(line)
         self.writes += 1
     def _replace(self, lines):
-        self.lines = list(lines)
+        for line in lines:
+            self.bytes += len(line)
         self.writes += 1
     def scan(self):
         return None
@@ -326,7 +327,9 @@ for seed in range(1, 9):
             n = len(g.legal_actions())
             if n > best[0]:
                 best = (n, [g.action_text(a) for a in g.history])
-        g.push(random_action(g, rng))
+        # turtles.bots.random_action, written out: the bots are not imported
+        # (the device imports them for its first search, never here)
+        g.push(rng.weighted(g.chance_outcomes()) if g.to_move() == CHANCE else rng.choice(g.legal_actions()))
 del g, rng
 n_legal, texts = best
 del best
@@ -615,12 +618,20 @@ report({"restore_peak": peak, "restored_live": gc.mem_alloc() - base})
 """
 
 HEAP_PLAY = SETUP.replace("gc.collect()\nlive = gc.mem_alloc() - base\n", "") + """
+from controller.matcher import apply
+def first_move(pos):
+    # the board after the first legal action that changes it: pos.groups[0][0],
+    # without building every group (garbage the collector might count)
+    pos.finish()
+    for ch in pos.changes:
+        if ch:
+            return apply(pos.image, ch)
 gc.collect()
 del n_legal
 peak = 0
 for k in range(6):
     ctl.position().finish()
-    show(board, ctl.pos.groups[0][0] if k % 2 == 0 else ctl.prev_image, cells)
+    show(board, first_move(ctl.pos) if k % 2 == 0 else ctl.prev_image, cells)
     for _ in range(8):
         gc.collect()
         a = gc.mem_alloc()

@@ -320,3 +320,11 @@ def test_an_undo_and_a_move_in_one_cycle_make_the_computer_think_afresh():
         cycles += 1
         assert cycles < 400
     assert only(rig.got, "hint")[-1]["text"] == g.action_text(choose(g, "good", Rng(7 + 1)))
+
+
+def test_the_levels_the_board_plays_are_the_bots_levels_up_to_its_own():
+    # controller/computer.py names them without importing turtles.bots
+    from controller.computer import DEVICE_LEVELS
+    from turtles.bots import DEVICE_LEVEL, LEVELS
+
+    assert DEVICE_LEVELS == LEVELS[:LEVELS.index(DEVICE_LEVEL) + 1]

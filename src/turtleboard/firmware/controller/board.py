@@ -4,6 +4,7 @@
 # Runs on the device (MicroPython's json only) and on the host.
 
 import json
+from array import array
 
 GAME_NAMES = ("mahe", "race", "tortuga")
 
@@ -53,8 +54,10 @@ class Board:
         self.geometry = obj["geometry"]
         self.cells = cells
         spec = obj["cells"]
-        self.sensor_of = [spec[c]["sensor"] for c in cells]
-        self.led_of = [spec[c]["led"] for c in cells]
+        # per cell, in bytes and 16-bit words (checked: a sensor channel is
+        # below 48, an LED below the chain's count): a list takes 4 bytes an item
+        self.sensor_of = bytes([spec[c]["sensor"] for c in cells])
+        self.led_of = array("H", [spec[c]["led"] for c in cells])
         leds = obj["leds"]
         self.led_count = leds["count"]
         self.led_pin = leds["pin"]

@@ -8,13 +8,15 @@
 # `good` level's choice for a person to move, lit as a preview until the
 # board or the game changes.
 
-from turtles.bots import DEVICE_LEVEL, LEVELS, thinker
+# turtles.bots is imported by the first search, not here: a game with no
+# computer seat and no hint never holds it in the heap (~1 KB on a Pico).
 
 PERSON = "person"
 HOST = "host"
 HINT_LEVEL = "good"
-# The levels the board plays itself: up to the one it can think in time.
-DEVICE_LEVELS = LEVELS[:LEVELS.index(DEVICE_LEVEL) + 1]
+# The levels the board plays itself: turtles.bots.LEVELS up to its
+# DEVICE_LEVEL, the one it can think in time (tests/firmware check they agree).
+DEVICE_LEVELS = ("random", "easy", "good")
 BLINK_MS = 400  # the thinking light: the seat's turn light this long on, then off
 
 
@@ -107,6 +109,8 @@ class Computer:
         n = len(game.history)  # no tuple: a quiet cycle allocates nothing
         if self.think is None or self.key_game is not game or self.key_n != n \
                 or self.key_changes != ctl.changes:
+            from turtles.bots import thinker
+
             self.think = thinker(game, level, self.rng)
             self.key_game = game
             self.key_n = n
