@@ -32,7 +32,7 @@ from .prompts import TAKEBACK, Prompt, choice_text
 GRACE_MS = 1500        # an unmatched stable board is guided after this
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 LEDTEST_STEP_MS = 400  # each colour of the LED test
-LEDS_PER_FRAME = 80    # `leds` frames carry at most this many colours
+LEDS_PER_FRAME = 16    # `leds` frames carry at most this many colours (a frame's CRC-16 is ~1 ms a 10 LEDs on a Pico)
 BUILD_MS = 4           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
@@ -86,7 +86,7 @@ class Controller:
         self.status_sent = None
         self.status_out = None   # a status payload the host has not had yet
         self.sent_status = False  # the last state frame was a status
-        self.held_back = False   # this cycle's state frame waited a cycle
+        self.waited = 0          # cycles the host's state frame waited (step())
         self.faults_sent = []
         self.trouble_text = None
         self.trouble_at = 0
@@ -381,7 +381,11 @@ class Controller:
             # frame and no more
             self.think(now)
             rounds += 1
-        if not rounds:
+        # One piece of work a cycle, so that no cycle keeps the next scan
+        # waiting long: matching (think), else the LEDs (render), else a
+        # state frame to the host (flush), else candidates (build).
+        to_draw = self.scene is not self.drawn or self.level != self.drawn_level
+        if not rounds and not to_draw:
             if self.pos is not None and not self.pos.done():
                 if self.status_out is None and self.frame is self.frame_sent:
                     self.build()  # not in a cycle that sends the host a state frame
@@ -390,18 +394,21 @@ class Controller:
                     self.game.history.pack()
                 if not self.keep_snapshot():
                     self.computer.tick(self)  # one slice of the computer's thought
-        if self.scene is not self.drawn or self.level != self.drawn_level or self.ledtest_at is not None:
+        drew = False
+        if (to_draw and not rounds) or self.ledtest_at is not None:
+            frame = self.frame
             self.render(now)  # else render() has nothing new to draw
+            drew = self.frame is not frame
         if self.committed:
-            self.held_back = False  # the action frame was this cycle's work
-        elif rounds == 0 or self.held_back:
-            self.held_back = False
+            self.waited = 0  # the action frame was this cycle's work
+        elif (rounds == 0 and not drew) or self.waited >= 2:
+            self.waited = 0
             if self.frame is not self.frame_sent or self.status_out is not None:
                 self.flush()
             else:
                 self.sent_status = False  # all flush() does when nothing waits for the host
         else:
-            self.held_back = True  # matching was this cycle's work: the host waits a cycle
+            self.waited += 1  # matching or the LEDs were this cycle's work: the host waits
         if self.diag and hal.ticks_diff(now, self.diag_at) >= SENSE_EVERY_MS:
             self.diag_at = now
             self.link.send("sense", {"raw": list(sensing.raw), "image": list(sensing.image)})
