@@ -375,7 +375,13 @@ class Controller:
             self.dirty = True
         rounds = 0
         self.committed = False
-        while self.dirty and rounds < 4 and not self.committed:
+        looked = self.dirty and self.pos is None and self.game is not None
+        if looked:
+            # the new position's actions and board: this cycle's work, the
+            # board matched against them in the next
+            self.position()
+            rounds = 1
+        while self.dirty and not looked and rounds < 4 and not self.committed:
             # a commit may lead to a roll, a prompt: thought about in the
             # next cycle, so that the cycle that commits sends its action
             # frame and no more
@@ -401,7 +407,7 @@ class Controller:
             drew = self.frame is not frame
         if self.committed:
             self.waited = 0  # the action frame was this cycle's work
-        elif (rounds == 0 and not drew) or self.waited >= 2:
+        elif (rounds == 0 and not drew) or self.waited >= 3:
             self.waited = 0
             if self.frame is not self.frame_sent or self.status_out is not None:
                 self.flush()
