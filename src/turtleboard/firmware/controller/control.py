@@ -33,7 +33,7 @@ GRACE_MS = 1500        # an unmatched stable board is guided after this
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 LEDTEST_STEP_MS = 400  # each colour of the LED test
 LEDS_PER_FRAME = 16    # `leds` frames carry at most this many colours (a frame's CRC-16 is ~1 ms a 10 LEDs on a Pico)
-BUILD_MS = 4           # a cycle with nothing else to do adds candidates this long
+BUILD_MS = 3           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
@@ -771,7 +771,7 @@ class Controller:
             if first == last:
                 self.frame_sent = frame  # back to what the host has
         if self.status_out is not None and (first == last or not self.sent_status):
-            self.link.send("status", self.status_out)
+            self.link.send_status(self.status_out["text"], self.status_out["expect"])
             self.status_out = None
             self.sent_status = True
             return
