@@ -238,15 +238,17 @@ class NeoPixel:
 # the C calls they stand for: their time beyond a C call is measured and
 # taken out.
 PER_CALL = """
-def per_call(fn):
+def per_call(fn, taken=lambda: 0):
     # us per call of fn: the fastest of 30 rounds of 100 calls, less the
     # fastest of as many rounds of an empty call (each minimum on its own:
-    # a loaded machine only adds time)
+    # a loaded machine only adds time), less what taken() counted as taken
+    # out in the meantime
     def loop(f):
+        h = taken()
         t = time.ticks_us()
         for _ in range(100):
             f()
-        return time.ticks_diff(time.ticks_us(), t)
+        return time.ticks_diff(time.ticks_us(), t) - (taken() - h)
     empty = lambda: None
     a = b = None
     for _ in range(30):
@@ -657,25 +659,8 @@ def timed_nothing():
     t = time.ticks_us()
     HIDDEN[1] += 1
     HIDDEN[0] += time.ticks_diff(time.ticks_us(), t)
-def hidden_overhead():
-    # wasm us a stand-in's timing lines cost beyond the time they take out:
-    # the fastest of 30 rounds of 100, less as many calls of nothing
-    def nothing():
-        pass
-    def loop(f):
-        h = HIDDEN[0]
-        t = time.ticks_us()
-        for _ in range(100):
-            f()
-        return time.ticks_diff(time.ticks_us(), t) - (HIDDEN[0] - h)
-    a = b = None
-    for _ in range(30):
-        x = loop(timed_nothing)
-        y = loop(nothing)
-        a = x if a is None or x < a else a
-        b = y if b is None or y < b else b
-    return (a - b) / 100
-OVERHEAD_US = hidden_overhead()
+# wasm us a stand-in's timing lines cost beyond the time they take out
+OVERHEAD_US = per_call(timed_nothing, lambda: HIDDEN[0])
 for _ in range(2):
     cycle()  # the cells' bands, which calibrate() sets on the device
 """
