@@ -64,6 +64,7 @@ class Controller:
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
+        self.look_first = False  # the next cycle only looks at the new position (step())
         # The game moved without the board: None, GAME (a board showing one
         # legal move from there may still commit it) or RESTORE (after a power
         # cut: nothing commits until the board matches).
@@ -128,6 +129,7 @@ class Controller:
         self.cells_in_order = cell_map == list(range(len(cell_map)))
         self.prev_image = None
         self.last_on_board = False
+        self.look_first = False
         self.must_match = GAME
         self.shown_dice = 0
         self.sensed = None
@@ -288,6 +290,7 @@ class Controller:
         game.push_held(action)  # packed into the history by a quiet cycle (build())
         self.last_on_board = on_board
         self.last_by = by
+        self.look_first = on_board
         if not on_board:
             self.must_match = GAME
         self.changed()
@@ -312,6 +315,7 @@ class Controller:
         self.last_by = None
         self.computer.paused = True  # so a person can take back more than one move
         self.must_match = None if by == "sensors" else GAME
+        self.look_first = by == "sensors"
         self.shown_dice = 0
         self.close_prompt(None)
         self.changed()
@@ -375,10 +379,11 @@ class Controller:
             self.dirty = True
         rounds = 0
         self.committed = False
-        looked = self.dirty and self.pos is None and self.game is not None
+        looked = self.look_first and self.dirty and self.pos is None and self.game is not None
         if looked:
-            # the new position's actions and board: this cycle's work, the
-            # board matched against them in the next
+            # after a move made on the board: the new position's actions and
+            # board are this cycle's work, the board matched in the next
+            self.look_first = False
             self.position()
             rounds = 1
         while self.dirty and not looked and rounds < 4 and not self.committed:
