@@ -311,9 +311,22 @@ def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     assert committed
     assert rig.ctl.pos is None  # not even begun in the committing cycle
     assert kinds(rig.frames()) == ["action"] and rig.hal.leds == lit
-    # then, a cycle each: the new position looked at and lit, its status
-    # and LED frames to the host, the candidates, the movable turtles lit
-    got = rig.run(30)
+    # then one piece of work a cycle: the new position looked at; lit; its
+    # status, then its LED frames (16 LEDs each) to the host; the
+    # candidates; the movable turtles looked at, lit, sent
+    got = []
+    for _ in range(20):
+        status = rig.ctl.status_out
+        lit = list(rig.hal.leds)
+        rig.ctl.step(rig.hal.clock)
+        rig.hal.clock += 5
+        frames = rig.frames()
+        thought = rig.ctl.status_out is not status and rig.ctl.status_out is not None
+        drew = rig.hal.leds != lit
+        assert not (thought and drew), "a cycle both matched and lit the LEDs"
+        assert not (drew and frames), "a cycle both lit the LEDs and sent %s" % kinds(frames)
+        assert len(frames) <= 1, kinds(frames)
+        got += frames
     assert rig.ctl.pos.done()
     status = only(got, "status")[-1]
     assert status["text"] == "player 2 to move"

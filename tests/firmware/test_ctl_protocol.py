@@ -266,7 +266,7 @@ def test_non_ascii_action_text_is_refused_before_the_engine_reads_it():
 
 
 def test_hand_written_frames_are_the_bytes_the_json_writer_makes():
-    # `action` and `undone` are written without the general JSON writer (it
+    # `action`, `status` and `undone` are written without the general JSON writer (it
     # cost milliseconds of the committing cycle on a Pico): the same bytes.
     from controller.link import Link
 
@@ -283,6 +283,13 @@ def test_hand_written_frames_are_the_bytes_the_json_writer_makes():
             Link(hand).send_action(12, text, "0123abcd", by)
             Link(general).send("action", {"n": 12, "text": text, "hash": "0123abcd", "by": by})
             assert hand.data == general.data
+    for text, expect in (("player 2 to move", {}), ('say "hi"\\', {}),
+                         ("put the turtle on a lit cell", {"dest": ["a1", "b2"]}),
+                         ("that is no legal move", {"off": ["c1"], "on": [], "flip": ["d4"]})):
+        hand, general = Port(), Port()
+        Link(hand).send_status(text, expect)
+        Link(general).send("status", {"text": text, "expect": expect})
+        assert hand.data == general.data
     hand, general = Port(), Port()
     Link(hand).send_undone(3, "89abcdef")
     Link(general).send("undone", {"n": 3, "hash": "89abcdef"})

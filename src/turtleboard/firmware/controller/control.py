@@ -32,8 +32,8 @@ from .prompts import TAKEBACK, Prompt, choice_text
 GRACE_MS = 1500        # an unmatched stable board is guided after this
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 LEDTEST_STEP_MS = 400  # each colour of the LED test
-LEDS_PER_FRAME = 80    # `leds` frames carry at most this many colours
-BUILD_MS = 4           # a cycle with nothing else to do adds candidates this long
+LEDS_PER_FRAME = 16    # `leds` frames carry at most this many colours (a frame's CRC-16 is ~1 ms a 10 LEDs on a Pico)
+BUILD_MS = 3           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
@@ -64,6 +64,7 @@ class Controller:
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
+        self.look_first = False  # the next cycle only looks at the new position (step())
         # The game moved without the board: None, GAME (a board showing one
         # legal move from there may still commit it) or RESTORE (after a power
         # cut: nothing commits until the board matches).
@@ -86,7 +87,7 @@ class Controller:
         self.status_sent = None
         self.status_out = None   # a status payload the host has not had yet
         self.sent_status = False  # the last state frame was a status
-        self.held_back = False   # this cycle's state frame waited a cycle
+        self.waited = 0          # cycles the host's state frame waited (step())
         self.faults_sent = []
         self.trouble_text = None
         self.trouble_at = 0
@@ -128,6 +129,7 @@ class Controller:
         self.cells_in_order = cell_map == list(range(len(cell_map)))
         self.prev_image = None
         self.last_on_board = False
+        self.look_first = False
         self.must_match = GAME
         self.shown_dice = 0
         self.sensed = None
@@ -288,6 +290,7 @@ class Controller:
         game.push_held(action)  # packed into the history by a quiet cycle (build())
         self.last_on_board = on_board
         self.last_by = by
+        self.look_first = on_board
         if not on_board:
             self.must_match = GAME
         self.changed()
@@ -312,6 +315,7 @@ class Controller:
         self.last_by = None
         self.computer.paused = True  # so a person can take back more than one move
         self.must_match = None if by == "sensors" else GAME
+        self.look_first = by == "sensors"
         self.shown_dice = 0
         self.close_prompt(None)
         self.changed()
@@ -375,13 +379,24 @@ class Controller:
             self.dirty = True
         rounds = 0
         self.committed = False
-        while self.dirty and rounds < 4 and not self.committed:
+        looked = self.look_first and self.dirty and self.pos is None and self.game is not None
+        if looked:
+            # after a move made on the board: the new position's actions and
+            # board are this cycle's work, the board matched in the next
+            self.look_first = False
+            self.position()
+            rounds = 1
+        while self.dirty and not looked and rounds < 4 and not self.committed:
             # a commit may lead to a roll, a prompt: thought about in the
             # next cycle, so that the cycle that commits sends its action
             # frame and no more
             self.think(now)
             rounds += 1
-        if not rounds:
+        # One piece of work a cycle, so that no cycle keeps the next scan
+        # waiting long: matching (think), else the LEDs (render), else a
+        # state frame to the host (flush), else candidates (build).
+        to_draw = self.scene is not self.drawn or self.level != self.drawn_level
+        if not rounds and not to_draw:
             if self.pos is not None and not self.pos.done():
                 if self.status_out is None and self.frame is self.frame_sent:
                     self.build()  # not in a cycle that sends the host a state frame
@@ -390,18 +405,21 @@ class Controller:
                     self.game.history.pack()
                 if not self.keep_snapshot():
                     self.computer.tick(self)  # one slice of the computer's thought
-        if self.scene is not self.drawn or self.level != self.drawn_level or self.ledtest_at is not None:
+        drew = False
+        if (to_draw and not rounds) or self.ledtest_at is not None:
+            frame = self.frame
             self.render(now)  # else render() has nothing new to draw
+            drew = self.frame is not frame
         if self.committed:
-            self.held_back = False  # the action frame was this cycle's work
-        elif rounds == 0 or self.held_back:
-            self.held_back = False
+            self.waited = 0  # the action frame was this cycle's work
+        elif (rounds == 0 and not drew) or self.waited >= 3:
+            self.waited = 0
             if self.frame is not self.frame_sent or self.status_out is not None:
                 self.flush()
             else:
                 self.sent_status = False  # all flush() does when nothing waits for the host
         else:
-            self.held_back = True  # matching was this cycle's work: the host waits a cycle
+            self.waited += 1  # matching or the LEDs were this cycle's work: the host waits
         if self.diag and hal.ticks_diff(now, self.diag_at) >= SENSE_EVERY_MS:
             self.diag_at = now
             self.link.send("sense", {"raw": list(sensing.raw), "image": list(sensing.image)})
@@ -758,7 +776,7 @@ class Controller:
             if first == last:
                 self.frame_sent = frame  # back to what the host has
         if self.status_out is not None and (first == last or not self.sent_status):
-            self.link.send("status", self.status_out)
+            self.link.send_status(self.status_out["text"], self.status_out["expect"])
             self.status_out = None
             self.sent_status = True
             return

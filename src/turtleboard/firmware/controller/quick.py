@@ -1,7 +1,8 @@
 # The quick path of Sensing.scan, in native code (viper): the settled cells,
 # which are most of them on a quiet board. For such a cell the full scan
 # would only note a changed reading, smooth it, and follow the empty level's
-# drift; that is done here, and every other cell is left in s._todo for
+# drift; that is done here, and every other cell is left to scan() (its
+# index in s._todo, in order: `left` of them) for
 # scan(), which runs without this on ports that have no native code
 # (CircuitPython, the 32-bit wasm build). tests/firmware/test_hw_quick.py
 # checks that both give the very same sensing, scan after scan.
@@ -37,7 +38,6 @@ def settle(s, now: int) -> int:
         d = (f >> k) - base[i]
         e = d + bias
         if low < r and r < high and lo[i] <= e and e <= hi[i]:
-            todo[i] = 0
             if r != last[i]:
                 last[i] = r
                 moved[i] = now
@@ -45,7 +45,7 @@ def settle(s, now: int) -> int:
             if -half < d and d < half:
                 base[i] += d >> 4  # clearly empty: follow its empty level's drift
         else:
-            todo[i] = 1
+            todo[left] = i
             left += 1
         i += 1
     return left

@@ -124,7 +124,7 @@ class Sensing:
         # BIAS) within _lo.._hi keeps it so. (A reported cell's message
         # quotes its reading: scan() keeps them all in cell order.)
         self.quick = settle
-        self._todo = bytearray(b"\x01" * n)  # cells left to scan() this scan
+        self._todo = bytearray(n)  # the cells the quick path left to scan(), by index
         self._lo = array("i", [1] * n)
         self._hi = array("i", [0] * n)
 
@@ -262,11 +262,13 @@ class Sensing:
         self._scans += 1
         quick = self.quick
         if quick is None:
-            self._cells(now, False)
-        elif quick(self, now):  # settled cells done: the others are left in todo
-            self._cells(now, True)
+            self._cells(now, -1)
         else:
-            self.pending = 0  # every cell settled (a quiet board): nothing more to do
+            left = quick(self, now)  # settled cells done: the others' indices left in _todo
+            if left:
+                self._cells(now, left)
+            else:
+                self.pending = 0  # every cell settled (a quiet board): nothing more to do
         if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
             self._stuck_at = now
             self._find_unclear()
@@ -274,10 +276,10 @@ class Sensing:
             if self.stuck_ms:
                 self._find_stuck(now)
 
-    def _cells(self, now, quick):
-        # The full scan of the cells in _todo (all of them without the quick
-        # path): faults, smoothing, states with hysteresis, the stability
-        # window, the baseline's drift.
+    def _cells(self, now, left):
+        # The full scan of the first `left` cells in _todo (all of them
+        # without the quick path, left -1): faults, smoothing, states with
+        # hysteresis, the stability window, the baseline's drift.
         raw = self.raw
         todo = self._todo
         base = self.base
@@ -297,9 +299,8 @@ class Sensing:
         total = self._sum
         k = self.smooth
         busy = 0
-        for i in range(len(raw)):
-            if quick and not todo[i]:
-                continue
+        for j in range(len(raw) if left < 0 else left):
+            i = j if left < 0 else todo[j]
             r = raw[i]
             if r <= low or r >= high:
                 self._at_rail(i, r, now)
@@ -351,10 +352,8 @@ class Sensing:
             elif new == EMPTY and -half < d < half:
                 base[i] += d >> 4  # clearly empty: follow its empty level's drift
         self.pending = busy
-        if quick:
-            for i in range(len(raw)):
-                if todo[i]:
-                    self._band(i)
+        for j in range(left):
+            self._band(todo[j])
 
     def _at_rail(self, i, r, now):
         if not self._on_rail[i]:
