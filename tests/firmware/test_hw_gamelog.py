@@ -194,6 +194,9 @@ def test_snapshots_the_last_that_holds_is_found():
     assert again.load()[1] == ACTIONS[:2] + ["x3", "x4"]  # snapshots are no actions
     assert again.last_snapshot() == (3, 0xABCDEF01, "[3]") and again.snapped == 3
     assert list(again.actions(3)) == ["x4"] and list(again.actions(4)) == []
+    assert list(again.actions(0, 3)) == ACTIONS[:2] + ["x3"]  # up to a snapshot, across one
+    assert list(again.actions(1, 2)) == ACTIONS[1:2] and list(again.actions(2, 2)) == []
+    assert list(again.actions(0, 9)) == ACTIONS[:2] + ["x3", "x4"]
     # a takeback behind the last passes it over; the one before holds
     again.pop()
     again.pop()

@@ -216,12 +216,8 @@ class Controller:
         # snapshot does not hold come from the log.
         history = self.game.history
         if history.base:
-            k = 0
-            for text in self.log.actions():
-                if k == history.base:
-                    break
+            for text in self.log.actions(0, history.base):
                 yield text
-                k += 1
         for action in history.actions_held():
             yield self.game.action_text(action)
 
@@ -232,12 +228,8 @@ class Controller:
         if not game.history.base:
             return
         whole = self.make_game(self.name, game.players, game.options)[0]
-        k = 0
-        for text in self.log.actions():
-            if k == game.history.base:
-                break
+        for text in self.log.actions(0, game.history.base):
             whole.apply_text(text)
-            k += 1
         for action in game.history.actions_held():
             whole.push(action)
         if whole.state_hash() != game.state_hash() or len(whole.history) != len(game.history):

@@ -169,18 +169,19 @@ class GameLog:
         self.count = len(self._kept)
         return header
 
-    def actions(self, start=0):
+    def actions(self, start=0, stop=None):
         # The texts of the actions scan() found, in order from action
-        # `start` (0: the first), read one by one.
+        # `start` (0: the first) up to `stop` (None: the last), read one by one.
         kept = self._kept
-        if start >= len(kept):
+        end = len(kept) if stop is None else min(stop, len(kept))
+        if start >= end:
             return
         f = open(self.path, "rb")
         try:
             at = kept[start]
             f.seek(at)
             k = start
-            while k < len(kept):
+            while k < end:
                 line = f.readline()
                 if at == kept[k]:
                     try:
