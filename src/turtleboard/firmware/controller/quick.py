@@ -2,9 +2,9 @@
 # which are most of them on a quiet board. For such a cell the full scan
 # would only note a changed reading, smooth it, and follow the empty level's
 # drift; that is done here, and every other cell is left to scan() (its
-# index in s._todo, in order: `left` of them) for
-# scan(), which runs without this on ports that have no native code
-# (CircuitPython, the 32-bit wasm build). tests/firmware/test_hw_quick.py
+# index in s._todo, in order: `left` of them). scan() does every cell itself
+# on ports that have no native code (CircuitPython, the 32-bit wasm build).
+# tests/firmware/test_hw_quick.py
 # checks that both give the very same sensing, scan after scan.
 # Viper ints are machine words; nothing here is negative or above 2**21
 # but the offset d, which stays in a native int.
