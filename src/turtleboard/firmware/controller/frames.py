@@ -38,8 +38,15 @@ def _crc_tables():
 # (a third faster on MicroPython) and 512 bytes of tables.
 _HIGH, _LOW = _crc_tables()
 
+try:
+    from controller.crc import crc16_native  # native code: the rp2 port, the unix port
+except (ImportError, SyntaxError, ValueError):  # CPython, CircuitPython: no native emitter
+    crc16_native = None
+
 
 def crc16(data):
+    if crc16_native is not None:
+        return crc16_native(data, _HIGH, _LOW)
     hi = 0xFF
     lo = 0xFF
     high = _HIGH

@@ -22,6 +22,11 @@ RULES_VERSION = "1"
 
 FNV_START = (0x811C, 0x9DC5)  # FNV-1a's offset basis, as two 16-bit halves
 
+try:
+    from .fnv import fnv_native  # native code: the rp2 port, the unix port
+except (ImportError, SyntaxError, ValueError):  # CPython, CircuitPython: no native emitter
+    fnv_native = None
+
 
 def fnv1a32(text):
     hi, lo = fnv_more(FNV_START, text.encode())
@@ -34,6 +39,8 @@ def fnv_more(state, data, table=None):
     # h * 0x193 + (h << 24), and h << 24 only adds h's low byte to the top.
     # -> the state (hi, lo) after the bytes of `data` (each b as table[b]
     # when there is a table).
+    if fnv_native is not None:
+        return fnv_native(state, data, table)
     hi, lo = state
     for b in data:
         lo ^= b if table is None else table[b]
