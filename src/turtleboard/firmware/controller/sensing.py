@@ -47,7 +47,8 @@ SAMPLE_MS = 10  # apart: noise that lasts a few ms cannot fill them all
 SMOOTH_MAX = 4  # at most the average of the last 16 scans
 UNCLEAR_CHECKS = 8  # slow checks (2 s) a cell may read unclear before it is reported
 OK, DEAD, STUCK, UNCLEAR = 0, 1, 2, 3
-STUCK_EVERY_MS = 250  # how often the slow check for stuck readings runs
+STUCK_EVERY_MS = 250  # how often the slow checks (stuck, unclear, noise) run
+LATE_CHECKS_MS = 1000  # with idle_checks: scan() runs them itself once they are this late
 LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
 NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
 BIAS = 1 << 17  # added to the offsets in _lo/_hi: the quick path keeps no negative numbers
@@ -106,6 +107,8 @@ class Sensing:
         self._on_rail = bytearray(n)
         self._fault = bytearray(n)  # OK == 0
         self._stuck_at = 0
+        self.idle_checks = False  # check() is called by the controller (see scan())
+        self._checks_left = 0  # of the slow checks due (check())
         self._lively_run = bytearray(n)  # stuck checks in a row that found it lively (to NOISY_CHECKS)
         self._noisy = bytearray(n)  # it has shown noise: it can be judged stuck
         self._read = hal.read_cells  # bound once: a bound method costs a heap block
@@ -269,12 +272,29 @@ class Sensing:
                 self._cells(now, left)
             else:
                 self.pending = 0  # every cell settled (a quiet board): nothing more to do
-        if self._diff(now, self._stuck_at) >= STUCK_EVERY_MS:
+        if self._diff(now, self._stuck_at) >= (LATE_CHECKS_MS if self.idle_checks else STUCK_EVERY_MS):
+            while self.check(now) and self._checks_left:
+                pass  # all of them at once
+
+    def check(self, now):
+        # The next of the slow checks (~2 ms each on a Pico) once they are
+        # due, one a call: True if one ran. With idle_checks the controller
+        # calls it in cycles that have nothing else to do, so the checks
+        # never add to a busy one.
+        left = self._checks_left
+        if not left:
+            if self._diff(now, self._stuck_at) < STUCK_EVERY_MS:
+                return False
             self._stuck_at = now
+            left = 3
+        self._checks_left = left - 1
+        if left == 3:
             self._find_unclear()
+        elif left == 2:
             self._measure_noise()
-            if self.stuck_ms:
-                self._find_stuck(now)
+        elif self.stuck_ms:
+            self._find_stuck(now)
+        return True
 
     def _cells(self, now, left):
         # The full scan of the first `left` cells in _todo (all of them
@@ -370,22 +390,28 @@ class Sensing:
         # quiet supply) reads the same forever: never called stuck.
         n = len(self.channel)
         run = self._lively_run
+        moved = self._moved
+        noisy = self._noisy
+        diff = self._diff
         lively = 0
         for i in range(n):
-            if self._diff(now, self._moved[i]) < LIVELY_MS:
+            if diff(now, moved[i]) < LIVELY_MS:
                 lively += 1
-                if run[i] < NOISY_CHECKS:
-                    run[i] += 1
-                    if run[i] == NOISY_CHECKS:
-                        self._noisy[i] = True
+                k = run[i]
+                if k < NOISY_CHECKS:
+                    run[i] = k + 1
+                    if k + 1 == NOISY_CHECKS:
+                        noisy[i] = True
             else:
                 run[i] = 0
         if lively * 2 <= n:
             return
+        fault = self._fault
+        on_rail = self._on_rail
+        stuck_ms = self.stuck_ms
         for i in range(n):
-            if self._fault[i] == OK and self._noisy[i] and not self._on_rail[i]:
-                if self._diff(now, self._moved[i]) >= self.stuck_ms:
-                    self._set_fault(i, STUCK, self.raw[i])
+            if fault[i] == OK and noisy[i] and not on_rail[i] and diff(now, moved[i]) >= stuck_ms:
+                self._set_fault(i, STUCK, self.raw[i])
 
     def _measure_noise(self):
         # A few times a second: the noise now, from the empty cells' last
@@ -394,11 +420,15 @@ class Sensing:
         # quieter.
         spread = self._spread
         image = self.image
+        fault = self._fault
+        on_rail = self._on_rail
+        raw = self.raw
+        base = self.base
         far = 1 << 20
         m = 0
         for i in range(len(spread)):
-            if image[i] == EMPTY and self._fault[i] == OK and not self._on_rail[i]:
-                spread[i] = abs(self.raw[i] - self.base[i])
+            if image[i] == EMPTY and fault[i] == OK and not on_rail[i]:
+                spread[i] = abs(raw[i] - base[i])
                 m += 1
             else:
                 spread[i] = far
@@ -430,19 +460,22 @@ class Sensing:
         # reads clearly again.
         scans = self._scans
         self._scans = 0
-        for i in range(len(self.channel)):
-            if self._unclear[i] * 2 > scans:
-                run = self._unclear_run[i]
+        unclear = self._unclear
+        runs = self._unclear_run
+        fault = self._fault
+        for i in range(len(unclear)):
+            if unclear[i] * 2 > scans:
+                run = runs[i]
                 if run < UNCLEAR_CHECKS:  # counted no further: a byte holds it
                     run += 1
-                    self._unclear_run[i] = run
-                if run >= UNCLEAR_CHECKS and self._fault[i] == OK:
+                    runs[i] = run
+                if run >= UNCLEAR_CHECKS and fault[i] == OK:
                     self._set_fault(i, UNCLEAR, self.raw[i])
             else:
-                self._unclear_run[i] = 0
-                if self._fault[i] == UNCLEAR:
+                runs[i] = 0
+                if fault[i] == UNCLEAR:
                     self._set_fault(i, OK, self.raw[i])
-            self._unclear[i] = 0
+            unclear[i] = 0
 
     def _learn(self, i, r):
         # First stable empty reading of a cell calibrated with a turtle on it.

@@ -362,12 +362,14 @@ class History:
         self.n += 1
 
     def pack(self):
-        # Packs the held entry, if any.
+        # Packs the held entry, if any: True if there was one.
         held = self.held
-        if held is not None:
-            self.held = None
-            self.n -= 1
-            self.add(held[0], held[1])
+        if held is None:
+            return False
+        self.held = None
+        self.n -= 1
+        self.add(held[0], held[1])
+        return True
 
     def add(self, action, token):
         if self.held is not None:
