@@ -283,13 +283,18 @@ def test_hand_written_frames_are_the_bytes_the_json_writer_makes():
             Link(hand).send_action(12, text, "0123abcd", by)
             Link(general).send("action", {"n": 12, "text": text, "hash": "0123abcd", "by": by})
             assert hand.data == general.data
-    for text, expect in (("player 2 to move", {}), ('say "hi"\\', {}),
-                         ("put the turtle on a lit cell", {"dest": ["a1", "b2"]}),
-                         ("that is no legal move", {"off": ["c1"], "on": [], "flip": ["d4"]})):
-        hand, general = Port(), Port()
-        Link(hand).send_status(text, expect)
-        Link(general).send("status", {"text": text, "expect": expect})
-        assert hand.data == general.data
+    for cells in (["a1", "b2", "c1", "d4"], ["a1", 'b"2', "c1", "d\\4", "\u00e9"]):
+        for text, expect in (("player 2 to move", {}), ('say "hi"\\', {}),
+                             ("put the turtle on a lit cell", {"dest": cells[:2]}),
+                             ("that is no legal move", {"off": cells[2:3], "on": [], "flip": cells[3:]}),
+                             ("which move?", {"choice": 'd2-d3 "or"'})):
+            hand, general = Port(), Port()
+            link = Link(hand)
+            link.set_cells(cells)
+            assert link.plain_cells == (cells[1] == "b2")
+            link.send_status(text, expect)
+            Link(general).send("status", {"text": text, "expect": expect})
+            assert hand.data == general.data, (hand.data, general.data)
     hand, general = Port(), Port()
     Link(hand).send_undone(3, "89abcdef")
     Link(general).send("undone", {"n": 3, "hash": "89abcdef"})
