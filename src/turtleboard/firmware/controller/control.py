@@ -37,6 +37,7 @@ BUILD_MS = 3           # a cycle with nothing else to do adds candidates this lo
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
+HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
 
 
 class Controller:
@@ -44,8 +45,10 @@ class Controller:
         self.hal = hal
         self.board = board
         self.sensing = sensing
+        sensing.idle_checks = True  # its slow checks: a cycle's only work (step())
         self.log = log
         self.link = Link(hal)
+        self.link.set_cells(board.cells)
         self.buttons = Buttons(hal, [b[0] for b in board.buttons])
         self.rng = Rng(seed)
         self.computer = Computer(Rng(seed + 1))
@@ -64,7 +67,9 @@ class Controller:
         self.chain_checked = None  # the board last searched for a whole chain
         self.prev_image = None   # the board before the last action
         self.last_on_board = False  # the last action was made on the board
-        self.look_first = False  # the next cycle only looks at the new position (step())
+        self.look_first = False  # the next cycle only works out the new position's actions (step())
+        self.next_actions = None  # those actions, for position()
+        self.next_image = None   # the new position's board, where the last commit knew it
         # The game moved without the board: None, GAME (a board showing one
         # legal move from there may still commit it) or RESTORE (after a power
         # cut: nothing commits until the board matches).
@@ -74,6 +79,7 @@ class Controller:
         self.shown_dice = 0
         self.seen_version = -1
         self.steady = True       # no cell had a change not yet steady (sensing.pending)
+        self.hold_from = None    # when the work began to wait for a change to settle (step())
         self.stable_since = 0
         self.sensed = None       # the stable board, per game cell (bytes)
         self.dirty = True        # something changed: think again
@@ -253,12 +259,14 @@ class Controller:
             self.link.error("log", "could not write a snapshot to the game log (%s); the game goes on" % (e,))
         return True
 
-    def changed(self):
+    def changed(self, image=None):
         # The game changed: its candidates are worked out again when next
         # thought about (position()), then a few per cycle from the next
         # quiet one (build()), or at once if the board is read against them
-        # first.
+        # first. `image`: the new position's board, if known.
         self.pos = None
+        self.next_actions = None
+        self.next_image = image
         self.changes += 1
         self.chain_checked = None
         self.dirty = True
@@ -266,7 +274,9 @@ class Controller:
     def position(self):
         # The candidates of the game's position (None with no game).
         if self.pos is None and self.game is not None:
-            self.pos = Position(self.game)
+            self.pos = Position(self.game, self.next_actions, self.next_image)
+            self.next_actions = None
+            self.next_image = None
         return self.pos
 
     def commit(self, action, by, on_board=False):
@@ -278,14 +288,17 @@ class Controller:
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
-        self.prev_image = self.position().image
+        pos = self.position()
+        self.prev_image = pos.image
+        # the board it leaves, known for a move made on the board (matched)
+        after = pos.image_after(action) if on_board else None
         game.push_held(action)  # packed into the history by a quiet cycle (build())
         self.last_on_board = on_board
         self.last_by = by
         self.look_first = on_board
         if not on_board:
             self.must_match = GAME
-        self.changed()
+        self.changed(after)
         self.committed = True
         self.link.send_action(len(game.history), text, self.hash(), by)
         return True
@@ -349,6 +362,7 @@ class Controller:
         sensing.scan(now)  # refreshes the HAL
         if sensing.version != self.seen_version:
             self.seen_version = sensing.version
+            self.hold_from = None  # a change counted: what follows is new work
             self.stable_since = now
             self.sensed = None
             self.dirty = True
@@ -361,6 +375,7 @@ class Controller:
             run_command(self, seq, kind, payload)
         if self.selftest is not None:  # `turtleboard board test`: the game stands still
             self.selftest.step(now)
+            sensing.check(now)
             return
         for name in self.buttons.poll(now):
             self.press(name)
@@ -369,14 +384,26 @@ class Controller:
             self.dirty = True
         if self.wake_ms is not None and hal.ticks_diff(now, self.stable_since) >= self.wake_ms:
             self.dirty = True
+        if not steady:
+            # A change is settling: the rest waits (commands were answered
+            # above), so that the cycle that sees it count comes at once; for
+            # two windows at most (a turtle in transit, a reading not clear,
+            # a flickering sensor), counted from when the work last had its
+            # turn or a change last counted.
+            if self.hold_from is None:
+                self.hold_from = now
+            if hal.ticks_diff(now, self.hold_from) < HOLD_WINDOWS * sensing.stable_ms:
+                return
         rounds = 0
         self.committed = False
         looked = self.look_first and self.dirty and self.pos is None and self.game is not None
         if looked:
-            # after a move made on the board: the new position's actions and
-            # board are this cycle's work, the board matched in the next
+            # after a move made on the board: the new position's legal
+            # actions are this cycle's work (the engine's move generation),
+            # its candidates begun and the board matched in the next
             self.look_first = False
-            self.position()
+            if self.game.to_move() >= 0:
+                self.next_actions = list(self.game.legal_actions())
             rounds = 1
         while self.dirty and not looked and rounds < 4 and not self.committed:
             # a commit may lead to a roll, a prompt: thought about in the
@@ -388,15 +415,19 @@ class Controller:
         # waiting long: matching (think), else the LEDs (render), else a
         # state frame to the host (flush), else candidates (build).
         to_draw = self.scene is not self.drawn or self.level != self.drawn_level
+        if not rounds:
+            self.hold_from = None  # the waiting work has its turn
         if not rounds and not to_draw:
+            unsent = self.status_out is not None or self.frame is not self.frame_sent
             if self.pos is not None and not self.pos.done():
-                if self.status_out is None and self.frame is self.frame_sent:
+                if not unsent:
                     self.build()  # not in a cycle that sends the host a state frame
-            else:
-                if self.game is not None:
-                    self.game.history.pack()
-                if not self.keep_snapshot():
-                    self.computer.tick(self)  # one slice of the computer's thought
+            elif self.game is not None and self.game.history.pack():
+                pass  # a commit's history entry, packed
+            elif not unsent and sensing.check(now):
+                pass  # the sensors' slow checks, when due
+            elif not self.keep_snapshot():
+                self.computer.tick(self)  # one slice of the computer's thought
         drew = False
         if (to_draw and not rounds) or self.ledtest_at is not None:
             frame = self.frame

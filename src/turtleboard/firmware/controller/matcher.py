@@ -54,10 +54,12 @@ def apply(base, changes):
 
 
 class Position:
-    # The candidates of the game's current position.
-    def __init__(self, game):
+    # The candidates of the game's current position. `actions` (a list of
+    # its legal actions) and `image` (its board, bytes), where they are
+    # known already, are taken as they are.
+    def __init__(self, game, actions=None, image=None):
         self.game = game
-        self.image = image_bytes(game)
+        self.image = image_bytes(game) if image is None else image
         self.changes = []  # per legal action (the first _next of them): its cells
         self.unseen = []   # player actions that leave the board as it is
         self._movable = None
@@ -65,7 +67,12 @@ class Position:
         who = game.to_move()
         self.player = who >= 0
         # the actions (a copy: an engine may reuse its list)
-        self._todo = list(game.legal_actions()) if who >= 0 else ()
+        if who < 0:
+            self._todo = ()
+        elif actions is None:
+            self._todo = list(game.legal_actions())
+        else:
+            self._todo = actions
         self._next = 0
 
     def done(self):
@@ -123,6 +130,13 @@ class Position:
                 else:
                     out[j][1].append(self._todo[k])
         return out
+
+    def image_after(self, action):
+        # The board `action` leaves (bytes).
+        k = self._todo.index(action)
+        if k >= self._next:
+            self.fill(k + 1 - self._next)
+        return apply(self.image, self.changes[k])
 
     def match(self, sensed):
         # The actions whose resulting board is `sensed` (an empty list if none).
