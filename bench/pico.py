@@ -39,11 +39,18 @@ Rows (the table of the issue "fast on the real chip"):
                  from its Thumb code, quick_model, the rest measured)
   quiet_cycle    Controller.step with nothing changed on the board (the
                  same noise; quiet_cycle_still: none), plain and rp2
-  commit_cycle   the step that commits a move seen by the sensors (and the
-                 one that takes it back), the action frame sent
-  build_cycle    the heaviest of the AFTER_COMMIT steps after a commit (each
-                 timed by its place: the next position looked at and lit,
-                 status and LED frames to the host, the candidates added)
+  check_cycle    the quiet steps that run the sensors' slow checks (every
+                 STUCK_EVERY_MS, one a step with nothing else to do:
+                 unclear, noise, stuck: check_cycle_1..3), rp2; the
+                 heaviest
+  commit_cycle   the step that commits a move seen by the sensors, the
+                 action frame sent (takeback_cycle: the one that takes it
+                 back, the undone frame sent); the slower of the two
+  build_cycle    the heaviest of the AFTER_COMMIT steps after a commit, a
+                 takeback or a lifted turtle (each timed by its place: the
+                 next position looked at and lit, the lifted turtle's
+                 destinations lit, status and LED frames to the host, the
+                 candidates added)
   new            the step that runs a `new` command
   latency        sensor change -> `action` frame: a model from the above
   snapshot       writing a snapshot of the game to the log (a quiet cycle's
@@ -95,7 +102,7 @@ LOG_SEED = 124              # a 4-player Mahe game of random moves longer than 9
 AFTER_COMMIT = 6            # cycles timed after each commit
 # The rows measured on the rp2 port's native code (RP2_STAND_INS), one
 # control cycle each: the commits, the cycles after them, `new`.
-RP2_CYCLES = ("commit_cycle", "after_commit_", "after_takeback_", "new")
+RP2_CYCLES = ("commit_cycle", "takeback_cycle", "after_commit_", "after_takeback_", "after_lift_", "new")
 
 TARGETS = {"position_ms": 10, "commit_cycle_ms": 15, "quiet_cycle_ms": 1.5, "new_ms": 100,
            "boot_ms": 1500, "latency_p99_ms": 40, "heap_live_bytes": 64 * 1024,
@@ -381,15 +388,18 @@ def clocked(name, fn, extra=None):
     l0 = log.writes
     p0, r0 = machine.calls
     h0, c0 = HIDDEN
+    f0, k0 = NATIVE_BYTES
     t = time.ticks_us()
     fn()
     us = time.ticks_diff(time.ticks_us(), t) - (HIDDEN[0] - h0) - (HIDDEN[1] - c0) * OVERHEAD_US
     out.setdefault(name, []).append([us - fake_us(machine.calls[0] - p0, machine.calls[1] - r0),
                                      gc.mem_alloc() - a - CLOCKED_BYTES, clock.settle - s0,
                                      machine.writes[0] - w0, log.writes - l0,
-                                     machine.calls[1] - r0])
+                                     machine.calls[1] - r0,
+                                     NATIVE_BYTES[0] - f0, NATIVE_BYTES[1] - k0])
 CLOCKED_BYTES = 0
 HIDDEN = [0, 0]  # wasm us of the rp2 stand-ins' work for native code, how many calls
+NATIVE_BYTES = [0, 0]  # bytes through the native FNV-1a and CRC-16 (their stand-ins)
 OVERHEAD_US = 0  # wasm us a call's timing lines cost (set with the stand-ins)
 clocked("_empty", lambda: None)
 CLOCKED_BYTES = out.pop("_empty")[0][1]  # what measuring allocates itself
@@ -437,6 +447,17 @@ for _ in range(20):
     clocked("scan_quick_rest", lambda: sensing.scan(now))
     wobble()
     clocked("quiet_cycle_quick_rest", cycle)
+# the quiet cycles that run the sensors' slow checks (every STUCK_EVERY_MS,
+# one a cycle with nothing else to do: unclear, noise, stuck), the stuck
+# check on as on the board
+sensing.stuck_ms = STUCK_MS
+for _ in range(5):
+    for k in range(3):
+        wobble()
+        if k == 0:
+            sensing._stuck_at = now - 250  # due
+        clocked("check_cycle_%d_quick_rest" % (k + 1), cycle)
+sensing.stuck_ms = 0
 """,
     "commit": """
 WORK = True
@@ -447,6 +468,15 @@ for k in range(6):
     pos.finish()
     if k % 2 == 0:
         target = pos.groups[0][0]
+        # the turtle lifted first: the cycles that follow (its destinations
+        # lit, frames to the host), each by its place; then put back
+        show(board, bytes([0 if target[i] == 0 else pos.image[i] for i in range(len(target))]), cells)
+        for i in range(AFTER_COMMIT):
+            clocked("_cycle", cycle)
+            out.setdefault("after_lift_%d" % (i + 1), []).append(out["_cycle"].pop())
+        show(board, pos.image, cells)
+        for i in range(20):
+            cycle()
     else:
         target = ctl.prev_image
     show(board, target, cells)
@@ -455,7 +485,7 @@ for k in range(6):
         seq = ctl.link.seq
         clocked("_cycle", cycle)
         if len(ctl.game.history) != n:
-            out.setdefault("commit_cycle", []).append(out["_cycle"].pop())
+            out.setdefault("commit_cycle" if k % 2 == 0 else "takeback_cycle", []).append(out["_cycle"].pop())
             break
     # the cycles after it, each by its place: the next position looked at
     # and lit, frames to the host, the candidates
@@ -538,7 +568,7 @@ pins, adcs = machine.calls
 PER_CALL
 us -= fake_us(pins, adcs)
 assert len(ctl.game.history) == LOG_ACTIONS and ctl.game.state_hash() == LOG_HASH, "not the logged game"
-report({"boot": [us, allocated, clock.settle, 0, 0, adcs], "imports_us": t_imports,
+report({"boot": [us, allocated, clock.settle, 0, 0, adcs, 0, 0], "imports_us": t_imports,
         "restore_us": t_restore, "tx": usb.tx, "resumed_from": ctl.game.history.base})
 """
 
@@ -650,6 +680,35 @@ def held_stand_in():
     a = BUTTON_GPIO
     a = len(BUTTON_GPIO)
     return 0
+# FNV-1a (turtles/fnv.py) and the frames' CRC-16 (controller/crc.py), the
+# same way: their loads measured, their bytes counted (NATIVE_BYTES) for
+# their loops' Thumb code (checksum_model), the work done in Python, hidden.
+import turtles.game
+import controller.frames
+def fnv_stand_in(state, data, table):
+    a = state[0]
+    a = state[1]
+    a = len(data)
+    t = time.ticks_us()
+    HIDDEN[1] += 1
+    NATIVE_BYTES[0] += len(data)
+    turtles.game.fnv_native = None
+    got = turtles.game.fnv_more(state, data, table)
+    turtles.game.fnv_native = fnv_stand_in
+    HIDDEN[0] += time.ticks_diff(time.ticks_us(), t)
+    return got
+def crc_stand_in(data, high, low):
+    a = len(data)
+    t = time.ticks_us()
+    HIDDEN[1] += 1
+    NATIVE_BYTES[1] += len(data)
+    controller.frames.crc16_native = None
+    got = controller.frames.crc16(data)
+    controller.frames.crc16_native = crc_stand_in
+    HIDDEN[0] += time.ticks_diff(time.ticks_us(), t)
+    return got
+turtles.game.fnv_native = fnv_stand_in
+controller.frames.crc16_native = crc_stand_in
 sensing.quick = quick_stand_in
 hal_._prog = bytearray(111)
 hal_._masks = array("i", [0] * 16)
@@ -781,6 +840,21 @@ def quick_model() -> dict:
             "function_bytes": code[-1][0] + 2}
 
 
+def checksum_model() -> dict:
+    """The native FNV-1a (turtles/fnv.py: its loop with the cell table, the
+    longer of its two) and CRC-16 (controller/crc.py): Cortex-M0+ cycles a
+    byte, bounded as quick_model() does."""
+    fnv = thumb("turtles/fnv.py")[0]
+    crc = thumb("controller/crc.py")[0]
+    fnv_loops, crc_loops = loops(fnv), loops(crc)
+    if len(fnv_loops) != 2 or len(crc_loops) != 1:
+        raise BenchError("the checksums' code has %d and %d loops, not the 2 and 1 the model knows"
+                         % (len(fnv_loops), len(crc_loops)))
+    return {"fnv_cycles_a_byte": max(cycles(fnv, *found)[1] for found in fnv_loops),
+            "crc_cycles_a_byte": cycles(crc, *crc_loops[0])[1],
+            "fnv_function_bytes": fnv[-1][0] + 2, "crc_function_bytes": crc[-1][0] + 2}
+
+
 def regs_model(selects: int, reads: int, buttons: int) -> dict:
     """hal/rp2regs.py's loops per scan and per button poll, bounded the same
     way: read_program's loops are, innermost first, the settle wait, the
@@ -879,7 +953,8 @@ def quick_py() -> str:
 
 def run(code: str, rom: Path) -> dict:
     code = code.replace("RP2_STAND_INS", RP2_STAND_INS).replace("QUICK_PY", quick_py())
-    code = code.replace("AFTER_COMMIT", str(AFTER_COMMIT)).replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
+    stuck_ms = json.loads((BOARDS / "tortuga.json").read_text())["sensing"]["stuck_ms"]
+    code = code.replace("STUCK_MS", str(stuck_ms)).replace("AFTER_COMMIT", str(AFTER_COMMIT)).replace("HAL_TIME_AND_USB", HAL_TIME_AND_USB).replace("PER_CALL", PER_CALL).replace("PICO_PER_WASM", str(PICO_PER_WASM))
     return run_wasm(code, memory_bytes=4 * 1024 * 1024, mount=rom)
 
 
@@ -904,17 +979,21 @@ def gc_ms(allocated: float, live: int) -> float:
     return allocated / free * (GC_MS + GC_MS_PER_KB * live / 1024)
 
 
-def estimate(samples: list, live: int, led_count: int) -> dict:
-    """samples: [[wasm us, bytes, settle us, LED frames, log writes], ...]
-    from all processes -> the fastest, as a real-Pico estimate in ms."""
+def estimate(samples: list, live: int, led_count: int, sums: dict) -> dict:
+    """samples: [[wasm us, bytes, settle us, LED frames, log writes, ADC
+    readings, FNV-1a bytes, CRC-16 bytes], ...] from all processes -> the
+    fastest, as a real-Pico estimate in ms; the native checksums' loops
+    (sums: checksum_model()) added for their bytes."""
     best = min(samples, key=lambda s: s[0])
-    us, allocated, settle, frames, writes, adcs = best
-    code_ms = us * PICO_PER_WASM / 1000
+    us, allocated, settle, frames, writes, adcs, fnv_bytes, crc_bytes = best
+    native_ms = (fnv_bytes * sums["fnv_cycles_a_byte"] + crc_bytes * sums["crc_cycles_a_byte"]) / PICO_MHZ / 1000
+    code_ms = us * PICO_PER_WASM / 1000 + native_ms
     waits_ms = (settle + adcs * ADC_US + frames * led_count * LED_US) / 1000 + writes * FLASH_PAGE_MS
     collect = gc_ms(allocated, live)
     return {"pico_ms": round(code_ms + waits_ms + collect, 2), "code_ms": round(code_ms, 2),
             "waits_ms": round(waits_ms, 2), "gc_ms": round(collect, 2), "wasm_us": round(us, 2),
-            "allocated_bytes": allocated, "samples": len(samples)}
+            "allocated_bytes": allocated, "samples": len(samples),
+            "fnv_bytes": fnv_bytes, "crc_bytes": crc_bytes}
 
 
 def main(rows: list[str]) -> int:
@@ -949,7 +1028,9 @@ def main(rows: list[str]) -> int:
                 run_boot(rom, names, samples, results)
         if not live:  # only the boot again: the live heap of the last run
             live = results.get("summary", {}).get("heap_live_bytes", 0)
-        est = {name: estimate(got, live, led_count) for name, got in sorted(samples.items())}
+        sums = checksum_model()
+        results["checksum_model"] = sums
+        est = {name: estimate(got, live, led_count, sums) for name, got in sorted(samples.items())}
         if not rows or "heap" in rows:
             heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
             heap.update(run(PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom))
@@ -969,8 +1050,9 @@ def main(rows: list[str]) -> int:
     for name in sorted(est):
         if name == "scan_quick_rest":
             row, native = "scan_rp2", regs["scan_loop_ms"]
-        elif name == "quiet_cycle_quick_rest":
-            row, native = "quiet_cycle_rp2", regs["scan_loop_ms"] + regs["buttons_loop_ms"]
+        elif name == "quiet_cycle_quick_rest" or name.startswith("check_cycle_"):
+            row = "quiet_cycle_rp2" if name == "quiet_cycle_quick_rest" else name[:-len("_quick_rest")]
+            native = regs["scan_loop_ms"] + regs["buttons_loop_ms"]
         elif name.startswith(RP2_CYCLES):  # a cycle: one scan, one button poll
             row, native = name, regs["scan_loop_ms"] + regs["buttons_loop_ms"]
         else:
@@ -979,23 +1061,27 @@ def main(rows: list[str]) -> int:
         est[row] = dict(rest, pico_ms=round(rest["pico_ms"] + loop_ms + native + waits, 2),
                         waits_ms=round(rest["waits_ms"] + waits, 2),
                         quick_loop_ms=loop_ms, register_loops_ms=round(native, 3))
-    after = sorted(name for name in est if name.startswith(("after_commit_", "after_takeback_")))
+    after = sorted(name for name in est if name.startswith(("after_commit_", "after_takeback_", "after_lift_")))
     if after:
         heaviest = max(after, key=lambda name: est[name]["pico_ms"])
         est["build_cycle"] = dict(est[heaviest], which=heaviest)
     if rows:
         results["pico_estimates"].update(est)
         est = results["pico_estimates"]
-    commit = est["commit_cycle"]["pico_ms"]
+    commit = max(est["commit_cycle"]["pico_ms"], est["takeback_cycle"]["pico_ms"])
     quiet = est["quiet_cycle_rp2"]["pico_ms"]
     stable = json.loads(tortuga)["sensing"]["stable_ms"]
-    # The change lands just after a scan: it is seen one cycle later, counts
-    # once it has held stable_ms (checked once a cycle), and the cycle that
-    # sees that commits and sends the frame. period_ms is 0 on a Pico. The
-    # loop cycles are taken as the slower of a quiet one and the heaviest
-    # after a commit (a hop of a jump chain can follow the last closely).
-    worst_loop = max(quiet, est["build_cycle"]["pico_ms"])
-    latency = stable + 2 * worst_loop + commit
+    # The change lands just after a scan: it is seen one cycle later (that
+    # cycle taken as the slowest of a quiet one, one that runs the sensors'
+    # slow checks and the heaviest after a lift, a commit or a takeback: a
+    # put can follow a lift closely), counts once it has held stable_ms
+    # (checked once a cycle: while it settles the cycles only scan and
+    # answer commands, Controller.step, so the one that straddles the
+    # window's end is a quiet one), and the cycle that sees that commits and
+    # sends the frame. period_ms is 0 on a Pico.
+    check = max(est["check_cycle_%d" % k]["pico_ms"] for k in (1, 2, 3))
+    worst_loop = max(quiet, check, est["build_cycle"]["pico_ms"])
+    latency = worst_loop + stable + quiet + commit
     results["pico_estimates"] = est
     summary = results.get("summary", {})
     summary.update({
@@ -1003,6 +1089,7 @@ def main(rows: list[str]) -> int:
         "position_ms": est["position"]["pico_ms"],
         "scan_ms": est["scan_rp2"]["pico_ms"],
         "quiet_cycle_ms": quiet,
+        "check_cycle_ms": check,
         "scan_plain_ms": est["scan"]["pico_ms"],
         "scan_plain_still_ms": est["scan_still"]["pico_ms"],
         "quiet_cycle_plain_ms": est["quiet_cycle"]["pico_ms"],
@@ -1021,12 +1108,16 @@ def main(rows: list[str]) -> int:
         or summary.get("after_commit_cycles_ms"),
         "after_takeback_cycles_ms": [est[name]["pico_ms"] for name in after if "takeback" in name]
         or summary.get("after_takeback_cycles_ms"),
+        "after_lift_cycles_ms": [est[name]["pico_ms"] for name in after if "lift" in name]
+        or summary.get("after_lift_cycles_ms"),
         "new_ms": est["new"]["pico_ms"],
         "snapshot_ms": est["snapshot"]["pico_ms"],
         "boot_ms": est["boot"]["pico_ms"],
         "latency_p99_ms": round(latency, 1),
-        "latency_model": "stable_ms %d + 2 loop cycles (the slower of quiet and the heaviest after a "
-                         "commit) + the committing cycle; the host's side (USB, replica) not included" % stable,
+        "latency_model": "the cycle the change lands in (the slowest of quiet, the sensors' slow checks "
+                         "and the heaviest after a lift, a commit or a takeback) + stable_ms %d + a quiet "
+                         "cycle (nothing but the scan runs while a change settles) + the committing cycle; "
+                         "the host's side (USB, replica) not included" % stable,
         "legal_actions": results["legal_actions"],
     })
     if not rows or "heap" in rows:
