@@ -173,12 +173,21 @@ class Position:
         self.finish()
         out = []
         cur = self.image
+        one = lifted[0] if len(lifted) == 1 else -1  # the usual case, looked for inline
         for ch in self.changes:
-            if _changes_all(ch, lifted):
-                for i in range(0, len(ch), 2):
-                    c = ch[i]
-                    if cur[c] == EMPTY and ch[i + 1] != EMPTY and c not in out:
-                        out.append(c)
+            n = len(ch)
+            if one >= 0:
+                i = 0
+                while i < n and ch[i] != one:
+                    i += 2
+                if i >= n:
+                    continue
+            elif not _changes_all(ch, lifted):
+                continue
+            for i in range(0, n, 2):
+                c = ch[i]
+                if cur[c] == EMPTY and ch[i + 1] != EMPTY and c not in out:
+                    out.append(c)
         out.sort()
         self._dest[key] = out
         return out
