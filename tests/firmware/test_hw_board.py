@@ -5,7 +5,7 @@ import json
 from hwtools import BOARDS, board, read
 
 from controller.board import BoardError, check_board, load_board
-from turtles import game_class
+from turtles import game_class, new_game
 
 
 def _obj(name="mahe"):
@@ -192,3 +192,34 @@ def test_load_board_raises_with_all_problems():
     except BoardError as e:
         assert [p for p, _ in e.problems] == ["$.cells.1.led", "$.cells.2.sensor"]
         assert "and 1 more" in str(e)
+
+
+def test_a_device_keeps_the_built_board_not_the_files_geometry():
+    # controller.boot.main: board.keep_small(). Tortuga games then share the
+    # built board (its tables), and the parsed geometry is let go; the
+    # games are the very same.
+    from turtles import hexboard
+    from turtles.hexboard import HexBoard
+
+    for name in ("tortuga", "mahe", "race"):
+        b = load_board(read(BOARDS + name + ".json"))
+        desc = b.geometry
+        b.keep_small()
+        cls = game_class(b.games[0])
+        if name == "tortuga":
+            assert isinstance(b.geometry, HexBoard)
+            assert hexboard._last is None or hexboard._last[0] is not desc
+        else:
+            assert b.geometry is desc
+        for options in ({}, {"hatching": 1}, {"tattoo": 2}) if name == "tortuga" else ({},):
+            kept = new_game(name, cls.min_players, options, b.geometry)
+            plain = new_game(name, cls.min_players, options, desc)
+            for _ in range(30):
+                if kept.is_over() or kept.to_move() < 0:
+                    break
+                assert kept.legal_actions() == plain.legal_actions()
+                assert kept.state_hash() == plain.state_hash()
+                a = kept.legal_actions()[len(kept.legal_actions()) // 2]
+                kept.push(a)
+                plain.push(a)
+            assert kept.copy().state_hash() == plain.state_hash()

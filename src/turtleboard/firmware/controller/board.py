@@ -75,6 +75,15 @@ class Board:
         # Sensor channels the wiring provides (16 per multiplexer).
         return CHANNELS_PER_MUX * len(self.mux["adc"])
 
+    def keep_small(self):
+        # On the device: the geometry as the engine keeps it for every game
+        # on this board (Tortuga: the built board and its tables), not the
+        # file's parsed dict.
+        from turtles import game_class
+
+        if len(self.games) == 1:
+            self.geometry = game_class(self.games[0]).kept_geometry(self.geometry)
+
 
 def load_board(text):
     try:

@@ -32,6 +32,8 @@ def main(platform_hal, period_ms=5):
         return broken(platform_hal, text, e.problems)
     except Exception as e:  # a file the checks let through but the engine refuses
         return broken(platform_hal, text, [("$", "cannot be used (%r)" % (e,))])
+    del text  # main() runs the game: its locals stay (3.5 KB for the Tortuga board's file)
+    board.keep_small()
     hal = platform_hal(board)
     sensing = Sensing(hal, board)
     trouble = None

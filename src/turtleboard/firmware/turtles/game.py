@@ -64,6 +64,12 @@ class Game:
         # The reference board's geometry, a fresh dict.
         return dict(cls.DEFAULT_GEOMETRY)
 
+    @classmethod
+    def kept_geometry(cls, geometry):
+        # The geometry as a device keeps it for its games: the same, where
+        # the engine has nothing smaller (Tortuga: its built board).
+        return geometry
+
     def __init__(self, players, options=None, geometry=None):
         if not isinstance(players, int) or isinstance(players, bool):
             raise BadSetup("players must be a whole number, not %r" % (players,))

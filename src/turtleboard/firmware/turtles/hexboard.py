@@ -152,11 +152,14 @@ _last = None  # (desc, its board): the device's board file, built once
 
 
 def hexboard(desc=None):
-    # The board for `desc` (None: the reference board, built once). The last
-    # desc's board is kept too: every new game on the device passes the board
-    # file's geometry, the same dict, and building its tables is most of a
-    # `new` command on a Pico. (A board is never changed once built.)
+    # The board for `desc` (None: the reference board, built once; a
+    # HexBoard: itself). The last desc's board is kept too: every new game
+    # on the host passes a board file's geometry, the same dict, and
+    # building its tables is most of a `new` command on a Pico. (A board is
+    # never changed once built.)
     global _default, _last
+    if isinstance(desc, HexBoard):
+        return desc
     if desc is None:
         if _default is None:
             _default = HexBoard(default_geometry())
@@ -164,3 +167,14 @@ def hexboard(desc=None):
     if _last is None or _last[0] is not desc:
         _last = (desc, HexBoard(desc))
     return _last[1]
+
+
+def kept(desc):
+    # The board for `desc`, which is not kept: the device keeps the board
+    # (its tables) for its games and lets the board file's parsed geometry
+    # go (~3 KB of a Pico's heap: lists, dicts, texts).
+    global _last
+    board = hexboard(desc)
+    if _last is not None and _last[0] is desc:
+        _last = None
+    return board

@@ -8,7 +8,7 @@
 
 from .errors import BadNotation, BadSetup, IllegalAction
 from .game import DOWN, EMPTY, FNV_START, TERMINAL, UP, Game, fnv_more
-from .hexboard import default_geometry, hexboard
+from .hexboard import default_geometry, hexboard, kept
 
 try:
     from micropython import const
@@ -81,6 +81,7 @@ class Tortuga(Game):
     )
     DEFAULT_GEOMETRY = None  # parsed on demand: default_geometry()
     default_geometry = staticmethod(default_geometry)  # the reference board, a dict
+    kept_geometry = staticmethod(kept)  # a device's games share the built board
 
     # ---- set-up ----------------------------------------------------------
 
