@@ -45,7 +45,8 @@ Rows (the table of the issue "fast on the real chip"):
                  heaviest
   commit_cycle   the step that commits a move seen by the sensors, the
                  action frame sent (takeback_cycle: the one that takes it
-                 back, the undone frame sent); the slower of the two
+                 back, the undone frame sent); the slower of the two;
+                 settle_cycle: the steps before it, while the change settles
   build_cycle    the heaviest of the AFTER_COMMIT steps after a commit, a
                  takeback or a lifted turtle (each timed by its place: the
                  next position looked at and lit, the lifted turtle's
@@ -102,7 +103,8 @@ LOG_SEED = 124              # a 4-player Mahe game of random moves longer than 9
 AFTER_COMMIT = 6            # cycles timed after each commit
 # The rows measured on the rp2 port's native code (RP2_STAND_INS), one
 # control cycle each: the commits, the cycles after them, `new`.
-RP2_CYCLES = ("commit_cycle", "takeback_cycle", "after_commit_", "after_takeback_", "after_lift_", "new")
+RP2_CYCLES = ("commit_cycle", "takeback_cycle", "settle_cycle", "after_commit_", "after_takeback_", "after_lift_",
+              "new")
 
 TARGETS = {"position_ms": 10, "commit_cycle_ms": 15, "quiet_cycle_ms": 1.5, "new_ms": 100,
            "boot_ms": 1500, "latency_p99_ms": 40, "heap_live_bytes": 64 * 1024,
@@ -488,6 +490,7 @@ for k in range(6):
         if len(ctl.game.history) != n:
             out.setdefault("commit_cycle" if k % 2 == 0 else "takeback_cycle", []).append(out["_cycle"].pop())
             break
+        out.setdefault("settle_cycle", []).append(out["_cycle"].pop())  # the change settling
     # the cycles after it, each by its place: the next position looked at
     # and lit, frames to the host, the candidates
     for i in range(AFTER_COMMIT):
@@ -1110,11 +1113,12 @@ def main(rows: list[str]) -> int:
     # put can follow a lift closely), counts once it has held stable_ms
     # (checked once a cycle: while it settles the cycles only scan and
     # answer commands, Controller.step, so the one that straddles the
-    # window's end is a quiet one), and the cycle that sees that commits and
-    # sends the frame. period_ms is 0 on a Pico.
+    # window's end is such a cycle: settle_cycle), and the cycle that sees
+    # that commits and sends the frame. period_ms is 0 on a Pico.
     check = max(est["check_cycle_%d" % k]["pico_ms"] for k in (1, 2, 3))
     worst_loop = max(quiet, check, est["build_cycle"]["pico_ms"])
-    latency = worst_loop + stable + quiet + commit
+    settle = max(quiet, est["settle_cycle"]["pico_ms"])
+    latency = worst_loop + stable + settle + commit
     results["pico_estimates"] = est
     summary = results.get("summary", {})
     summary.update({
@@ -1123,6 +1127,7 @@ def main(rows: list[str]) -> int:
         "scan_ms": est["scan_rp2"]["pico_ms"],
         "quiet_cycle_ms": quiet,
         "check_cycle_ms": check,
+        "settle_cycle_ms": est["settle_cycle"]["pico_ms"],
         "scan_plain_ms": est["scan"]["pico_ms"],
         "scan_plain_still_ms": est["scan_still"]["pico_ms"],
         "quiet_cycle_plain_ms": est["quiet_cycle"]["pico_ms"],
@@ -1148,9 +1153,9 @@ def main(rows: list[str]) -> int:
         "boot_ms": est["boot"]["pico_ms"],
         "latency_p99_ms": round(latency, 1),
         "latency_model": "the cycle the change lands in (the slowest of quiet, the sensors' slow checks "
-                         "and the heaviest after a lift, a commit or a takeback) + stable_ms %d + a quiet "
-                         "cycle (nothing but the scan runs while a change settles) + the committing cycle; "
-                         "the host's side (USB, replica) not included" % stable,
+                         "and the heaviest after a lift, a commit or a takeback) + stable_ms %d + a cycle "
+                         "while the change settles (the scan and the serial port only) + the committing "
+                         "cycle; the host's side (USB, replica) not included" % stable,
         "legal_actions": results["legal_actions"],
     })
     if not rows or "heap" in rows:
