@@ -856,29 +856,37 @@ class Tortuga(Game):
 
 
 def placement_list(cells, k):
-    # Every placement of 1..k turtles on `cells` (in order), as
-    # all_placements() lists them; one or two turtles in a comprehension.
+    # Every placement of 1..k turtles on `cells` (in order), each one
+    # before the placements it begins (the tuples' own order): (PLACE, c),
+    # then c with one more of the cells after it, and so on while there is
+    # room. Two turtles in a loop, more by _placements_after().
     if k == 1:
         return [(PLACE, c) for c in cells]
-    if k == 2:
-        # (d == c makes the one-cell placement, before the pairs it begins)
-        return [(PLACE, c, d) if d != c else (PLACE, c) for c in cells for d in cells if d >= c]
-    return all_placements(cells, k)
+    out = []
+    n = len(cells)
+    j = 0
+    for c in cells:
+        j += 1
+        t = (PLACE, c)
+        out.append(t)
+        if k == 2:
+            for d in cells[j:]:
+                out.append((PLACE, c, d))
+        elif j < n:
+            _placements_after(t, cells, j, k - 1, out)
+    return out
 
 
-def all_placements(cells, k):
-    # Every non-empty subset of at most k of `cells` (in order), each as a
-    # PLACE action, a subset before those it begins (the tuples' own
-    # order). Built from the last cell back: `made` holds the actions on
-    # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then cells[m]
-    # put before each of them that has room, then them.
-    made = []
-    m = len(cells) - 1
-    while m >= 0:
-        first = (PLACE, cells[m])
-        made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
-        m -= 1
-    return made
+def _placements_after(t, cells, j, room, out):
+    # The placement t with one more of cells[j:], each followed by those it
+    # begins while room (the turtles t may still add) lasts.
+    n = len(cells)
+    while j < n:
+        u = t + (cells[j],)
+        out.append(u)
+        j += 1
+        if room > 1 and j < n:
+            _placements_after(u, cells, j, room - 1, out)
 
 
 def _cells_text(cells):
