@@ -250,7 +250,8 @@ class Tortuga(Game):
 
     def _turn_moves(self, p):
         # Steps and jumps (whole chains, or first hops with hops=1), then
-        # placements; only jumps starting over an enemy if any exist.
+        # placements; only jumps starting over an enemy if any exist (the
+        # rest is listed all the same, and dropped: such jumps are rare).
         b = self.board
         me = p + 1
         jt = self.geo.jumps[p]
@@ -266,19 +267,13 @@ class Tortuga(Game):
                 over = v & 255
                 m = b[over]
                 if not m:
-                    if not forced:
-                        out.append((STEP, i, over))
+                    out.append((STEP, i, over))
                     continue
                 land = v >> 8
                 if b[land]:  # (off the board, land is over: taken)
                     continue
                 kind = nk[m]
-                if kind == ENEMY:
-                    target = forced
-                elif forced:
-                    continue
-                else:
-                    target = out
+                target = forced if kind == ENEMY else out
                 if hop:
                     target.append((JUMP, i, land))
                     continue
@@ -286,7 +281,7 @@ class Tortuga(Game):
                 if land != goal:
                     row = kind << 2
                     for w in jt[land]:
-                        if nk[row + b[w & 255]] != NO and not b[w >> 8]:
+                        if b[w & 255] and not b[w >> 8] and nk[row + b[w & 255]] != NO:
                             break  # the chain goes on
                     else:
                         row = -1
@@ -316,6 +311,8 @@ class Tortuga(Game):
             row = kind << 2
             for v in jt[cur]:
                 m = b[v & 255]
+                if not m:
+                    continue
                 k = nk[row + m]
                 if k == NO:
                     continue
@@ -367,10 +364,19 @@ class Tortuga(Game):
         return self.placed < self._place_max(p) and len(self._place_cells(p)) > 0
 
     def _placements(self, p, out):
-        k = self._place_max(p)
+        # A turn's placements (PLAY: none placed yet, so _place_max() is
+        # the reserve, at most 2 more than the opponent's, 2 on the first
+        # turn), on the free hatching cells.
+        r = self.reserve[p]
+        k = r - self.reserve[1 - p] + 2
+        if k > r:
+            k = r
+        if k > 2 and self.turns == 0:
+            k = 2
         if k <= 0:
             return
-        cells = self._place_cells(p)
+        b = self.board
+        cells = [c for c in self.geo.hatching_cells[p] if not b[c]]
         if len(cells) < k:
             k = len(cells)
             if not k:
