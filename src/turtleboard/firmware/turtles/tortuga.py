@@ -260,9 +260,12 @@ class Tortuga(Game):
         hop = self.hops
         out = []
         forced = []
-        i = -1
-        for _ in range(b.count(me)):
-            i = b.index(me, i + 1)  # the next of p's turtles
+        # p's turtles in cell order: the board with one of them after its
+        # last cell, so seeking the next never fails (cheaper than counting).
+        n = len(b)
+        seek = b + [me]
+        i = seek.index(me)
+        while i < n:
             for v in jt[i]:
                 over = v & 255
                 m = b[over]
@@ -297,6 +300,7 @@ class Tortuga(Game):
                     target.append((JUMP, i, land, 1))
                 else:
                     target.append((JUMP, i, land, -1))
+            i = seek.index(me, i + 1)
         if forced:
             return forced
         if self.hatching:
