@@ -221,37 +221,13 @@ class Tortuga(Game):
         return self._legal
 
     def _generate(self):
-        if self.winner >= 0:
-            return []
-        ph = self.phase
+        # A turn's steps and jumps (whole chains, or first hops with
+        # hops=1), then placements; only jumps starting over an enemy if any
+        # exist (the rest is listed all the same, and dropped: such jumps
+        # are rare). Other phases: _phase_actions().
+        if self.phase != PLAY or self.winner >= 0:
+            return self._phase_actions()
         p = self.side
-        if ph == PLAY:
-            return self._turn_moves(p)
-        if ph == CHAIN:
-            out = []
-            self._hops(p, self.at, self.kind, out)
-            return out
-        if ph == TEAMING:
-            return [(TEAM, 0), (TEAM, 1)]
-        if ph == PLACING:
-            out = [(PLACE, c) for c in self._place_cells(p)] if self._can_place_more(p) else []
-            out.append((DONE,))
-            return out
-        if ph == SETUP:
-            power = self.step_no % self.ntattoo + 1
-            return [
-                (TATTOO, power, c) for c in self.geo.start[p]
-                if self.board[c] == p + 1 and self.tat[c] == 0
-            ]
-        if ph == POWERS:
-            return self._power_actions(p)
-        # GIVING
-        return [(GIVE, c) for c in range(len(self.board)) if self.board[c] == p + 1]
-
-    def _turn_moves(self, p):
-        # Steps and jumps (whole chains, or first hops with hops=1), then
-        # placements; only jumps starting over an enemy if any exist (the
-        # rest is listed all the same, and dropped: such jumps are rare).
         b = self.board
         me = p + 1
         jt = self.geo.jumps[p]
@@ -306,6 +282,32 @@ class Tortuga(Game):
         if self.hatching:
             self._placements(p, out)
         return out
+
+    def _phase_actions(self):
+        if self.winner >= 0:
+            return []
+        ph = self.phase
+        p = self.side
+        if ph == CHAIN:
+            out = []
+            self._hops(p, self.at, self.kind, out)
+            return out
+        if ph == TEAMING:
+            return [(TEAM, 0), (TEAM, 1)]
+        if ph == PLACING:
+            out = [(PLACE, c) for c in self._place_cells(p)] if self._can_place_more(p) else []
+            out.append((DONE,))
+            return out
+        if ph == SETUP:
+            power = self.step_no % self.ntattoo + 1
+            return [
+                (TATTOO, power, c) for c in self.geo.start[p]
+                if self.board[c] == p + 1 and self.tat[c] == 0
+            ]
+        if ph == POWERS:
+            return self._power_actions(p)
+        # GIVING
+        return [(GIVE, c) for c in range(len(self.board)) if self.board[c] == p + 1]
 
     def _chain(self, b, jt, goal, nk, cur, kind, path, out):
         # The chain `path` (a tuple) has just landed on cur: it goes on
