@@ -877,28 +877,32 @@ def placement_list(cells, k):
     out = []
     n = len(cells)
     j = 0
+    if k == 2:
+        for c in cells:
+            j += 1
+            out.append((PLACE, c))
+            for d in cells[j:]:
+                out.append((PLACE, c, d))
+        return out
+    ones = [(c,) for c in cells]  # each cell as a tuple, to add to a placement
     for c in cells:
         j += 1
         t = (PLACE, c)
         out.append(t)
-        if k == 2:
-            for d in cells[j:]:
-                out.append((PLACE, c, d))
-        elif j < n:
-            _placements_after(t, cells, j, k - 1, out)
+        if j < n:
+            _placements_after(t, ones, j, n, k - 1, out)
     return out
 
 
-def _placements_after(t, cells, j, room, out):
-    # The placement t with one more of cells[j:], each followed by those it
-    # begins while room (the turtles t may still add) lasts.
-    n = len(cells)
+def _placements_after(t, ones, j, n, room, out):
+    # The placement t with one more of the cells ones[j:n], each followed
+    # by those it begins while room (the turtles t may still add) lasts.
     while j < n:
-        u = t + (cells[j],)
+        u = t + ones[j]
         out.append(u)
         j += 1
         if room > 1 and j < n:
-            _placements_after(u, cells, j, room - 1, out)
+            _placements_after(u, ones, j, n, room - 1, out)
 
 
 def _cells_text(cells):
