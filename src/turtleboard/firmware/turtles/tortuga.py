@@ -96,6 +96,7 @@ class Tortuga(Game):
         n = len(self.geo.names)
         self.board = [0] * n
         self.tat = [0] * n
+        self._seek = [0] * (n + 1)  # _generate()'s copy of the board
         self.reserve = [0, 0]
         self.side = 0
         self.phase = PLAY
@@ -236,10 +237,13 @@ class Tortuga(Game):
         hop = self.hops
         out = []
         forced = []
-        # p's turtles in cell order: the board with one of them after its
-        # last cell, so seeking the next never fails (cheaper than counting).
+        # p's turtles in cell order: the board copied into a list kept for
+        # it (no allocation), one of them after its last cell, so seeking
+        # the next never fails (cheaper than counting them first).
         n = len(b)
-        seek = b + [me]
+        seek = self._seek
+        seek[:n] = b
+        seek[n] = me
         i = seek.index(me)
         while i < n:
             for v in jt[i]:
