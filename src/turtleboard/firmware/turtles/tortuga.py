@@ -316,6 +316,7 @@ class Tortuga(Game):
     def _chain(self, b, jt, goal, nk, cur, kind, path, out):
         # The chain `path` (a tuple) has just landed on cur: it goes on
         # while it may (jt: the mover's jump table, nk: its NEXT_KIND row).
+        # As in _generate(), a hop after which it ends is added here.
         go_on = False
         if cur != goal:
             row = kind << 2
@@ -330,11 +331,25 @@ class Tortuga(Game):
                 if b[land]:  # land taken or off the board
                     continue
                 go_on = True
+                if land != goal:
+                    more = k << 2
+                    for w in jt[land]:
+                        if b[w & 255] and not b[w >> 8] and nk[more + b[w & 255]] != NO:
+                            break  # the chain goes on after this hop
+                    else:
+                        more = -1
+                    if more >= 0:
+                        if m == NEUTRAL:
+                            self._chain(b, jt, goal, nk, land, k, path + (land, 0), out)
+                            self._chain(b, jt, goal, nk, land, k, path + (land, 1), out)
+                        else:
+                            self._chain(b, jt, goal, nk, land, k, path + (land, -1), out)
+                        continue
                 if m == NEUTRAL:
-                    self._chain(b, jt, goal, nk, land, k, path + (land, 0), out)
-                    self._chain(b, jt, goal, nk, land, k, path + (land, 1), out)
+                    out.append(path + (land, 0))
+                    out.append(path + (land, 1))
                 else:
-                    self._chain(b, jt, goal, nk, land, k, path + (land, -1), out)
+                    out.append(path + (land, -1))
         if not go_on:
             out.append(path)
 
