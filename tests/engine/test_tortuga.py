@@ -14,7 +14,6 @@ from turtles.tortuga import (
     PLACE,
     STEP,
     Tortuga,
-    all_placements,
     placement_list,
 )
 
@@ -507,16 +506,32 @@ def test_hatching_hop_by_hop_placement():
     assert g.to_move() == 0 and g.snapshot()["reserve"] == [6, 7]
 
 
+def all_placements(cells, k):
+    # The generic builder the engine had (the reference): every non-empty
+    # subset of at most k of `cells` (in order), a subset before those it
+    # begins. From the last cell back: `made` holds the actions on
+    # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then
+    # cells[m] put before each of them that has room, then them.
+    made = []
+    m = len(cells) - 1
+    while m >= 0:
+        first = (PLACE, cells[m])
+        made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
+        m -= 1
+    return made
+
+
 def test_placement_lists_as_the_generic_builder_makes_them():
-    # placement_list() makes one or two turtles' placements in a
-    # comprehension: the same actions in the same order as all_placements().
+    # placement_list() builds them depth first: the same actions in the
+    # same order as the generic builder, for every set of free cells.
     hatch = [0, 4, 9, 15, 22, 28, 33]
     for mask in range(1, 128):
         cells = [hatch[j] for j in range(7) if mask >> j & 1]
-        for k in range(1, len(cells) + 1):
+        for k in range(1, len(cells) + 2):
             assert placement_list(cells, k) == all_placements(cells, k), (cells, k)
     assert all_placements([1, 2, 3], 2) == [
         (PLACE, 1), (PLACE, 1, 2), (PLACE, 1, 3), (PLACE, 2), (PLACE, 2, 3), (PLACE, 3)]
+    assert placement_list([1, 2, 3], 3)[:4] == [(PLACE, 1), (PLACE, 1, 2), (PLACE, 1, 2, 3), (PLACE, 1, 3)]
 
 
 def _turn_moves_walked(g):

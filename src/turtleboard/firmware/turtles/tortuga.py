@@ -97,6 +97,7 @@ class Tortuga(Game):
         n = len(self.geo.names)
         self.board = [0] * n
         self.tat = [0] * n
+        self._seek = [0] * (n + 1)  # _generate()'s copy of the board
         self.reserve = [0, 0]
         self.side = 0
         self.phase = PLAY
@@ -222,12 +223,76 @@ class Tortuga(Game):
         return self._legal
 
     def _generate(self):
+        # A turn's steps and jumps (whole chains, or first hops with
+        # hops=1), then placements; only jumps starting over an enemy if any
+        # exist (the rest is listed all the same, and dropped: such jumps
+        # are rare). Other phases: _phase_actions().
+        if self.phase != PLAY or self.winner >= 0:
+            return self._phase_actions()
+        p = self.side
+        b = self.board
+        me = p + 1
+        jt = self.geo.jumps[p]
+        goal = self.geo.goal[p]
+        nk = NEXT_KIND[p]
+        hop = self.hops
+        out = []
+        forced = []
+        # p's turtles in cell order: the board copied into a list kept for
+        # it (no allocation), one of them after its last cell, so seeking
+        # the next never fails (cheaper than counting them first).
+        n = len(b)
+        seek = self._seek
+        seek[:n] = b
+        seek[n] = me
+        i = seek.index(me)
+        while i < n:
+            for v in jt[i]:
+                over = v & 255
+                m = b[over]
+                if not m:
+                    out.append((STEP, i, over))
+                    continue
+                land = v >> 8
+                if b[land]:  # (off the board, land is over: taken)
+                    continue
+                kind = nk[m]
+                target = forced if kind == ENEMY else out
+                if hop:
+                    target.append((JUMP, i, land))
+                    continue
+                # Most chains end after one hop: those are added here.
+                if land != goal:
+                    row = kind << 2
+                    for w in jt[land]:
+                        if b[w & 255] and not b[w >> 8] and nk[row + b[w & 255]] != NO:
+                            break  # the chain goes on
+                    else:
+                        row = -1
+                    if row >= 0:
+                        if m == NEUTRAL:
+                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, 0), target)
+                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, 1), target)
+                        else:
+                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, -1), target)
+                        continue
+                if m == NEUTRAL:
+                    target.append((JUMP, i, land, 0))
+                    target.append((JUMP, i, land, 1))
+                else:
+                    target.append((JUMP, i, land, -1))
+            i = seek.index(me, i + 1)
+        if forced:
+            return forced
+        if self.hatching:
+            self._placements(p, out)
+        return out
+
+    def _phase_actions(self):
         if self.winner >= 0:
             return []
         ph = self.phase
         p = self.side
-        if ph == PLAY:
-            return self._turn_moves(p)
         if ph == CHAIN:
             out = []
             self._hops(p, self.at, self.kind, out)
@@ -249,74 +314,17 @@ class Tortuga(Game):
         # GIVING
         return [(GIVE, c) for c in range(len(self.board)) if self.board[c] == p + 1]
 
-    def _turn_moves(self, p):
-        # Steps and jumps (whole chains, or first hops with hops=1), then
-        # placements; only jumps starting over an enemy if any exist.
-        b = self.board
-        me = p + 1
-        jt = self.geo.jumps[p]
-        goal = self.geo.goal[p]
-        nk = NEXT_KIND[p]
-        hop = self.hops
-        out = []
-        forced = []
-        i = -1
-        for _ in range(b.count(me)):
-            i = b.index(me, i + 1)  # the next of p's turtles
-            for v in jt[i]:
-                over = v & 255
-                m = b[over]
-                if not m:
-                    if not forced:
-                        out.append((STEP, i, over))
-                    continue
-                land = v >> 8
-                if b[land]:  # (off the board, land is over: taken)
-                    continue
-                kind = nk[m]
-                if kind == ENEMY:
-                    target = forced
-                elif forced:
-                    continue
-                else:
-                    target = out
-                if hop:
-                    target.append((JUMP, i, land))
-                    continue
-                # Most chains end after one hop: those are added here.
-                if land != goal:
-                    row = kind << 2
-                    for w in jt[land]:
-                        if nk[row + b[w & 255]] != NO and not b[w >> 8]:
-                            break  # the chain goes on
-                    else:
-                        row = -1
-                    if row >= 0:
-                        if m == NEUTRAL:
-                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, 0), target)
-                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, 1), target)
-                        else:
-                            self._chain(b, jt, goal, nk, land, kind, (JUMP, i, land, -1), target)
-                        continue
-                if m == NEUTRAL:
-                    target.append((JUMP, i, land, 0))
-                    target.append((JUMP, i, land, 1))
-                else:
-                    target.append((JUMP, i, land, -1))
-        if forced:
-            return forced
-        if self.hatching:
-            self._placements(p, out)
-        return out
-
     def _chain(self, b, jt, goal, nk, cur, kind, path, out):
         # The chain `path` (a tuple) has just landed on cur: it goes on
         # while it may (jt: the mover's jump table, nk: its NEXT_KIND row).
+        # As in _generate(), a hop after which it ends is added here.
         go_on = False
         if cur != goal:
             row = kind << 2
             for v in jt[cur]:
                 m = b[v & 255]
+                if not m:
+                    continue
                 k = nk[row + m]
                 if k == NO:
                     continue
@@ -324,11 +332,25 @@ class Tortuga(Game):
                 if b[land]:  # land taken or off the board
                     continue
                 go_on = True
+                if land != goal:
+                    more = k << 2
+                    for w in jt[land]:
+                        if b[w & 255] and not b[w >> 8] and nk[more + b[w & 255]] != NO:
+                            break  # the chain goes on after this hop
+                    else:
+                        more = -1
+                    if more >= 0:
+                        if m == NEUTRAL:
+                            self._chain(b, jt, goal, nk, land, k, path + (land, 0), out)
+                            self._chain(b, jt, goal, nk, land, k, path + (land, 1), out)
+                        else:
+                            self._chain(b, jt, goal, nk, land, k, path + (land, -1), out)
+                        continue
                 if m == NEUTRAL:
-                    self._chain(b, jt, goal, nk, land, k, path + (land, 0), out)
-                    self._chain(b, jt, goal, nk, land, k, path + (land, 1), out)
+                    out.append(path + (land, 0))
+                    out.append(path + (land, 1))
                 else:
-                    self._chain(b, jt, goal, nk, land, k, path + (land, -1), out)
+                    out.append(path + (land, -1))
         if not go_on:
             out.append(path)
 
@@ -368,10 +390,19 @@ class Tortuga(Game):
         return self.placed < self._place_max(p) and len(self._place_cells(p)) > 0
 
     def _placements(self, p, out):
-        k = self._place_max(p)
+        # A turn's placements (PLAY: none placed yet, so _place_max() is
+        # the reserve, at most 2 more than the opponent's, 2 on the first
+        # turn), on the free hatching cells.
+        r = self.reserve[p]
+        k = r - self.reserve[1 - p] + 2
+        if k > r:
+            k = r
+        if k > 2 and self.turns == 0:
+            k = 2
         if k <= 0:
             return
-        cells = self._place_cells(p)
+        b = self.board
+        cells = [c for c in self.geo.hatching_cells[p] if not b[c]]
         if len(cells) < k:
             k = len(cells)
             if not k:
@@ -857,29 +888,41 @@ class Tortuga(Game):
 
 
 def placement_list(cells, k):
-    # Every placement of 1..k turtles on `cells` (in order), as
-    # all_placements() lists them; one or two turtles in a comprehension.
+    # Every placement of 1..k turtles on `cells` (in order), each one
+    # before the placements it begins (the tuples' own order): (PLACE, c),
+    # then c with one more of the cells after it, and so on while there is
+    # room. Two turtles in a loop, more by _placements_after().
     if k == 1:
         return [(PLACE, c) for c in cells]
+    out = []
+    n = len(cells)
+    j = 0
     if k == 2:
-        # (d == c makes the one-cell placement, before the pairs it begins)
-        return [(PLACE, c, d) if d != c else (PLACE, c) for c in cells for d in cells if d >= c]
-    return all_placements(cells, k)
+        for c in cells:
+            j += 1
+            out.append((PLACE, c))
+            for d in cells[j:]:
+                out.append((PLACE, c, d))
+        return out
+    ones = [(c,) for c in cells]  # each cell as a tuple, to add to a placement
+    for c in cells:
+        j += 1
+        t = (PLACE, c)
+        out.append(t)
+        if j < n:
+            _placements_after(t, ones, j, n, k - 1, out)
+    return out
 
 
-def all_placements(cells, k):
-    # Every non-empty subset of at most k of `cells` (in order), each as a
-    # PLACE action, a subset before those it begins (the tuples' own
-    # order). Built from the last cell back: `made` holds the actions on
-    # cells[m + 1:]; those on cells[m:] are (PLACE, cells[m]), then cells[m]
-    # put before each of them that has room, then them.
-    made = []
-    m = len(cells) - 1
-    while m >= 0:
-        first = (PLACE, cells[m])
-        made = [first] + [first + t[1:] for t in made if len(t) <= k] + made
-        m -= 1
-    return made
+def _placements_after(t, ones, j, n, room, out):
+    # The placement t with one more of the cells ones[j:n], each followed
+    # by those it begins while room (the turtles t may still add) lasts.
+    while j < n:
+        u = t + ones[j]
+        out.append(u)
+        j += 1
+        if room > 1 and j < n:
+            _placements_after(u, ones, j, n, room - 1, out)
 
 
 def _cells_text(cells):
