@@ -32,7 +32,7 @@ from .prompts import TAKEBACK, Prompt, choice_text
 GRACE_MS = 1500        # an unmatched stable board is guided after this
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 LEDTEST_STEP_MS = 400  # each colour of the LED test
-LEDS_PER_FRAME = 16    # `leds` frames carry at most this many colours (a frame's CRC-16 is ~1 ms a 10 LEDs on a Pico)
+LEDS_PER_FRAME = 16    # `leds` frames carry at most this many colours: one frame, one short cycle
 BUILD_MS = 3           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
