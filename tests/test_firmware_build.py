@@ -111,3 +111,19 @@ if __name__ == "__main__":
         result = run_mypy(Path(tmp))
     print(result.stdout + result.stderr, end="")
     sys.exit(result.returncode)
+
+
+def test_cpython_never_takes_a_micropython_that_is_no_such_thing(tmp_path):
+    # The shared modules try their native code only under MicroPython: on
+    # CPython run from the repository, its `micropython/` build folder is
+    # importable as a namespace package with no `viper` (`make demo` failed
+    # on it), and other `micropython` modules exist on PyPI.
+    (tmp_path / "micropython").mkdir()
+    code = ("import sys; sys.path[:0] = [%r, %r]\n"
+            "import micropython, turtles.game, controller.frames, controller.sensing\n"
+            "assert turtles.game.fnv_native is None and controller.frames.crc16_native is None\n"
+            "assert controller.sensing.settle is None\n"
+            "print(turtles.game.fnv1a32('a'))\n" % (str(tmp_path), str(FIRMWARE)))
+    proc = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.strip() == str(0xE40C292C)

@@ -7,6 +7,7 @@
 # it is passed on as raw text, never parsed.
 
 import json
+import sys
 
 from turtles.jsontext import dumps
 
@@ -38,10 +39,12 @@ def _crc_tables():
 # (a third faster on MicroPython) and 512 bytes of tables.
 _HIGH, _LOW = _crc_tables()
 
-try:
-    from controller.crc import crc16_native  # native code: the rp2 port, the unix port
-except (ImportError, SyntaxError, ValueError):  # CPython, CircuitPython: no native emitter
-    crc16_native = None
+crc16_native = None
+if sys.implementation.name == "micropython":  # (CPython may find a `micropython` that is no such thing)
+    try:
+        from controller.crc import crc16_native  # native code: the rp2 port, the unix port
+    except (ImportError, SyntaxError, ValueError):  # a port without a native emitter
+        pass
 
 
 def crc16(data):

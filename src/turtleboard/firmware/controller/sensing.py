@@ -32,14 +32,17 @@
 # scan() allocates nothing: every per-cell list is made once, here.
 
 import os
+import sys
 from array import array
 
 from turtles.game import DOWN, EMPTY, UP
 
-try:
-    from controller.quick import settle  # native code: the rp2 port, the unix port
-except (ImportError, SyntaxError, ValueError):  # CPython, CircuitPython: no native emitter
-    settle = None
+settle = None
+if sys.implementation.name == "micropython":  # (CPython may find a `micropython` that is no such thing)
+    try:
+        from controller.quick import settle  # native code: the rp2 port, the unix port
+    except (ImportError, SyntaxError, ValueError):  # a port without a native emitter
+        pass
 
 MID = 32768  # a DRV5055 with no field outputs half its supply
 SAMPLES = 15  # readings per cell at calibration (their median is the baseline)

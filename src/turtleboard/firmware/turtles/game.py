@@ -7,6 +7,7 @@
 # Chance (a die face, a revealed card, a deal) is an action like any other.
 
 import json
+import sys
 
 from .errors import BadNotation, BadSetup, IllegalAction
 
@@ -22,10 +23,12 @@ RULES_VERSION = "1"
 
 FNV_START = (0x811C, 0x9DC5)  # FNV-1a's offset basis, as two 16-bit halves
 
-try:
-    from .fnv import fnv_native  # native code: the rp2 port, the unix port
-except (ImportError, SyntaxError, ValueError):  # CPython, CircuitPython: no native emitter
-    fnv_native = None
+fnv_native = None
+if sys.implementation.name == "micropython":  # (CPython may find a `micropython` that is no such thing)
+    try:
+        from .fnv import fnv_native  # native code: the rp2 port, the unix port
+    except (ImportError, SyntaxError, ValueError):  # a port without a native emitter
+        pass
 
 
 def fnv1a32(text):
