@@ -31,7 +31,6 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 OUT = HERE / "results" / "bots.json"
-sys.path.insert(0, str(HERE.parent / "src"))
 
 # (game, players, bots, games[, seed]): the targets first; a seed
 # other than SEED gives a second measure (its key names the seed)

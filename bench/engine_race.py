@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import sys
 
-from turtleboard.mpy import FIRMWARE, run_micropython
+from turtleboard.sim.mpy import FIRMWARE, run_micropython
 
 TARGET_MS = 2.0
 PLAYOUTS_CPYTHON = 2000

@@ -26,7 +26,7 @@ import json
 import sys
 from pathlib import Path
 
-from turtleboard.mpy import FIRMWARE, run_micropython
+from turtleboard.sim.mpy import FIRMWARE, run_micropython
 
 TARGET_RATIO = 3.0
 TARGET_RATIOS = {"plain": 3.0, "tattoo": 3.0, "hatching": 4.0}  # hatching: issue 15

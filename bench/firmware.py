@@ -420,7 +420,7 @@ report({"boot_peak_bytes": peak_boot, "boot_held_bytes": gc.mem_alloc() - base,
 def long_game_log(folder: Path) -> dict:
     """Writes game.log in `folder`: a seeded 4-player Mahé game of random
     moves, as the device logs it. -> the names BOOT needs."""
-    sys.path.insert(0, str(ROOT / "src" / "turtleboard" / "firmware"))
+    sys.path.insert(0, str(ROOT / "firmware"))
     try:
         from controller.gamelog import GameLog
         from turtles import new_game
@@ -438,7 +438,7 @@ def long_game_log(folder: Path) -> dict:
         log.append(game.action_text(action))
     return {"LOG_PATH": repr(WASM_MOUNT + "/game.log"), "LOG_ACTIONS": str(len(game.history)),
             "LOG_HASH": str(game.state_hash()),
-            "MAHE_TEXT": repr((ROOT / "src" / "turtleboard" / "boards" / "mahe.json").read_text())}
+            "MAHE_TEXT": repr((ROOT / "boards" / "mahe.json").read_text())}
 
 
 # Heap per module, in the order the device imports them: what stays after a
@@ -477,7 +477,7 @@ def board_text() -> str:
     """The reference Tortuga board file, with stable_ms 0 (every toggle of
     the lifted turtle's sensor counts at once: the worst case) and the slow
     stuck-sensor check off."""
-    board = json.loads((ROOT / "src" / "turtleboard" / "boards" / "tortuga.json").read_text())
+    board = json.loads((ROOT / "boards" / "tortuga.json").read_text())
     board["sensing"]["stable_ms"] = 0
     board["sensing"]["stuck_ms"] = 0
     return json.dumps(board)

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "firmware")]
 
 import turtleboard  # noqa: E402,F401  (puts the device packages on the path)
-from turtleboard.mpy import FIRMWARE, run_micropython  # noqa: E402
+from turtleboard.sim.mpy import FIRMWARE, run_micropython  # noqa: E402
 
 
 def pytest(args, env):

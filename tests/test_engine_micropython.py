@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE, run_micropython
+from turtleboard.sim.mpy import FIRMWARE, run_micropython
 
 ENGINE_TESTS = Path(__file__).parent / "engine"
 MODULES = sorted(p.stem for p in ENGINE_TESTS.glob("test_*.py"))

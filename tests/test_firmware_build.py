@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FIRMWARE = ROOT / "src" / "turtleboard" / "firmware"
+FIRMWARE = ROOT / "firmware"
 MYPY_INI = ROOT / "tests" / "firmware" / "mypy.ini"
 STUBS = ("micropython-rp2-rpi_pico-stubs", "micropython-stdlib-stubs")
 SOURCES = sorted(FIRMWARE.rglob("*.py"))

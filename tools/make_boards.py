@@ -20,7 +20,7 @@ from turtleboard.maker.boardfile import board_text as dump
 from turtleboard.paths import BOARDS
 from turtles import game_class
 
-HERE = BOARDS  # src/turtleboard/boards
+HERE = BOARDS  # boards
 
 SELECT_PINS = [2, 3, 4, 5]  # S0..S3 of every 74HC4067
 ADC_PINS = [26, 27, 28]  # one per multiplexer: mux 0 -> GP26, 1 -> GP27, 2 -> GP28

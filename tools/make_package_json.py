@@ -1,4 +1,4 @@
-"""Writes src/turtleboard/firmware/package.json, the list `mpremote mip
+"""Writes firmware/package.json, the list `mpremote mip
 install` reads to put the firmware on a board (docs/host.md), from the
 firmware's files. Run it after adding or removing a firmware module:
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from turtleboard.flashing import mip_package
+from turtleboard.flashing.flasher import mip_package
 from turtleboard.paths import FIRMWARE
 
 PATH = FIRMWARE / "package.json"

@@ -11,13 +11,13 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from controller.gamelog import GameLog  # noqa: E402
+from turtleboard.connection.replica import Mirror  # noqa: E402
 from turtleboard.paths import BOARDS  # noqa: E402
-from turtleboard.replica import Mirror  # noqa: E402
 from turtleboard.sim import device  # noqa: E402
 from turtleboard.sim.hands import FAST, Hands  # noqa: E402
 from turtleboard.sim.world import World  # noqa: E402
 
-from boards import write_board  # noqa: E402
+from small_boards import write_board  # noqa: E402
 
 
 class VDev:

@@ -10,7 +10,7 @@ import time
 import pytest
 import serial
 
-from boards import write_board
+from small_boards import write_board
 
 pytestmark = pytest.mark.e2e
 
@@ -247,7 +247,7 @@ def test_a_second_virtual_board_on_the_same_folder_is_refused(vdev):
 
 
 def test_the_port_file_of_a_killed_virtual_board_is_refused(vdev):
-    from turtleboard.link import Link, PortError
+    from turtleboard.connection.link import Link, PortError
 
     v = vdev("mahe", fields=5)
     port_file = os.path.join(v.dir, "pty")

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from turtleboard.replica import Mirror
+from turtleboard.connection.replica import Mirror
 
 pytestmark = pytest.mark.e2e
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from turtleboard.link import LinkError
+from turtleboard.connection.link import LinkError
 
 pytestmark = pytest.mark.e2e
 

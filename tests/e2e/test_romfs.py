@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from turtleboard.link import Link
-from turtleboard.mpy import FIRMWARE
+from turtleboard.connection.link import Link
+from turtleboard.sim.mpy import FIRMWARE
 from turtleboard.sim.supervisor import PICO_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,7 +77,7 @@ def test_a_partition_without_a_valid_image_is_skipped_at_boot(tmp_path, content)
     env = dict(os.environ, TURTLEBOARD_ROMFS=str(part), MICROPYPATH=PICO_DIR + ":.frozen:lib")
     code = ("__import__('pico_boot').power_on(0)\nimport sys, vfs\n"
             "print(sys.path, vfs.rom_ioctl(1), len(vfs.rom_ioctl(2, 0)))")
-    from turtleboard.mpy import micropython_command
+    from turtleboard.sim.mpy import micropython_command
 
     r = subprocess.run(micropython_command() + ["-c", code], env=env, capture_output=True,
                        text=True, timeout=30, cwd=tmp_path)
@@ -105,7 +105,7 @@ for bad in ((1, b'x' * 100, 0), (1, b'x' * 256, 8), (2, b'x' * 256, 0)):
 d.writeblocks(0, b'\\x01' * 4096)     # no offset: the block is erased first
 d.ioctl(6, 1)
 """
-    from turtleboard.mpy import micropython_command
+    from turtleboard.sim.mpy import micropython_command
 
     r = subprocess.run(micropython_command() + ["-c", code], env=env, capture_output=True,
                        text=True, timeout=30, cwd=tmp_path)

@@ -27,7 +27,7 @@ def turtleboard(*args, timeout=180) -> subprocess.CompletedProcess:
 def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path):
     # As soldered: cell 9's sensor on an input of the second multiplexer that
     # the board file does not use (a --wiring file), and the fault options.
-    from boards import board_obj  # tests/e2e/boards.py
+    from small_boards import board_obj  # tests/e2e/small_boards.py
 
     wired = board_obj("race", fields=10)
     wired["cells"]["9"]["sensor"] = 20

@@ -12,7 +12,7 @@ import pytest
 from turtleboard.sim.device import load_board_file
 from turtleboard.sim.world import FIELD, MID, OFFSET_SPAN, World, WorldError, reading
 
-from boards import write_board
+from small_boards import write_board
 
 
 @pytest.fixture
@@ -161,7 +161,7 @@ def test_interactive_view_plays_the_board_by_hand(world):
     asyncio.run(run())
 
 
-BOARDS = os.path.join(os.path.dirname(__file__), "..", "..", "src", "turtleboard", "boards")
+BOARDS = os.path.join(os.path.dirname(__file__), "..", "..", "boards")
 
 
 def reference_world(tmp_path, game):

@@ -108,7 +108,7 @@ class ScriptedHal:
         pass
 
 
-BOARDS = __file__.rsplit("/", 1)[0] + "/../../src/turtleboard/boards/"
+BOARDS = __file__.rsplit("/", 1)[0] + "/../../boards/"
 
 
 def board(name):

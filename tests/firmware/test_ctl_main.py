@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from controller.frames import decode, encode
-from turtleboard.mpy import FIRMWARE, micropython_command
 from turtleboard.paths import BOARDS
+from turtleboard.sim.mpy import FIRMWARE, micropython_command
 
 BOARD = BOARDS / "tortuga.json"
 pytestmark = pytest.mark.micropython

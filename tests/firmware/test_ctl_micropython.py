@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE, run_micropython
+from turtleboard.sim.mpy import FIRMWARE, run_micropython
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from turtleboard.cli import main
 
-BOARDS = Path(__file__).resolve().parents[2] / "src" / "turtleboard" / "boards"
+BOARDS = Path(__file__).resolve().parents[2] / "boards"
 
 
 def test_reference_boards_are_ok(capsys):

@@ -13,7 +13,7 @@ import pytest
 from controller import board as checker
 
 ROOT = Path(__file__).resolve().parents[2]
-BOARDS = ROOT / "src" / "turtleboard" / "boards"
+BOARDS = ROOT / "boards"
 SCHEMA = json.loads((BOARDS / "schema.json").read_text(encoding="utf-8"))
 NAMES = ["mahe", "race", "tortuga"]
 

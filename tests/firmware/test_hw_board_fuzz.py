@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from controller.board import BoardError, check_board, load_board
 
-BOARDS = Path(__file__).resolve().parents[2] / "src" / "turtleboard" / "boards"
+BOARDS = Path(__file__).resolve().parents[2] / "boards"
 GOOD = {n: json.loads((BOARDS / f"{n}.json").read_text(encoding="utf-8"))
         for n in ("mahe", "race", "tortuga")}
 

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE, micropython_command
+from turtleboard.sim.mpy import FIRMWARE, micropython_command
 
 KILLS = int(os.environ.get("TB_KILLS", "8"))  # per test; bench/fuzz.py runs more
 

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from turtleboard.mpy import micropython_command, run_micropython
 from turtleboard.paths import BOARDS, FIRMWARE
+from turtleboard.sim.mpy import micropython_command, run_micropython
 
 
 def _sim(tmp_path: Path, code: str, board: str = "race") -> list:

@@ -24,7 +24,7 @@ def test_quick_path_gives_the_very_same_sensing_as_the_full_scan(seed):
     import json
     from pathlib import Path
 
-    from turtleboard.mpy import FIRMWARE, run_micropython
+    from turtleboard.sim.mpy import FIRMWARE, run_micropython
 
     here = Path(__file__).parent
     code = "import json, quick_twin as q\nprint(json.dumps(q.check_quick_equals_full(%d)))\n" % seed

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from turtleboard.mpy import FIRMWARE, run_micropython
+from turtleboard.sim.mpy import FIRMWARE, run_micropython
 
 HERE = Path(__file__).parent
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from controller.board import load_board
-from turtleboard.mpy import FIRMWARE, micropython_command
 from turtleboard.paths import BOARDS
+from turtleboard.sim.mpy import FIRMWARE, micropython_command
 from turtleboard.sim.world import World
 
 DEVICE = """

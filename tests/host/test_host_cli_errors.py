@@ -6,7 +6,7 @@ import pytest
 from hosttools import turtleboard
 from peer import Peer
 
-from turtleboard.link import PROTO
+from turtleboard.connection.link import PROTO
 
 COMMANDS = [
     ["play"],

@@ -6,9 +6,9 @@ from hosttools import turtleboard
 from peer import Peer
 
 from controller import frames
-from turtleboard.console import parse_command
+from turtleboard.connection.link import PROTO
+from turtleboard.console.app import parse_command
 from turtleboard.errors import UserError
-from turtleboard.link import PROTO
 
 HELLO = {"fw": "0.1.0", "proto": PROTO, "board": "Test board", "board_version": 1, "game": None, "n": 0, "hash": None}
 
@@ -194,7 +194,7 @@ def test_the_prompt_is_drawn_again_only_while_it_waits(monkeypatch, capsys):
     # next input() does not make it "tb> tb>".
     from rich.console import Console as RichConsole
 
-    from turtleboard.console import Console
+    from turtleboard.console.app import Console
 
     class FakeLink:
         hello = {}

@@ -10,12 +10,12 @@ import time
 import pytest
 from hosttools import ROOT, turtleboard
 
-from turtleboard.replica import Mirror
+from turtleboard.connection.replica import Mirror
 
 pytestmark = [pytest.mark.e2e, pytest.mark.micropython]
 
 
-BOARD = ROOT / "src" / "turtleboard" / "boards" / "tortuga.json"
+BOARD = ROOT / "boards" / "tortuga.json"
 
 
 def virtual_board(tmp_path, game, players):
@@ -25,7 +25,7 @@ def virtual_board(tmp_path, game, players):
     from turtleboard.sim.world import World
     from turtles import new_game
 
-    path = ROOT / "src" / "turtleboard" / "boards" / f"{game}.json"
+    path = ROOT / "boards" / f"{game}.json"
     board = load_board(path.read_text())
     sim = tmp_path / "sim"
     prepare(str(sim), str(path))

@@ -14,13 +14,13 @@ import time
 import pytest
 from hosttools import ROOT, turtleboard
 
-from turtleboard.flashing import check_mpy_version
-from turtleboard.link import Link, NotOurDevice, open_port
+from turtleboard.connection.link import Link, NotOurDevice, open_port
+from turtleboard.flashing.flasher import check_mpy_version
 from turtleboard.paths import FIRMWARE as FW
 
 pytestmark = pytest.mark.micropython
 
-BOARD = ROOT / "src" / "turtleboard" / "boards" / "mahe.json"
+BOARD = ROOT / "boards" / "mahe.json"
 
 
 def test_flash_copies_precompiled_firmware_then_only_what_changed(bare_device):
@@ -137,7 +137,7 @@ def test_the_turtleboard_pico_board_definition_is_what_the_rp2_port_of_v1_29_rea
 def test_the_firmware_image_fits_the_turtleboard_pico_partition():
     # The MicroPython board definition the device is built from, the virtual
     # Pico's partition and the image `flash` writes must agree.
-    from turtleboard.flashing import Flasher
+    from turtleboard.flashing.flasher import Flasher
     from turtleboard.sim.device import ROMFS_BYTES
 
     sizes = turtleboard_pico_sizes()
@@ -179,7 +179,7 @@ def test_flash_removes_its_staging_folder_on_success_and_on_error(bare_device, t
 
 def test_a_romfs_builder_that_gives_up_is_a_message_not_an_exit(tmp_path):
     from turtleboard.errors import UserError
-    from turtleboard.flashing import romfs_image
+    from turtleboard.flashing.flasher import romfs_image
 
     tree = tmp_path / "romfs"
     (tree / "turtles").mkdir(parents=True)

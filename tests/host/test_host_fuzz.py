@@ -9,8 +9,8 @@ import os
 import random
 
 from controller import frames
-from turtleboard.link import Frame, Link
-from turtleboard.replica import Mirror, Replica, hash_text
+from turtleboard.connection.link import Frame, Link
+from turtleboard.connection.replica import Mirror, Replica, hash_text
 from turtles import new_game
 
 LINES = int(os.environ.get("TB_FUZZ_LINES", "20000"))
@@ -170,7 +170,7 @@ def test_a_flood_while_nobody_reads_keeps_a_bounded_backlog():
 
     import pytest
 
-    from turtleboard.link import BACKLOG_MAX, LinkTimeout
+    from turtleboard.connection.link import BACKLOG_MAX, LinkTimeout
 
     master, slave = os.openpty()
     link = Link(os.ttyname(slave), exclusive=False)

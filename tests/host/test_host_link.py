@@ -8,7 +8,7 @@ import pytest
 from peer import Peer
 
 from controller import frames
-from turtleboard.link import (
+from turtleboard.connection.link import (
     PROTO,
     Damaged,
     DeviceError,

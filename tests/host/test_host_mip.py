@@ -12,7 +12,7 @@ import sys
 import pytest
 from hosttools import ROOT
 
-from turtleboard.flashing import Flasher, firmware_sources, mip_package
+from turtleboard.flashing.flasher import Flasher, firmware_sources, mip_package
 from turtleboard.paths import FIRMWARE, reference_board
 
 TOOL = ROOT / "tools" / "make_package_json.py"

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 from hosttools import turtleboard
 
-from turtleboard.svg import svg_picture
+from turtleboard.pictures.svg import svg_picture
 from turtles import new_game
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -52,7 +52,7 @@ def _texts(svg_text):
 def test_mahe_nest_label_is_never_over_its_turtle():
     # A finished game: the nest's turtle sits on it; what is written beside
     # the nest keeps clear of the turtle (it read "eggs 0" over it).
-    from turtleboard.svg import mahe_layout
+    from turtleboard.pictures.svg import mahe_layout
 
     g = played("mahe", 2, 5000, seed=4)
     assert g.is_over() and g.snapshot()["nest"] is not None
@@ -66,7 +66,7 @@ def test_mahe_nest_label_is_never_over_its_turtle():
 
 def test_panel_lines_stay_inside_the_panel():
     # Long sums of egg cards wrap inside the panel (1000 px wide, panel from 680).
-    from turtleboard.svg import PANEL_CHARS, wrap
+    from turtleboard.pictures.svg import PANEL_CHARS, wrap
 
     g = played("mahe", 3, 5000, seed=5)
     for x, _, size, text in _texts(svg_picture(g)):
@@ -87,7 +87,7 @@ def test_tortuga_variants_have_their_own_title_and_a_key():
 
 
 def test_tortuga_turtles_leave_the_cell_names_readable():
-    from turtleboard.svg import hex_layout
+    from turtleboard.pictures.svg import hex_layout
 
     g = played("tortuga", 2, 10, seed=2)
     svg = svg_picture(g)

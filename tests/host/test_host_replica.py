@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from turtleboard.link import Frame
-from turtleboard.replica import Replica, hash_text
+from turtleboard.connection.link import Frame
+from turtleboard.connection.replica import Replica, hash_text
 from turtles import new_game
 
 
@@ -117,8 +117,8 @@ def test_mirror_resyncs_after_a_damaged_line_or_missing_frames():
     # link level: a scripted board on a real pty, frames made by the engine
     from peer import Peer
 
-    from turtleboard.link import PROTO
-    from turtleboard.replica import Mirror
+    from turtleboard.connection.link import PROTO
+    from turtleboard.connection.replica import Mirror
 
     g = board_game(n=12)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from turtleboard.hostseats import HostSeats
+from turtleboard.mirror.hostseats import HostSeats
 from turtles import new_game
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from rich.color import Color, ColorSystem
 
 from controller import scenes
-from turtleboard.describe import choice_words
 from turtleboard.games import GAMES, KEYS, players_text, rules_class
+from turtleboard.pictures.describe import choice_words
 from turtleboard.sim.worldview import LED_WORDS, colour_word, seen_colour, stack_text
 from turtles import new_game
 

@@ -1,0 +1,1 @@
+"""The serial link to a board and the host's replica of its game; finding the ports."""

@@ -1,0 +1,1 @@
+"""The debugging console (`turtleboard console`)."""

@@ -1,0 +1,466 @@
+"""`turtleboard board test`: the guided self-test of a built board.
+
+With the firmware running, through the protocol's `selftest` command
+(docs/protocol.md): the game stands still, every LED is lit in turn and the
+person says where they see it; a turtle is asked for on every cell in turn
+(and flipped, on a board for Tortuga) and the channel that answers is found
+from the raw readings of every multiplexer input. What comes out:
+
+- a report: LEDs in another order than the board file says (as the mapping
+  found), swapped sensor channels, dead sensors, sensors that do not answer,
+  sensors mounted the wrong way round, weak magnets with their margin to the
+  threshold in ADC counts;
+- a corrected board file beside the old one (the differences shown), and a
+  calibration with the measured empty levels in the device's own format
+  (`calibration.txt`), with the threshold measured into the board file;
+  `turtleboard flash --board NEW --calibration CAL` puts both on the board.
+
+Ctrl-C (or any error) gives the board back as it was: the self-test ends on
+the device, which shows its game's scene again; no action is ever made.
+"""
+
+from __future__ import annotations
+
+import copy
+import statistics
+import threading
+import time
+
+from controller.board import Board, engine_cells
+from controller.sensing import MID
+from turtleboard.connection.link import DeviceError, Link, LinkError
+from turtleboard.errors import UserError
+from turtleboard.maker.boardfile import differences
+
+POLL_S = 0.04        # between two readings of the channels
+READS = 4            # readings the device averages per poll
+SETTLED = 3          # polls in a row that agree: a turtle has been put down
+KEEPALIVE_S = 3.0    # the device leaves the self-test after 10 s without a word
+WHITE = "ffffff"
+
+
+class Person:
+    """The maker at the board, in the terminal: told what to do, asked what
+    they see. Scripted hands (turtleboard.sim.tester) answer the same calls."""
+
+    patience_s = 120.0  # how long a cell waits for its turtle
+    stdin_closed = False
+
+    def __init__(self, out=print, ask=input):
+        self.out = out
+        self.ask = ask
+
+    def tell(self, text: str) -> None:
+        self.out(text)
+
+    def clear_board(self) -> None:
+        self.ask("Take every turtle off the board, then press Enter. ")
+
+    def which_led(self, led: int, cell: str) -> str | None:
+        """The cell the person sees LED `led` beside (None: not lit)."""
+        text = self.ask("  LED %d is lit: is it beside cell %s? Enter if so; else type the cell "
+                        "it is beside, or - if no LED lights: " % (led, cell)).strip()
+        if not text:
+            return cell
+        return None if text == "-" else text
+
+    def put(self, cell: str) -> None:
+        self.out("  put a turtle on its feet on cell %s (Enter: skip the cell)" % cell)
+
+    def skips(self) -> bool:
+        """True once the person pressed Enter while a cell waits for its turtle."""
+        import select
+        import sys
+
+        if self.stdin_closed:
+            return False
+        try:
+            if not select.select([sys.stdin], [], [], 0)[0]:
+                return False
+            line = sys.stdin.readline()
+        except (OSError, ValueError):
+            line = ""
+        if not line:  # no terminal to read from, or its end
+            self.stdin_closed = True
+            return False
+        return True
+
+    def flip(self, cell: str) -> None:
+        self.out("  turn it over (on its back) on cell %s" % cell)
+
+    def lift(self, cell: str) -> None:
+        self.out("  take it off cell %s" % cell)
+
+    def press(self, button: str) -> None:
+        self.out("  press and hold %s" % button.upper())
+
+    def release(self, button: str) -> None:
+        self.out("  let go of %s" % button.upper())
+
+    def done(self) -> None:
+        pass
+
+
+class CellResult:
+    """What the sensor test found about one cell."""
+
+    def __init__(self, cell: str, channel: int):
+        self.cell = cell
+        self.channel = channel        # in the board file
+        self.found: int | None = None  # the channel that answered
+        self.up: int | None = None    # offset from empty, a turtle on its feet
+        self.down: int | None = None  # offset from empty, flipped
+        self.empty: int | None = None  # the empty reading of the channel found
+        self.problems: list[str] = []
+
+    @property
+    def strength(self) -> int | None:
+        values = [abs(v) for v in (self.up, self.down) if v is not None]
+        return min(values) if values else None
+
+
+def up100(n: int) -> int:
+    return (n + 99) // 100 * 100
+
+
+def where(ch: int) -> str:
+    return "multiplexer %d input %d (channel %d)" % (ch >> 4, ch & 15, ch)
+
+
+class SelfTest:
+    def __init__(self, link: Link, obj: dict, person: Person, patience_s: float | None = None):
+        self.link = link
+        self.obj = obj
+        self.board = Board(obj, engine_cells(obj["games"][0], obj["geometry"]))
+        self.person = person
+        self.patience_s = person.patience_s if patience_s is None else patience_s
+        s = self.board.sensing
+        self.threshold = s["threshold"]
+        self.hysteresis = s["hysteresis"]
+        self.rail = s["rail"]
+        self.zero_band = s["zero_band"]
+        self.flips = "tortuga" in self.board.games  # flipped turtles count there
+        self.base: list[int] = []
+        self.noise: list[int] = []
+        self.leds: list[tuple[int, str, str | None]] = []  # (led, the file's cell, seen)
+        self.cells: dict[str, CellResult] = {}
+        self.buttons: dict[str, str | None] = {}  # button -> what the board read when pressed
+        self.notes: list[str] = []
+        self._stop = threading.Event()
+        self._alive: threading.Thread | None = None
+
+    # ---- the device -----------------------------------------------------
+
+    def command(self, payload: dict, timeout: float = 3.0) -> None:
+        """A selftest command, answered by its own `ok` or `error` only (a
+        faulty board sends sensor errors of its own at any time)."""
+        seq = self.link.send("selftest", payload)
+        f = self.link.wait_for(("ok", "error"), timeout, lambda f: f.payload.get("re") == seq)
+        if f.kind == "error":
+            raise DeviceError(f.payload.get("code", "?"), f.payload.get("msg", ""))
+
+    def start(self) -> None:
+        try:
+            self.command({"on": True, "led": -1})
+        except DeviceError as e:
+            if e.code != "unknown-command":
+                raise
+            raise UserError("the firmware on the board has no self-test (it is older); update "
+                            "it with `turtleboard flash` and test again") from None
+        self._alive = threading.Thread(target=self._keepalive, name="selftest-alive", daemon=True)
+        self._alive.start()
+
+    def _keepalive(self) -> None:
+        while not self._stop.wait(KEEPALIVE_S):
+            try:
+                self.link.send("selftest", {})
+            except LinkError:
+                return
+
+    def stop(self) -> None:
+        """Give the board back to its game (also after Ctrl-C or an error)."""
+        self._stop.set()
+        if self._alive is not None:
+            self._alive.join(1)
+        if self.link.is_open:
+            try:
+                self.command({"on": False})
+            except LinkError:
+                pass  # the device gives itself back after 10 s anyway
+
+    def read(self) -> list[int]:
+        return self.read_all()["raw"]
+
+    def read_all(self) -> dict:
+        seq = self.link.send("selftest", {"read": READS})
+        f = self.link.wait_for(("channels", "error"), 3.0,
+                               lambda f: f.kind == "channels" or f.payload.get("re") == seq)
+        if f.kind == "error":
+            raise DeviceError(f.payload.get("code", "?"), f.payload.get("msg", ""))
+        self.link.backlog.clear()  # the `ok`s and whatever else: nothing to keep
+        return f.payload
+
+    def light(self, led: int) -> None:
+        self.command({"led": led, "colour": WHITE})
+
+    # ---- the steps --------------------------------------------------------
+
+    def run(self) -> None:
+        self.start()
+        try:
+            self.person.clear_board()
+            self.measure_empty()
+            self.test_leds()
+            self.test_sensors()
+            self.test_buttons()
+        finally:
+            self.stop()
+            self.person.done()
+
+    def measure_empty(self, polls: int = 12) -> None:
+        self.person.tell("Reading every sensor on the empty board...")
+        rows = []
+        for _ in range(polls):
+            rows.append(self.read())
+            time.sleep(POLL_S)
+        n = len(rows[0])
+        self.base = [int(statistics.median(r[ch] for r in rows)) for ch in range(n)]
+        self.noise = [max(r[ch] for r in rows) - min(r[ch] for r in rows) for ch in range(n)]
+        used = set(self.board.sensor_of)
+        self.person.tell("  %d channels read; noise up to %d counts"
+                         % (n, max(self.noise[ch] for ch in used)))
+
+    def at_rail(self, value: int) -> bool:
+        return value <= self.rail or value >= 65535 - self.rail
+
+    def test_leds(self) -> None:
+        b = self.board
+        order = sorted(range(len(b.cells)), key=lambda i: b.led_of[i])
+        self.person.tell("LEDs: each cell's LED lights in turn, in the order of the chain.")
+        for k, i in enumerate(order):
+            led, cell = b.led_of[i], b.cells[i]
+            self.light(led)
+            while True:
+                seen = self.person.which_led(led, cell)
+                if seen is None or seen in b.cells:
+                    break
+                self.person.tell("  there is no cell %r; the cells are %s" % (seen, " ".join(b.cells)))
+            self.leds.append((led, cell, seen))
+            verdict = "ok" if seen == cell else ("not lit" if seen is None else "beside %s" % seen)
+            self.person.tell("  [%d/%d] LED %d (cell %s): %s" % (k + 1, len(order), led, cell, verdict))
+        self.light(-1)
+
+    def test_sensors(self) -> None:
+        b = self.board
+        self.person.tell("Sensors: a turtle on each cell in turn%s."
+                         % (", on its feet then flipped" if self.flips else ""))
+        for k, cell in enumerate(b.cells):
+            r = CellResult(cell, b.sensor_of[k])
+            self.cells[cell] = r
+            self.person.put(cell)
+            found = self.wait_change(None, None)
+            if found is None:
+                self.person.tell("  [%d/%d] cell %s: no sensor answered" % (k + 1, len(b.cells), cell))
+                self.person.lift(cell)
+                continue
+            r.found, r.up = found
+            r.empty = self.base[r.found]
+            if self.flips:
+                self.person.flip(cell)
+                flipped = self.wait_change(r.found, r.up)
+                if flipped is not None:
+                    r.down = flipped[1]
+            self.person.lift(cell)
+            self.wait_quiet(r.found)
+            self.person.tell("  [%d/%d] cell %s: %s" % (k + 1, len(b.cells), cell, self.describe(r)))
+
+    def test_buttons(self) -> None:
+        names = [name for name, _ in self.board.buttons]
+        self.person.tell("Buttons: each in turn.")
+        for k, name in enumerate(names):
+            self.person.press(name)
+            held = self.wait_held(lambda held: len(held) > 0)
+            self.buttons[name] = held[0] if held and len(held) == 1 else None
+            self.person.release(name)
+            self.wait_held(lambda held: not held)
+            got = self.buttons[name]
+            verdict = "ok" if got == name else ("read as %s" % got.upper() if got else "no answer")
+            self.person.tell("  [%d/%d] %s: %s" % (k + 1, len(names), name.upper(), verdict))
+
+    def wait_held(self, done) -> list[str] | None:
+        """The buttons held once `done(held)` has held for SETTLED polls."""
+        end = time.monotonic() + self.patience_s
+        agree = 0
+        last = None
+        while time.monotonic() < end:
+            held = self.read_all().get("held", [])
+            agree = agree + 1 if done(held) and held == last else 0
+            last = held
+            if agree >= SETTLED - 1:
+                return held
+            time.sleep(POLL_S)
+        return None
+
+    def offsets(self, raw: list[int]) -> list[int]:
+        return [raw[ch] - self.base[ch] for ch in range(len(raw))]
+
+    def detect(self, ch: int) -> int:
+        # A change this big is a turtle, not noise.
+        return max(self.threshold // 3, 4 * self.noise[ch] + 200)
+
+    def wait_change(self, channel: int | None, before: int | None):
+        """(channel, offset) of the sensor a turtle changed and that held
+        still for SETTLED polls; None when nothing answered in time. With
+        `channel`, wait for that channel to leave the offset `before` (a flip)."""
+        end = time.monotonic() + self.patience_s
+        last = None
+        agree = 0
+        while time.monotonic() < end and not self.person.skips():
+            d = self.offsets(self.read())
+            if channel is None:
+                live = [ch for ch in range(len(d))
+                        if abs(d[ch]) >= self.detect(ch) and not self.at_rail(self.base[ch])]
+                ch = max(live, key=lambda c: abs(d[c])) if live else None
+            else:
+                ch = channel if abs(d[channel] - before) >= self.detect(channel) else None
+            if ch is not None and last is not None and ch == last[0] and abs(d[ch] - last[1]) < self.detect(ch):
+                agree += 1
+                if agree >= SETTLED:
+                    return ch, d[ch]
+            else:
+                agree = 0
+            last = (ch, d[ch]) if ch is not None else None
+            time.sleep(POLL_S)
+        return None
+
+    def wait_quiet(self, channel: int | None) -> None:
+        """Until the turtle is off: every channel back near its empty level."""
+        end = time.monotonic() + self.patience_s
+        while time.monotonic() < end:
+            d = self.offsets(self.read())
+            chans = [channel] if channel is not None else range(len(d))
+            if all(abs(d[ch]) < self.detect(ch) or self.at_rail(self.base[ch]) for ch in chans):
+                return
+            time.sleep(POLL_S)
+
+    # ---- what it means ----------------------------------------------------
+
+    def describe(self, r: CellResult) -> str:
+        parts = ["channel %d" % r.found]
+        parts.append("on its feet %+d" % r.up)
+        if r.down is not None:
+            parts.append("flipped %+d" % r.down)
+        return ", ".join(parts)
+
+    def judge(self) -> None:
+        """Name every fault found (CellResult.problems, self.notes)."""
+        b = self.board
+        owner = {b.sensor_of[i]: c for i, c in enumerate(b.cells)}
+        reversed_cells = []
+        for cell, r in self.cells.items():
+            ch = r.channel
+            if r.found is None:
+                if self.at_rail(self.base[ch]):
+                    r.problems.append("dead: its input reads %d, at the %s rail; check the sensor "
+                                      "on %s (power, ground, output wire)"
+                                      % (self.base[ch], "ground" if self.base[ch] < MID else "supply",
+                                         where(ch)))
+                else:
+                    stuck = " without the least change" if self.noise[ch] == 0 and max(self.noise) > 0 else ""
+                    r.problems.append("no answer: nothing changed when a turtle stood there (%s "
+                                      "reads %d%s); a sensor not connected, stuck, or on an "
+                                      "input no cell uses" % (where(ch), self.base[ch], stuck))
+                continue
+            if r.found != ch:
+                other = owner.get(r.found)
+                r.problems.append("wired to %s, not %s as the board file says%s"
+                                  % (where(r.found), where(ch),
+                                     " (the input of cell %s: the two wires are swapped)" % other
+                                     if other is not None and self.cells.get(other) is not None
+                                     and self.cells[other].found == ch else ""))
+            if r.up < 0:
+                reversed_cells.append(cell)
+                r.problems.append("polarity reversed: a turtle on its feet reads %+d, below the "
+                                  "empty level; the sensor is mounted the wrong way round (marked "
+                                  "face up, towards the turtle)" % r.up)
+            strength = r.strength
+            margin = strength - self.threshold
+            if margin < self.threshold // 2:
+                r.problems.append("weak magnet: a turtle reads %+d, %d counts %s the threshold %d "
+                                  "(a margin of %d); a stronger magnet, or the sensor closer to the "
+                                  "surface" % (r.up, abs(margin), "above" if margin >= 0 else "below",
+                                               self.threshold, margin))
+            if r.empty is not None and abs(r.empty - MID) > self.zero_band:
+                r.problems.append("empty level %d is %d from mid-scale, beyond zero_band %d; the "
+                                  "calibration written here holds it" % (r.empty, abs(r.empty - MID),
+                                                                        self.zero_band))
+        answered = [r for r in self.cells.values() if r.found is not None]
+        if answered and len(reversed_cells) == len(answered):
+            self.notes.append("every turtle on its feet reads below the empty level: the magnet "
+                              "of the test turtle is glued upside down (north pole up), not the "
+                              "sensors")
+            for r in answered:
+                r.problems = [p for p in r.problems if not p.startswith("polarity")]
+        pins = dict(self.board.buttons)
+        for name, got in self.buttons.items():
+            if got is None:
+                self.notes.append("button %s (GP%d) does not answer: check it between GP%d and GND"
+                                  % (name.upper(), pins[name], pins[name]))
+            elif got != name:
+                self.notes.append("button %s is wired to GP%d, the pin of %s in the board file"
+                                  % (name.upper(), pins[got], got.upper()))
+        for led, cell, seen in self.leds:
+            if seen is None:
+                self.notes.append("LED %d (cell %s) does not light: check its power and the data "
+                                  "line from the LED before it" % (led, cell))
+
+    def led_mapping(self) -> dict[str, int]:
+        """cell -> LED, as the person saw them."""
+        return {seen: led for led, _, seen in self.leds if seen is not None}
+
+    def measured_sensing(self) -> dict:
+        """Threshold and hysteresis from the turtles measured: about half the
+        weakest offset (docs/hardware.md); the hysteresis a third of it but at
+        least the noise seen; never so low that an empty cell with the largest
+        allowed offset (zero_band) could read as a turtle, nor within three
+        times the noise."""
+        s = dict(self.obj["sensing"])
+        answered = [r for r in self.cells.values() if r.found is not None]
+        if not answered:
+            return s
+        noise = max(self.noise[r.found] for r in answered)  # unused inputs may float: not them
+        half = min(r.strength for r in answered) // 2 // 100 * 100
+        hysteresis = up100(max(half // 3, noise))
+        threshold = up100(max(half, self.zero_band + 500 + hysteresis, 3 * noise))
+        if (abs(self.threshold - threshold) * 10 <= threshold and self.hysteresis >= noise
+                and self.threshold - self.hysteresis >= self.zero_band + 500):
+            return s  # close enough, and sound: a test again changes nothing
+        s["threshold"] = threshold
+        s["hysteresis"] = hysteresis
+        return s
+
+    def corrected(self) -> dict:
+        obj = copy.deepcopy(self.obj)
+        cells = obj["cells"]
+        for cell, r in self.cells.items():
+            if r.found is not None:
+                cells[cell]["sensor"] = r.found
+        for cell, led in self.led_mapping().items():
+            cells[cell]["led"] = led
+        for name, got in self.buttons.items():
+            if got is not None:
+                obj["buttons"][name] = self.obj["buttons"][got]
+        obj["sensing"] = self.measured_sensing()
+        if differences(self.obj, obj):
+            obj["version"] = self.obj["version"] + 1
+        return obj
+
+    def calibration(self, obj: dict) -> str:
+        """calibration.txt for the board file `obj`, as controller/sensing.py
+        reads it: its header, then each cell's empty level."""
+        lines = ["turtleboard calibration 1 %s %s" % (obj["version"], obj["name"].replace("\n", " "))]
+        for cell in self.board.cells:
+            r = self.cells.get(cell)
+            if r is not None and r.found is not None:
+                lines.append("%s %d" % (cell, self.base[r.found]))
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,399 @@
+"""The live mirror (`turtleboard play`): a textual app over a Mirror.
+
+What it shows: a top line with the port, the link (connected / LOST /
+reconnecting) and the sync (in step / resyncing / out of step); the board as on
+the table with turtles, stacks, flipped turtles and the LED colours; a side
+panel with whose turn it is, the dice, cards and hands as the chosen player may
+see them, the board's status text and any open prompt; the action log (with the
+board's raw lines and the mirror's notes) and a command line at the bottom.
+
+Keys: n new game (a dialog: the board's games, their variants and options,
+the player counts, who plays each seat), u undo, h hint (the board lights the
+good move; the log says it in words), s sync, 0-9 answer the open prompt, p next
+player's view, : or / the command line, q or Ctrl-C quit. The command line
+takes the console's commands (enter d3, new mahe 4, answer 1, bright 40, ...).
+
+The layout follows the terminal: at 80x24 a compact board beside a narrow
+panel (the prompt first, then whose turn) over the last few log lines; a
+larger terminal gets the board at full size and a taller log; a resize
+reflows it. Below the size the board needs, it says to enlarge the window.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+from rich.markup import escape
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Input, RichLog, Static
+
+from turtleboard.connection.link import Disconnected, LinkError
+from turtleboard.connection.replica import Mirror
+from turtleboard.console.app import parse_command, safe_text
+from turtleboard.errors import UserError
+from turtleboard.mirror.board_text import board_text
+from turtleboard.mirror.newgame import NewGameScreen
+from turtleboard.paths import reference_boards
+from turtleboard.pictures.describe import choice_words, panel_lines
+
+
+def board_file_for(name: str | None, given: str | None = None) -> dict | None:
+    """The board definition (for the LED map): the file given, else the one in
+    boards/ whose name matches the board's hello."""
+    paths = [Path(given)] if given else reference_boards()
+    for path in paths:
+        try:
+            obj = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            if given:
+                raise UserError(f"cannot read the board file {given}") from None
+            continue
+        if given or (isinstance(obj, dict) and obj.get("name") == name):
+            return obj
+    return None
+
+
+def led_of_cells(board: dict | None) -> dict:
+    """cell name -> LED index, from a board file's `cells`."""
+    out = {}
+    cells = (board or {}).get("cells")
+    if isinstance(cells, dict):
+        for name, spec in cells.items():
+            if isinstance(spec, dict) and isinstance(spec.get("led"), int):
+                out[name] = spec["led"]
+    elif isinstance(cells, list):
+        for spec in cells:
+            if isinstance(spec, dict) and isinstance(spec.get("led"), int):
+                out[spec.get("name")] = spec["led"]
+    return out
+
+
+class BoardView(Static):
+    """The board: drawn again for the room it has whenever that changes."""
+
+    def on_resize(self, event) -> None:
+        self.app.refresh_view()
+
+
+class MirrorApp(App):
+    CSS = """
+    #top { height: 1; background: $boost; }
+    #main { height: 1fr; }
+    #board { width: 1fr; height: 100%; border: round $primary; padding: 0 1; overflow: hidden; }
+    #panel { width: 46; height: 100%; border: round $secondary; padding: 0 1; }
+    #log { height: 12; border: round $surface-lighten-2; }
+    #cmd { height: 1; border: none; padding: 0 1; }
+    .compact #panel { width: 32; }
+    .compact #board { padding: 0; }
+    .compact #log { height: 5; }
+    """
+    COMPACT = (120, 36)  # below this width or height: the compact layout
+    BINDINGS = [
+        Binding("q", "quit", "quit"),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
+        Binding("n", "new", "new game"),
+        Binding("u", "undo", "undo"),
+        Binding("h", "hint", "hint"),
+        Binding("s", "sync", "sync"),
+        Binding("p", "player", "player view"),
+        Binding("colon,slash", "command", "command"),
+    ] + [Binding(str(i), f"answer({i})", show=False) for i in range(10)]
+
+    def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None,
+                 host_seats=None):
+        super().__init__()
+        self.host_seats = host_seats  # plays the game's "host" seats (turtleboard.mirror.hostseats)
+        self.mirror = mirror
+        self.player = player
+        self.board_path = board_path
+        self.board_def = None
+        self.link_state = "connected"
+        self.stopping = threading.Event()
+        self.last_note = ""
+        self.logged = 0  # the actions the log shows: 1..logged
+        self.last_status = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="top")
+        with Horizontal(id="main"):
+            yield BoardView(id="board")
+            with VerticalScroll(id="panel"):
+                yield Static(id="side")
+        yield RichLog(id="log", markup=True, wrap=True, max_lines=2000)
+        yield Input(placeholder=": a command (enter d3, answer 1, undo, sync, new mahe 4); Esc: keys",
+                    id="cmd")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "Turtleboard"
+        self.board_def = board_file_for((self.mirror.hello or {}).get("board"), self.board_path)
+        hello = self.mirror.hello or {}
+        self.query_one("#log", RichLog).write(
+            f"[green]connected[/green] to {escape(self.mirror.link.port)}: "
+            f"{escape(str(hello.get('board')))}, firmware {escape(str(hello.get('fw')))}, "
+            f"protocol {escape(str(hello.get('proto')))}"
+        )
+        self.log_history()
+        self.reflow(self.size.width, self.size.height)
+        self.set_focus(None)
+        threading.Thread(target=self.pump, daemon=True).start()
+
+    def on_resize(self, event) -> None:
+        self.reflow(event.size.width, event.size.height)
+
+    def reflow(self, width: int, height: int) -> None:
+        compact = width < self.COMPACT[0] or height < self.COMPACT[1]
+        self.screen.set_class(compact, "compact")
+        self.refresh_view()  # the board draws itself again when its own size settles
+
+    # ---- the link thread ------------------------------------------------------
+
+    def pump(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                events = self.mirror.poll(0.05)
+            except LinkError as e:
+                events = [("link", "lost"), ("note", f"{e}; trying again")]
+                time.sleep(0.5)
+            except Exception as e:  # a bug must show, never freeze the mirror silently
+                events = [("note", f"the mirror hit {e!r} reading the board; resyncing")]
+                try:
+                    self.mirror.replica.lost(f"the mirror hit {e!r}")
+                except Exception:
+                    pass
+                time.sleep(0.5)
+            if events and not self.stopping.is_set():
+                try:
+                    self.call_from_thread(self.on_events, events)
+                except RuntimeError:
+                    return
+
+    def on_events(self, events) -> None:
+        log = self.query_one("#log", RichLog)
+        redraw = False
+        for kind, data in events:
+            if kind == "frame":
+                f = data
+                redraw = True
+                if f.kind == "action":
+                    who = f.payload.get("by", "")
+                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
+                              f" [dim]({escape(str(who))})[/dim]")
+                    if isinstance(f.payload.get("n"), int):
+                        self.logged = f.payload["n"]
+                elif f.kind == "hint":
+                    p = f.payload
+                    log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
+                              f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {p.get('level')} "
+                              f"level's move, lit on the board)[/dim]")
+                elif f.kind == "undone":
+                    log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
+                    if isinstance(f.payload.get("n"), int):
+                        self.logged = f.payload["n"]
+                elif f.kind == "status":
+                    self.log_status(f.payload)
+                elif f.kind == "error":
+                    log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
+                elif f.kind == "prompt":
+                    log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
+            elif kind == "raw":
+                log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
+            elif kind == "note":
+                self.last_note = data
+                log.write(f"[bold]{escape(data)}[/bold]")
+                if data.startswith(("synced", "resynced")):
+                    self.log_history()
+                redraw = True
+            elif kind == "link":
+                self.link_state = data
+                redraw = True
+            elif kind == "bad":
+                log.write(f"[red]! {escape(str(data)[:120])}[/red]")
+        if self.host_seats is not None:
+            text = self.host_seats.poll()
+            if text:
+                log.write(f"[bold cyan]the computer on this PC plays {escape(text)}[/bold cyan]")
+        if redraw:
+            self.refresh_view()
+
+    def log_history(self) -> None:
+        """After a (re)connection or a sync: the game's actions the log does not
+        show yet (the last 200), so its moves are there after a reconnect."""
+        with self.mirror.lock:
+            game = self.mirror.replica.game
+            if game is None or not self.mirror.replica.in_sync:
+                return
+            texts = [game.action_text(a) for a in game.history]
+        if len(texts) <= self.logged:
+            self.logged = len(texts)
+            return
+        log = self.query_one("#log", RichLog)
+        first = max(self.logged, len(texts) - 200)
+        log.write(f"[dim]the game so far ({len(texts)} actions, from the board):[/dim]")
+        log.write("[cyan]" + escape("  ".join(f"{i + 1}. {t}" for i, t in enumerate(texts)
+                                              if i >= first)) + "[/cyan]")
+        self.logged = len(texts)
+
+    def log_status(self, status: dict) -> None:
+        """A move the rules refuse is written to the log, with what to change."""
+        text = str(status.get("text", ""))
+        if text == self.last_status:
+            return
+        self.last_status = text
+        if "no legal move" not in text:
+            return
+        expect = status.get("expect") or {}
+        parts = []
+        for key, words in (("off", "take off"), ("on", "put on"), ("flip", "turn over")):
+            cells = expect.get(key) or []
+            if cells:
+                parts.append(f"{words} {' '.join(str(c) for c in cells)}")
+        self.query_one("#log", RichLog).write(
+            "[bold red]illegal move on the board[/bold red]"
+            + escape(": " + "; ".join(parts) if parts else ""))
+
+    # ---- drawing ---------------------------------------------------------------
+
+    def sync_state(self) -> str:
+        rep = self.mirror.replica
+        if not self.mirror.connected:
+            return "[yellow]will resync when it is back[/yellow]"
+        if rep.in_sync and not rep.awaiting:
+            return "[green]in step[/green]"
+        if rep.awaiting or rep.needs_sync:
+            return "[yellow]resyncing[/yellow]"
+        return "[bold red]OUT OF STEP (s: sync)[/bold red]"
+
+    def refresh_view(self) -> None:
+        with self.mirror.lock:  # the link thread changes the replica under this lock
+            self._refresh_view()
+
+    def _refresh_view(self) -> None:
+        m = self.mirror
+        link = {
+            "connected": "[green]connected[/green]",
+            "lost": "[bold red]DISCONNECTED[/bold red]",
+            "reconnecting": "[bold yellow]reconnecting...[/bold yellow]",
+        }.get(self.link_state, self.link_state)
+        hello = m.hello or {}
+        view = f"view: {'onlooker' if self.player is None else f'player {self.player + 1}'}"
+        about = "" if self.screen.has_class("compact") else (
+            f"board {escape(str(hello.get('board')))}  fw {escape(str(hello.get('fw')))}  ")
+        small = self.size.width < 80 or self.size.height < 24
+        self.query_one("#top", Static).update(
+            f" {escape(m.link.port)}  {link}  {self.sync_state()}  {about}{view}"
+            + ("  [bold yellow]enlarge the window (80x24 or more)[/bold yellow]" if small else ""))
+        game = m.replica.game
+        leds = {}
+        for cell, idx in led_of_cells(self.board_def).items():
+            if idx < len(m.leds):
+                leds[cell] = m.leds[idx]
+        board = self.query_one("#board", Static)
+        size = board.content_size
+        board.update(board_text(game, leds, self.player, width=size.width, height=size.height))
+        self.query_one("#side", Static).update(self.side_text())
+
+    def side_text(self) -> Text:
+        m = self.mirror
+        game = m.replica.game
+        out = Text()
+        if m.prompt:
+            out.append(str(m.prompt.get("text", "")) + "\n", style="bold magenta")
+            for i, choice in enumerate(m.prompt.get("choices") or []):
+                mark = ">" if i == m.prompt.get("current") else " "
+                out.append(f" {mark}{i} {choice_words(game, choice)}\n", style="magenta")
+            out.append(" (a number key, or NEXT/OK on the board)\n\n", style="dim")
+        if game is None:
+            out.append("no game\n", style="bold")
+        else:
+            out.append(f"{game.title or game.name}\n", style="bold")
+            for line in panel_lines(game, self.player):
+                style = "bold cyan" if line.startswith("to move") else (
+                    "bold green" if line.startswith("game over") else None)
+                out.append(line + "\n", style=style)
+        if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
+            out.append("\nboard: ", style="bold")
+            out.append(str(m.status.get("text", "")) + "\n")
+        return out
+
+    # ---- keys and commands -------------------------------------------------------
+
+    def send(self, kind: str, payload: dict | None = None) -> None:
+        log = self.query_one("#log", RichLog)
+        try:
+            self.mirror.send(kind, payload)
+            log.write(f"[dim]> {kind} {escape(json.dumps(payload or {}, sort_keys=True))}[/dim]")
+        except Disconnected as e:
+            log.write(f"[red]not sent: {escape(str(e))}[/red]")
+
+    def action_new(self) -> None:
+        games = (self.board_def or {}).get("games") or ["mahe", "race", "tortuga"]
+
+        def chosen(payload: dict | None) -> None:
+            if payload is not None:
+                self.send("new", payload)
+
+        self.push_screen(NewGameScreen([str(g) for g in games]), chosen)
+
+    def action_hint(self) -> None:
+        self.send("hint")
+
+    def action_undo(self) -> None:
+        self.send("undo")
+
+    def action_sync(self) -> None:
+        self.mirror.replica.sync_sent()
+        self.send("sync")
+
+    def action_command(self) -> None:
+        self.query_one("#cmd", Input).focus()
+
+    def action_player(self) -> None:
+        game = self.mirror.replica.game
+        n = game.players if game else 0
+        if self.player is None:
+            self.player = 0 if n else None
+        elif self.player + 1 >= n:
+            self.player = None
+        else:
+            self.player += 1
+        self.refresh_view()
+
+    def action_answer(self, i: int) -> None:
+        p = self.mirror.prompt
+        if not p:
+            self.query_one("#log", RichLog).write("[dim]no prompt is open[/dim]")
+            return
+        self.send("answer", {"id": p.get("id"), "choice": i})
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        line = event.value.strip()
+        event.input.value = ""
+        self.set_focus(None)
+        if not line:
+            return
+        if line in ("q", "quit", "exit"):
+            self.exit()
+            return
+        try:
+            parsed = parse_command(line, (self.mirror.prompt or {}).get("id"))
+        except UserError as e:
+            self.query_one("#log", RichLog).write(f"[red]{escape(str(e))}[/red]")
+            return
+        if parsed:
+            if parsed[0] == "sync":
+                self.mirror.replica.sync_sent()
+            self.send(*parsed)
+
+    def on_key(self, event) -> None:
+        if event.key == "escape":
+            self.set_focus(None)
+
+    def on_unmount(self) -> None:
+        self.stopping.set()

@@ -1,0 +1,453 @@
+"""The virtual board by hand: a terminal view of the sim world (textual).
+
+The cells sit as they do on the table (the same layouts as the SVG picture:
+the Tortuga hexagon, the Mahé island loop, the Race track). Every cell shows
+its name and its turtles, bottom first, on the colour of its LED, with a word
+for what the light asks (take, put, turn, go, pick, here), so no colour has
+to be told from another. A turtle shows its team or owner when it has one
+(S or N in Tortuga, 1a in Mahé), else ^ on its feet; v is a flipped turtle.
+Below the cells, the board's other LEDs: whose turn (a light per seat), the
+dice and the status light, each in words.
+
+LED colours are shown as bright as a person sees them (the firmware dims
+them to the board's brightness). Select a cell with the arrow keys (to the
+nearest cell that way) or a click, then lift (l), put down (p, or P
+flipped), flip (f), turn a turtle about to the other team (r); take a turtle
+from the box (t), put the hand back in the box (x); lay out the start of the
+board's game (s; +/- the number of players it is laid out for), clear the
+board into the box (c); press NEXT (n) or OK (o); quit (q or Ctrl-C).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Container
+from textual.widgets import Footer, Static
+
+from controller import scenes
+from turtleboard.pictures import svg
+from turtleboard.sim.hands import _counts
+from turtleboard.sim.world import World, WorldError
+from turtles import game_class, new_game
+from turtles.game import EMPTY, UP
+
+PRESS_MS = 200  # how long a key holds a button down
+TOUCH_MS = 60   # between two touches of the pieces while laying out
+CELL_W, CELL_H = 9, 4  # a cell's box in characters, border included
+RACE_TURTLES = 5  # the five colours stacked on the start
+DEFAULT_PLAYERS = 4  # the start is laid out for this many (as far as the game allows)
+
+# svg layout -> characters: (layout, columns per svg unit, rows per svg unit)
+LAYOUTS = {
+    "tortuga": (svg.hex_layout, 10 / 54, 2 / 31.18),  # column pitch 10, half a cell 2 rows
+    "mahe": (svg.mahe_layout, 0.22, 0.083),  # the oval without overlaps, 38 rows
+    "race": (svg.race_layout, 11 / 62, 0),
+}
+
+
+def piece_mark(name: str, up: bool) -> str:
+    """A turtle: its team or owner on its feet (S, N, 1a), ^ when it has none, v flipped."""
+    if not up:
+        return "v"
+    return "^" if name == "turtle" else name
+
+
+def stack_text(stack: list) -> str:
+    """The turtles of a cell, bottom first."""
+    if not stack:
+        return "."
+    marks = [piece_mark(name, up) for name, up in stack]
+    sep = "" if all(len(m) == 1 for m in marks) else "/"
+    text = sep.join(marks)
+    return text if len(text) <= 7 else "%s x%d" % (marks[0], len(stack))
+
+
+# What a cell's light asks for, in a word (the firmware's scene colours).
+LED_WORDS = (
+    (scenes.TAKE, "take"), (scenes.PUT, "put"), (scenes.FLIP, "turn"), (scenes.DEST, "go"),
+    (scenes.PREVIEW, "pick"), (scenes.TARGET, "here"),
+)
+STATUS_WORDS = {
+    "idle": "the board matches the game",
+    "wait": "change the board as lit",
+    "prompt": "a question: NEXT shows the next answer, OK confirms",
+    "over": "the game is over",
+    "error": "trouble: see the host",
+    "nogame": "no game: start one from the host",
+}
+
+
+def seen_colour(colour: str, brightness: int) -> str:
+    """An LED's colour as bright as the eye sees it: the firmware dims every
+    LED to the board's brightness (1..255); the view undoes that."""
+    if brightness >= 255:
+        return colour
+    rgb = [int(colour[i:i + 2], 16) for i in (0, 2, 4)]
+    return "".join("%02x" % min(255, (c * 255 + brightness // 2) // brightness) for c in rgb)
+
+
+def colour_word(colour: str, table) -> str:
+    """The word of the colour nearest `colour` ('rrggbb', as seen) in table, or ''."""
+    rgb = [int(colour[i:i + 2], 16) for i in (0, 2, 4)]
+    if max(rgb) < 24:
+        return ""
+    best = min(table, key=lambda cw: sum((a - b) ** 2 for a, b in zip(cw[0], rgb)))
+    if sum((a - b) ** 2 for a, b in zip(best[0], rgb)) > 60 ** 2 * 3:
+        return ""
+    return best[1]
+
+
+def readable_on(colour: str) -> str:
+    """Black or white text, whichever reads on that LED colour."""
+    r, g, b = int(colour[0:2], 16), int(colour[2:4], 16), int(colour[4:6], 16)
+    return "black" if r * 299 + g * 587 + b * 114 > 128000 else "white"
+
+
+def board_game(board, players: int | None = None):
+    """The board's game at its start, for `players` (clipped to what it allows)."""
+    cls = game_class(board.games[0])
+    n = DEFAULT_PLAYERS if players is None else players
+    n = max(cls.min_players, min(cls.max_players, n))
+    return new_game(board.games[0], n, None, board.geometry)
+
+
+def table_layout(board) -> dict:
+    """cell -> (x, y): where it sits on the table, in svg units (y down)."""
+    game = board_game(board)
+    layout = LAYOUTS.get(game.name, (svg.grid_layout, 0, 0))[0]
+    pos = layout(game)
+    out = {}
+    spare = 0
+    bottom = max([y for _, y in pos.values()] or [0])
+    for cell in board.cells:
+        if cell not in pos:  # a cell the layout does not know: a row below
+            spare += 1
+            pos[cell] = (spare * 64, bottom + 80)
+        out[cell] = pos[cell]
+    return out
+
+
+def char_layout(board, pos: dict) -> dict:
+    """cell -> (column, row) of its box's top left corner."""
+    game = board.games[0]
+    _, sx, sy = LAYOUTS.get(game, (None, 10 / 64, 4 / 64))
+    x0 = min(x for x, _ in pos.values())
+    y0 = min(y for _, y in pos.values())
+    return {c: (int(round((x - x0) * sx)), int(round((y - y0) * sy))) for c, (x, y) in pos.items()}
+
+
+def nearest(pos: dict, cell: str, dx: int, dy: int, line: float | None = None) -> str:
+    """The cell nearest to `cell` in direction (dx, dy) (y down), or `cell` if none.
+
+    `line` is the row (or column) a run of moves across keeps to, so that
+    right, right on a hexagon zigzags along its row instead of drifting off."""
+    x0, y0 = pos[cell]
+    if line is None:
+        line = y0 if dx else x0
+    best = None
+    for other, (x, y) in pos.items():
+        along = (x - x0) * dx + (y - y0) * dy
+        across = abs((x - x0) * dy - (y - y0) * dx)
+        if other == cell or along <= 0 or across > 1.5 * along:
+            continue  # only the cells ahead, within about 56 degrees either side
+        off = abs((y if dx else x) - line)
+        score = along + off + across / 2
+        if best is None or score < best[0]:
+            best = (score, other)
+    return cell if best is None else best[1]
+
+
+def start_want(game) -> dict:
+    """cell -> (turtles, on its feet, [their names bottom first]) of the game's start."""
+    image = game.image()
+    counts = _counts(game)
+    names = piece_names(game)
+    want = {}
+    for i, cell in enumerate(game.cells()):
+        if image[i] != EMPTY:
+            n = counts[i]
+            if game.name == "race" and i == 0:
+                n = RACE_TURTLES  # the engine keeps the start's stack implicit
+            given = names.get(cell, [])
+            want[cell] = (n, image[i] == UP, given if len(given) == n else ["turtle"] * n)
+    return want
+
+
+def piece_names(game) -> dict:
+    """cell -> the names of its turtles (team or owner), where the game knows them."""
+    snap = game.snapshot()
+    if game.name == "tortuga":
+        return {cell: [mark[:1]] for cell, mark in (snap.get("turtles") or {}).items()
+                if mark[:1] in ("S", "N")}
+    if game.name == "mahe":
+        return {cell: list(stack) for cell, stack in (snap.get("cells") or {}).items()}
+    return {}
+
+
+def lay_out(world: World, want: dict):
+    """Lay out `want` (cell -> (turtles, up)) as a person would, one touch at a
+    time (a generator: it stops after each touch): the hand emptied into the
+    box, wrong cells cleared, then turtles from the box onto the cells that
+    need them."""
+    if world.hand:
+        world.put_away()
+        yield
+    for cell in world.board.cells:
+        stack = world.stacks[cell]
+        n, up = want.get(cell, (0, True, []))[:2]
+        if stack and (len(stack) != n or stack[0][1] != up):
+            world.lift(cell)
+            yield
+            world.put_away()
+            yield
+    for cell in world.board.cells:
+        n, up, names = want.get(cell, (0, True, []))
+        if n and not world.stacks[cell]:
+            for name in names:
+                world.take(name)
+            world.place(cell, None, up)
+            yield
+
+
+def turn_about(world: World, cell: str) -> None:
+    """Turn the top turtle of a cell to face the other team (S <-> N): what
+    the sensors cannot see, so only the pieces' file changes."""
+    with world.lock:
+        stack = world.stacks.get(cell)
+        if not stack:
+            raise WorldError("cell %s is empty: there is no turtle to turn about" % cell)
+        name, up = stack[-1]
+        if name not in ("S", "N"):
+            raise WorldError("the turtle on %s belongs to no team (lay out the start with s)" % cell)
+        stack[-1] = ["N" if name == "S" else "S", up]
+        world._save()
+
+
+class CellView(Static):
+    def __init__(self, cell: str, index: int):
+        super().__init__(id="cell-%d" % index, classes="cell")
+        self.cell = cell
+        self.index = index
+
+    def on_click(self) -> None:
+        self.app.select(self.index)
+
+
+class WorldApp(App):
+    CSS = """
+    #table { margin: 1 2 0 2; }
+    .cell { position: absolute; width: %d; height: %d; border: round $panel;
+            content-align: center middle; text-align: center; }
+    .cell.selected { border: double $accent; }
+    #hand, #info, #port, #leds { padding: 0 1; }
+    """ % (CELL_W, CELL_H)
+    BINDINGS = [
+        Binding("left", "move(-1, 0)", "left", show=False),
+        Binding("right", "move(1, 0)", "right", show=False),
+        Binding("up", "move(0, -1)", "up", show=False),
+        Binding("down", "move(0, 1)", "down", show=False),
+        ("l", "lift", "lift"), ("p", "place(1)", "put"), ("P", "place(0)", "put flipped"),
+        ("f", "flip", "flip"), ("r", "turn_about", "team"), ("t", "take", "take"),
+        ("x", "put_away", "to box"),
+        ("s", "start", "start"), ("plus", "players(1)", "player"),
+        ("minus", "players(-1)", "player"), ("c", "clear", "clear"),
+        ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"), ("q", "quit", "quit"),
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, world: World, port: str = "", players: int = DEFAULT_PLAYERS):
+        super().__init__()
+        self.world = world
+        self.port = port
+        self.selected = 0
+        self.message = ""
+        self.busy = ""  # what the hands are laying out, while they are
+        self.shown: dict = {}  # cell -> what its view shows now
+        self.line = None  # (axis, row or column) the arrow moves keep to
+        self.players = board_game(world.board, players).players
+        self.pos = table_layout(world.board)
+        self.at = char_layout(world.board, self.pos)
+        self.title = "Turtleboard (virtual) %s" % port
+
+    def compose(self) -> ComposeResult:
+        yield Static("virtual board on %s: connect the host with `turtleboard play --port %s`"
+                     % (self.port, self.port) if self.port else "virtual board", id="port")
+        table = Container(id="table")
+        table.styles.width = max(c for c, _ in self.at.values()) + CELL_W
+        table.styles.height = max(r for _, r in self.at.values()) + CELL_H
+        with table:
+            for i, cell in enumerate(self.world.board.cells):
+                view = CellView(cell, i)
+                view.styles.offset = self.at[cell]
+                yield view
+        yield Static(id="leds")
+        yield Static(id="hand")
+        yield Static(id="info")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.redraw()
+        self.set_interval(0.1, self.redraw)
+
+    def select(self, index: int) -> None:
+        self.selected = index % len(self.world.board.cells)
+        self.line = None
+        self.redraw()
+
+    def redraw(self) -> None:
+        if not self.query(CellView):
+            return  # not shown (yet, or any more)
+        board = self.world.board
+        leds = self.world.leds()
+        views = list(self.query(CellView))
+        leds = [seen_colour(c, board.brightness) for c in leds]
+        for i, cell in enumerate(board.cells):
+            view = views[i]
+            led = self.world.wiring.led[cell]  # where it is soldered
+            colour = leds[led] if led < len(leds) else "000000"
+            word = colour_word(colour, LED_WORDS)
+            pieces = stack_text(self.world.stacks[cell])
+            if word:
+                pieces = word if len(pieces) + len(word) > 6 else "%s %s" % (pieces, word)
+            look = ("%s\n%s" % (cell, pieces), colour, i == self.selected)
+            if self.shown.get(cell) == look:
+                continue  # redrawing an unchanged cell costs the hands' thread time
+            self.shown[cell] = look
+            view.update(look[0])
+            view.styles.background = "#" + colour
+            view.styles.color = readable_on(colour)
+            view.set_class(look[2], "selected")
+        extra = self.group_lights(leds)
+        if self.shown.get("leds") != extra.plain:
+            self.shown["leds"] = extra.plain
+            self.query_one("#leds", Static).update(extra)
+        hand = self.world.hand
+        lines = ("hand: %s   buttons held: %s   start (s) for %d players (+/-)" % (
+            " ".join(piece_mark(n, up) for n, up in hand) or "empty",
+            " ".join(self.world.held) or "none", self.players), self.busy or self.message)
+        if self.shown.get("") != lines:
+            self.shown[""] = lines
+            self.query_one("#hand", Static).update(lines[0])
+            self.query_one("#info", Static).update(lines[1])
+
+    def group_lights(self, leds: list) -> Text:
+        """The board's LEDs beside the cells: a light per seat, the dice, the status."""
+        groups = self.world.board.groups
+        out = Text()
+
+        def lit(i):
+            return leds[i] if i < len(leds) else "000000"
+
+        turn = groups.get("turn") or []
+        if turn:
+            out.append("turn: ")
+            seats = [(n + 1, lit(i)) for n, i in enumerate(turn)]
+            on = [n for n, c in seats if c != "000000"]
+            for n, c in seats:
+                out.append(" %d " % n, style="bold %s on #%s" % (readable_on(c), c)
+                           if c != "000000" else "dim")
+                out.append(" ")
+            if not on:
+                who = "nobody"
+            elif all(c == "ffffff" for n, c in seats if n in on) and len(on) > 1:
+                who = "chance decides"
+            else:
+                who = "player %s" % " and ".join(map(str, on))
+            out.append("(%s)   " % who)
+        dice = groups.get("dice") or []
+        if dice:
+            pips = sum(1 for i in dice if lit(i) != "000000")
+            out.append("dice: ")
+            out.append("●" * pips, style="bold")
+            out.append("○" * (len(dice) - pips), style="dim")
+            out.append(" (%s)   " % (pips or "none"))
+        status = groups.get("status") or []
+        if status:
+            c = lit(status[0])
+            table = [(colour, name) for name, colour in scenes.STATUS.items()]
+            name = colour_word(c, table) or ("nogame" if max(bytes.fromhex(c)) < 24 else "")
+            out.append("status ")
+            out.append("  ", style="on #%s" % c)
+            out.append(" %s" % STATUS_WORDS.get(name, "unknown light #%s" % c))
+        return out
+
+    @property
+    def cell(self) -> str:
+        return self.world.board.cells[self.selected]
+
+    def _do(self, what, *args) -> None:
+        if self.busy:
+            self.message = "wait: the hands are still busy (%s)" % self.busy
+        else:
+            try:
+                what(*args)
+                self.message = ""
+            except WorldError as e:
+                self.message = str(e)
+        self.redraw()
+
+    def _hands(self, what: str, want: dict) -> None:
+        """Lay out `want`, a touch every TOUCH_MS, as the firmware watches."""
+        if self.busy:
+            self.message = "wait: the hands are still busy (%s)" % self.busy
+            return
+        self.busy = what
+        touches = lay_out(self.world, want)
+
+        def touch():
+            try:
+                next(touches)
+                return
+            except StopIteration:
+                self.message = "done: %s" % what
+            except WorldError as e:
+                self.message = "%s stopped: %s" % (what, e)
+            self.busy = ""
+            timer.stop()
+
+        timer = self.set_interval(TOUCH_MS / 1000, touch)
+
+    def action_move(self, dx: int, dy: int) -> None:
+        axis = "x" if dx else "y"
+        x, y = self.pos[self.cell]
+        if self.line is None or self.line[0] != axis:
+            self.line = (axis, y if dx else x)
+        line = self.line
+        self.select(self.world.board.cells.index(nearest(self.pos, self.cell, dx, dy, line[1])))
+        self.line = line  # a run of moves across keeps to its row
+
+    def action_lift(self) -> None:
+        self._do(self.world.lift, self.cell)
+
+    def action_place(self, up: int) -> None:
+        self._do(self.world.place, self.cell, None, bool(up))
+
+    def action_flip(self) -> None:
+        self._do(self.world.flip, self.cell)
+
+    def action_turn_about(self) -> None:
+        self._do(turn_about, self.world, self.cell)
+
+    def action_take(self) -> None:
+        self._do(self.world.take)
+
+    def action_put_away(self) -> None:
+        self._do(self.world.put_away)
+
+    def action_start(self) -> None:
+        game = board_game(self.world.board, self.players)
+        self._hands("laying out the start of %s for %d players" % (game.name, game.players),
+                    start_want(game))
+
+    def action_players(self, step: int) -> None:
+        self.players = board_game(self.world.board, self.players + step).players
+        self.redraw()
+
+    def action_clear(self) -> None:
+        self._hands("clearing the board into the box", {})
+
+    def action_press(self, name: str) -> None:
+        self._do(self.world.press, name)
+        self.set_timer(PRESS_MS / 1000, lambda: self.world.release(name))

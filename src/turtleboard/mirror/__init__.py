@@ -1,2 +1,0 @@
-"""The live mirror (`turtleboard play`): app.py (the textual app), board_text.py
-(the board as terminal text)."""
