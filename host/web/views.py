@@ -20,6 +20,7 @@ from turtles import CHANCE, TERMINAL
 
 MOVES_SHOWN = 8
 WIDTH, HEIGHT = 680, 560
+VIEW_BOX = {"race": (0, 150, WIDTH, 270)}  # the track alone: a phone shows it larger
 
 # The board's few words in French (the page says the rest itself).
 FRENCH = {
@@ -94,9 +95,10 @@ def board_svg(game, snap, lit: dict, expect: dict, lang: str) -> str:
     """The board picture: `render`'s board with the lit cells ringed in their
     LED colour, a symbol on each cell the board asks to change."""
     say = say_fr if lang == "fr" else None
+    x0, y0, w, h = VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="{x0} {y0} {w} {h}" font-family="sans-serif">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
     ]
     out.extend(board_parts(game, snap, say))
@@ -110,10 +112,10 @@ def board_svg(game, snap, lit: dict, expect: dict, lang: str) -> str:
             continue
         x, y = pos[cell]
         colour = "#" + lit.get(cell, "ffffff")
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="31" fill="none" stroke="{colour}" '
-                   f'stroke-width="7" stroke-opacity="0.9"/>')
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="35" fill="none" stroke="{INK}" '
-                   f'stroke-width="1" stroke-dasharray="4,3"/>')
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{INK}" '
+                   f'stroke-width="7" stroke-opacity="0.5"/>')
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{colour}" '
+                   f'stroke-width="4"/>')
         if cell in marks:
             out.append(f'<circle cx="{x + 24:.1f}" cy="{y - 24:.1f}" r="11" fill="#ffffff" stroke="{INK}"/>')
             out.append(f'<text x="{x + 24:.1f}" y="{y - 19:.1f}" font-size="15" font-weight="bold" '

@@ -23,7 +23,7 @@ const WORDS = {
     playCard: "Play a card:", waitTurn: "Wait for your turn to play.",
     take: "take off", put: "put on", flip: "turn over", dest: "may go to",
     litWords: "Lit on the board: {0}", boardSays: "The board: {0}",
-    drawn: "a card is drawn", dealt: "the colours are dealt", egg: "an egg card is won",
+    drawn: "a card is drawn", drawnMany: "{0} cards are drawn", dealt: "the colours are dealt", egg: "an egg card is turned up",
     dice: "turtle {0}: dice {1}", decider: "{0} decides for it", faceup: "egg card face up: {0}",
     none: "none", pile: "{0} egg cards in the pile", cards: "{0}: {1} cards face down",
     ownCards: "{0}: cards {1} = {2} eggs", nest: "{0} owns the nest (+7)",
@@ -71,7 +71,7 @@ const WORDS = {
     playCard: "Jouez une carte :", waitTurn: "Attendez votre tour pour jouer.",
     take: "retirer", put: "poser", flip: "retourner", dest: "peut aller en",
     litWords: "Allumé sur le plateau : {0}", boardSays: "Le plateau : {0}",
-    drawn: "une carte est piochée", dealt: "les couleurs sont distribuées", egg: "une carte œuf est gagnée",
+    drawn: "une carte est piochée", drawnMany: "{0} cartes sont piochées", dealt: "les couleurs sont distribuées", egg: "une carte œuf est retournée",
     dice: "tortue {0} : dés {1}", decider: "{0} décide pour elle", faceup: "carte œuf visible : {0}",
     none: "aucune", pile: "{0} cartes œuf dans la pioche", cards: "{0} : {1} cartes face cachée",
     ownCards: "{0} : cartes {1} = {2} œufs", nest: "{0} a le nid (+7)",
@@ -190,6 +190,25 @@ function choiceWords(game, text) {
   return w ? w + " [" + s + "]" : s;
 }
 
+// The board's status line (its own English words) in the page's language.
+const STATUS_FR = [
+  [/^player (\d) to move$/, (m) => "au joueur " + m[1] + " de jouer"],
+  [/^the game is over$/, () => "la partie est finie"],
+  [/^waiting for the board to settle$/, () => "on attend que le plateau soit stable"],
+  [/^player (\d): the computer \((\w+)\) is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur (" + m[2] + ") réfléchit"],
+  [/^the computer plays (.+): make its move as lit$/, (m) => "l'ordinateur joue " + m[1] + " : faites son coup comme allumé"],
+  [/^hint for player (\d): (.+)$/, (m) => "conseil pour le joueur " + m[1] + " : " + m[2]],
+];
+
+function statusWords(text) {
+  if (!text || lang !== "fr") return text || "";
+  for (const [re, words] of STATUS_FR) {
+    const m = re.exec(text);
+    if (m) return words(m);
+  }
+  return text;
+}
+
 // ---- the connection ----------------------------------------------------------
 
 function connect() {
@@ -276,7 +295,8 @@ function draw(s) {
   drawHand(g);
   drawFacts(g);
   drawMoves(g);
-  $("status").textContent = g.status ? t("boardSays", g.status) : "";
+  const said = g.prompt ? "" : statusWords(g.status);
+  $("status").textContent = said ? t("boardSays", said) : "";
   if (g.n !== (draw.n || 0)) $("hinttext").hidden = true;
   draw.n = g.n;
   const race = g.dealt;
@@ -336,7 +356,8 @@ function drawAsk(g) {
   else title = t("qMove");
   if (p.choices.length && !p.mine) title += " — " + t("qOther", name);
   $("asktitle").textContent = title;
-  $("asktext").textContent = p.text ? p.text : "";
+  const known = ["move", "decide", "chance", "hidden"].includes(p.kind);
+  $("asktext").textContent = known ? t("qAnswerHere") : (p.text || "");
   const list = $("choices");
   clear(list);
   p.choices.forEach((choice, i) => {
@@ -412,11 +433,18 @@ function drawMoves(g) {
   const list = $("moves");
   clear(list);
   if (!g.moves.length) { list.appendChild(el("li", t("noMoves"), "quiet")); return; }
+  let prev = null;
   for (const m of g.moves) {
-    let text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : m.text;
+    if (prev && m.text === null && m.kind === "draw" && prev.kind === "draw") {
+      prev.count += 1;  // the cards drawn one after the other: one line
+      prev.li.textContent = t("drawnMany", prev.count);
+      continue;
+    }
+    const text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : m.text;
     const li = el("li", (m.who >= 0 ? who(m.who, g) + ": " : "") + text);
     li.value = m.n;
     list.appendChild(li);
+    prev = m.text === null ? { kind: m.kind, count: 1, li } : null;
   }
 }
 
