@@ -487,7 +487,7 @@ class WebServer:
         app = make_app(self.hub, self.access)
         config = uvicorn.Config(app, host=self.host, port=self.port, log_level="error",
                                 ws_max_size=MESSAGE_MAX * 2, ws_ping_interval=10, ws_ping_timeout=20,
-                                lifespan="on", access_log=False)
+                                ws_per_message_deflate=False, lifespan="on", access_log=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="web", daemon=True)
         self.thread.start()
