@@ -1,6 +1,7 @@
 # The two set-up commands of the README: `make demo` and `make test`.
 # Both create .venv and install the project into it on first use: `make demo`
-# only what the tool and the virtual board need (the `sim` extra), `make test`
+# only what the tool, the virtual board and its web page need (the `sim` and
+# `web` extras), `make test`
 # the test and bench tools too (the `dev` extra).
 VENV ?= .venv
 PY := $(VENV)/bin/python
@@ -11,7 +12,7 @@ $(PY):
 	$(PY) -m pip install -q --upgrade pip
 
 $(VENV)/.installed-sim: pyproject.toml | $(PY)
-	$(PIP) -e '.[sim]'
+	$(PIP) -e '.[sim,web]'
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(PY)

@@ -618,7 +618,7 @@ class Controller:
             self.show_prompt(scene)
             return
         if who == CHANCE:
-            if self.dice == "electronic" and flows.device_rolls(self.name):
+            if self.dice == "electronic" and flows.device_rolls(self.name, game):
                 self.roll()
                 return
             self.open_prompt("chance", flows.chance_text(self.name) + " NEXT shows the next, OK confirms",

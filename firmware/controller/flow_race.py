@@ -1,4 +1,7 @@
-# The Turtle Race on the board: players hold real cards (mode=physical).
+# The Turtle Race on the board: players hold real cards (mode=physical),
+# unless the host asks for mode=dealt: the board then deals the colours and
+# the cards itself (electronic draws) and the host shows each player their
+# own hand (the web page); a card is played by the host's `enter`.
 # The start stack's order, a dead hand's cards and the colours revealed at
 # the end are facts of the table, never drawn by the device: they are
 # entered (a `chance` prompt or the host). Which card moved a turtle is a
@@ -8,6 +11,7 @@ from .scenes import PLAYERS
 
 CHANCE_TEXT = "what is on the table (the start stack bottom first, a card shown, a player's colour)?"
 FORCED = (("mode", "physical"),)
+ALSO = (("mode", "dealt"),)  # a forced option's other value the host may ask for
 DECIDE_ALL = False
 SETTLE_MS = 500  # a turtle counted along the track rests on each cell on its way
 DEVICE_ROLLS = False

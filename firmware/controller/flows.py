@@ -21,15 +21,18 @@ def flow_for(name):
 
 def device_options(name, cls, options):
     # The options the device plays with: the host's, plus what a physical
-    # board needs (Tortuga hop by hop, Race with real cards in hands).
+    # board needs (Tortuga hop by hop, Race with real cards in hands), but
+    # for a value the host may still ask for (ALSO: the Race dealt by the
+    # board, for a host that shows each player their own hand).
     flow = flow_for(name)
     forced = flow.FORCED if flow is not None else ()
+    also = getattr(flow, "ALSO", ())
     known = [o[0] for o in cls.OPTIONS]
     out = {}
     for k in sorted(options):
         out[k] = options[k]
     for k, v in forced:
-        if k in known:
+        if k in known and (k, out.get(k)) not in also:
             out[k] = v
     return out
 
@@ -43,10 +46,13 @@ def colour_of(name, game, action):
     return flow.colour_of(game, action)
 
 
-def device_rolls(name):
+def device_rolls(name, game=None):
     # May the device draw this game's chance outcomes itself (electronic
-    # dice and cards)? Not where chance is a fact of the table.
+    # dice and cards)? Not where chance is a fact of the table; always the
+    # cards it deals itself (the Race dealt by the board).
     flow = flow_for(name)
+    if game is not None and getattr(game, "dealt", False):
+        return True
     return flow is not None and flow.DEVICE_ROLLS
 
 

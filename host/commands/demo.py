@@ -42,6 +42,9 @@ def add_arguments(p) -> None:
                         "(default: person for every seat)")
     p.add_argument("--plain", action="store_true",
                    help="plain text output, one line per action (the default without a terminal)")
+    from turtleboard.web.cli import add_arguments as web_arguments
+
+    web_arguments(p, default_on=True)
 
 
 class View:
@@ -183,7 +186,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
     from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
     from turtleboard.sim.world import World, WorldError
 
-    bg = mirror = world = None
+    bg = mirror = world = web = None
     keep = False  # a failed demo's folder is kept: its flash and world tell what happened
     refused = False
     try:
@@ -214,6 +217,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
         mirror.wait_synced(10)
         view.say("new game: %s, %d players, seed %d%s" % (
             args.game, players, args.seed, ", seats " + args.seats if seats else ""))
+        web = start_web(args, mirror, board_path, view, players)
         hands = Hands(world, mirror, seed=args.seed, timing=FAST if args.fast else BRISK,
                       log=lambda text: None)
         if seats is not None:
@@ -266,6 +270,8 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
     finally:
         with shielded():  # a second Ctrl-C or kill must not leave a device or folder behind
             view.stop()
+            if web is not None:
+                web.stop()
             if mirror is not None:
                 mirror.close()
             if bg is not None:
@@ -277,3 +283,35 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
                       "game log; delete it when done)" % sim_dir, file=sys.stderr)
             elif temp:
                 shutil.rmtree(sim_dir, ignore_errors=True)
+
+
+def start_web(args, mirror, board_path, view, players):
+    """The table's web page of the demo: on when the web extra is installed
+    (--no-web: off), its address said; without the extra, how to get it."""
+    from turtleboard.web.cli import INSTALL, available, start
+
+    if args.web is False:
+        return None
+    if not available():
+        if args.web is None:
+            view.say("(a web page of the game: %s)" % INSTALL)
+            return None
+        raise UserError(INSTALL)
+    import json
+
+    with open(board_path, encoding="utf-8") as f:
+        board_def = json.load(f)
+    try:
+        web = start(args, mirror, board_def)
+    except UserError as e:
+        view.say("no web page: %s" % e)
+        return None
+    view.say("the game on a web page: %s (players' own pages: %s)" % (
+        web.url(), ", ".join(web.url("seat", s) for s in range(players))))
+    if web.access.lan:
+        import io
+
+        out = io.StringIO()
+        web.print_links(players, out)
+        print(out.getvalue(), flush=True)
+    return web

@@ -232,6 +232,9 @@ class Mirror:
         self.lost_at = self.next_try = 0.0
         self.gaps_seen = 0
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
+        # called with the events of every poll that had some (the web page's
+        # hub); each must return at once: it runs on the thread reading the board
+        self.watchers: list = []
         self.delay = 0.05
 
     def start(self, timeout: float = 3.0) -> dict:
@@ -283,6 +286,14 @@ class Mirror:
         (50 ms doubling to 1 s between tries) and reports ("link",
         "reconnecting"); after `give_up_after` seconds (None: never) it raises
         Disconnected."""
+        out = self._poll(timeout)
+        if out:
+            for watch in self.watchers:
+                watch(out)
+        return out
+
+    def _poll(self, timeout: float = 0.1) -> list:
+        # poll() without the watchers
         out: list = []
         if not self.link.is_open:
             self._try_reconnect(out, timeout)

@@ -106,8 +106,9 @@ class MirrorApp(App):
     ] + [Binding(str(i), f"answer({i})", show=False) for i in range(10)]
 
     def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None,
-                 host_seats=None):
+                 host_seats=None, notes=()):
         super().__init__()
+        self.notes = list(notes)  # lines for the log at the start (the web page's links)
         self.host_seats = host_seats  # plays the game's "host" seats (turtleboard.mirror.hostseats)
         self.mirror = mirror
         self.player = player
@@ -139,6 +140,8 @@ class MirrorApp(App):
             f"{escape(str(hello.get('board')))}, firmware {escape(str(hello.get('fw')))}, "
             f"protocol {escape(str(hello.get('proto')))}"
         )
+        for note in self.notes:
+            self.query_one("#log", RichLog).write(escape(note))
         self.log_history()
         self.reflow(self.size.width, self.size.height)
         self.set_focus(None)

@@ -212,18 +212,20 @@ def tortuga_key(game, x, y) -> list[str]:
     return out
 
 
-def svg_picture(game, player=None) -> str:
-    layout, pieces_of, title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
-    title = picture_title(game, title)
+def layout_of(game) -> dict:
+    """Where each cell of `game` is drawn: cell name -> (x, y)."""
+    return GAMES.get(game.name, (grid_layout,))[0](game)
+
+
+def board_parts(game, snap, say=None) -> list[str]:
+    """The board alone (x 0..680, y 0..560) with the turtles of `snap` (a view
+    or snapshot of `game`): what `render` and the table's web page both draw.
+    `say` translates its few words (cell names, the egg pile)."""
+    say = say or (lambda text: text)
+    layout, pieces_of, _title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
     pos = layout(game)
-    snap = game.view(player) if player is not None else game.snapshot()
     pieces = pieces_of(game, snap)
-    width, height = 1000, 560
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
-        f'<rect width="{width}" height="{height}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
-    ]
+    out = []
     if game.name == "mahe":
         out.append(f'<ellipse cx="330" cy="250" rx="300" ry="220" fill="{BOARD}" stroke="{INK}"/>')
         pts = " ".join(f"{pos[str(i)][0]:.1f},{pos[str(i)][1]:.1f}" for i in range(1, 22))
@@ -234,8 +236,8 @@ def svg_picture(game, player=None) -> str:
                    f'rx="20" fill="{BOARD}" stroke="{INK}"/>')
     elif game.name == "tortuga":
         out.append(f'<polygon points="{hex_outline(330, 262, 250, flat=False)}" fill="{BOARD}" stroke="{INK}" stroke-width="2"/>')
-        out.append(f'<text x="40" y="520" font-size="13" fill="{INK}">south: player 1</text>')
-        out.append(f'<text x="40" y="36" font-size="13" fill="{INK}">north: player 2</text>')
+        out.append(f'<text x="40" y="520" font-size="13" fill="{INK}">{escape(say("south: player 1"))}</text>')
+        out.append(f'<text x="40" y="36" font-size="13" fill="{INK}">{escape(say("north: player 2"))}</text>')
     names = game.cells()
     for name in names:
         x, y = pos.get(name, (0, 0))
@@ -245,7 +247,7 @@ def svg_picture(game, player=None) -> str:
             out.append(f'<rect x="{x - 62:.1f}" y="{y - 28:.1f}" width="124" height="56" rx="8" '
                        f'fill="#c8a97e" stroke="#8a6d3b" stroke-width="1.5"/>')
             out.append(f'<text x="{x:.1f}" y="{y + 42:.1f}" font-size="10" text-anchor="middle" '
-                       f'fill="{INK}">raft</text>')
+                       f'fill="{INK}">{escape(say("raft"))}</text>')
             continue
         fill = {"nest": "#fbe7a1", "lettuce": "#a6d96a", "raft": "#c8a97e", "start": "#d9cdb4"}.get(name, CELL)
         if game.name == "tortuga":
@@ -259,7 +261,7 @@ def svg_picture(game, player=None) -> str:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#8a6d3b" stroke-width="1.5"/>')
         if special:
             out.append(f'<text x="{x:.1f}" y="{y + r + 12:.1f}" font-size="10" text-anchor="middle" '
-                       f'fill="{INK}">{escape(name)}</text>')
+                       f'fill="{INK}">{escape(say(name))}</text>')
         else:  # the field's number, small, at the bottom inside the cell
             out.append(f'<text x="{x:.1f}" y="{y + r - 3:.1f}" font-size="9" text-anchor="middle" '
                        f'fill="#8a6d3b">{escape(name)}</text>')
@@ -281,7 +283,20 @@ def svg_picture(game, player=None) -> str:
         x, y = pos["nest"]
         left = game.snapshot().get("pile", 0)
         out.append(f'<text x="{x:.1f}" y="{y + 56:.1f}" font-size="10" text-anchor="middle" '
-                   f'fill="{INK}">{left} egg card{"" if left == 1 else "s"} in the pile</text>')
+                   f'fill="{INK}">{escape(say("%d egg card%s in the pile" % (left, "" if left == 1 else "s")))}</text>')
+    return out
+
+
+def svg_picture(game, player=None) -> str:
+    title = picture_title(game, GAMES.get(game.name, (None, None, game.name))[2])
+    snap = game.view(player) if player is not None else game.snapshot()
+    width, height = 1000, 560
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+        f'<rect width="{width}" height="{height}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
+    ]
+    out.extend(board_parts(game, snap))
     # the panel
     px = 680
     out.append(f'<rect x="{px - 10}" y="20" width="{width - px}" height="{height - 40}" rx="10" '

@@ -109,10 +109,12 @@ def test_every_tortuga_variant_starts():
         assert state["options"]["hops"] == 1
 
 
-def test_race_plays_with_real_cards():
+def test_race_plays_with_real_cards_unless_the_host_asks_the_board_to_deal():
     rig = Rig("race")
-    got = rig.send("new", {"game": "race", "players": 4, "options": {"mode": "dealt"}})
+    got = rig.send("new", {"game": "race", "players": 4, "options": {}})
     assert only(got, "state")[0]["options"]["mode"] == "physical"
+    got = rig.send("new", {"game": "race", "players": 4, "options": {"mode": "dealt"}})
+    assert only(got, "state")[0]["options"]["mode"] == "dealt"
 
 
 def test_sync_sends_state_log_chunks_and_synced():
@@ -299,3 +301,18 @@ def test_hand_written_frames_are_the_bytes_the_json_writer_makes():
     Link(hand).send_undone(3, "89abcdef")
     Link(general).send("undone", {"n": 3, "hash": "89abcdef"})
     assert hand.data == general.data
+
+
+def test_the_race_dealt_by_the_board_deals_colours_and_hands_itself():
+    rig = Rig("race")
+    rig.send("new", {"game": "race", "players": 3, "options": {"mode": "dealt"}, "seed": 5})
+    rig.show()  # the start stack on the board as the game has it
+    rig.run(300)
+    game = rig.ctl.game
+    assert game.dealt and game.to_move() >= 0, game.history  # every chance drawn by the board
+    assert all(sum(game.hands[p]) == 5 for p in range(3))
+    assert all(c >= 0 for c in game.colour_of)
+    # a card entered by the host is played; the board then lights the move to make
+    card = game.legal_texts()[0]
+    got = rig.send("enter", {"text": card})
+    assert [f for f in only(got, "action") if f["text"] == card]

@@ -1,0 +1,531 @@
+// The table's page: the live board from the host's replica over a WebSocket,
+// the open question with big buttons, a player's own hand, hints, takebacks,
+// a new game. Every text from the board or the record goes in with
+// textContent: never as markup.
+"use strict";
+
+const WORDS = {
+  en: {
+    lang: "Français", table: "the table", watch: "spectator", seat: "player {0}",
+    connected: "live", lost: "board lost: reconnecting", offline: "page offline: reconnecting",
+    outofstep: "catching up with the board", nogame: "No game on the board yet: start one below.",
+    toMove: "{0} to move", chance: "The board draws: {0}", over: "Game over",
+    youToMove: "Your turn, {0}", player: "player {0}", you: "you",
+    south: "south", north: "north",
+    wins: "{0} wins!", win: "{0} win!", draw: "A draw: nobody wins.", scores: "Scores: {0}",
+    lastMoves: "Last moves", noMoves: "no move yet",
+    hint: "Hint", undo: "Take back", newGame: "New game", start: "Start", cancel: "Cancel",
+    hintFor: "Hint for {0}: {1}",
+    qMove: "Which move was made?", qDecide: "{0} decides", qChance: "What came up on the table?",
+    qHidden: "A move the board cannot see: which one?", qPrivate: "{0} chooses on their own phone",
+    qOther: "Waiting for {0} to answer", qAnswerHere: "Answer here or with NEXT/OK on the board.",
+    yourHand: "Your hand", yourColour: "Your secret turtle: {0}", colourUnknown: "Your colour is dealt soon.",
+    playCard: "Play a card:", waitTurn: "Wait for your turn to play.",
+    take: "take off", put: "put on", flip: "turn over", dest: "may go to",
+    litWords: "Lit on the board: {0}", boardSays: "The board: {0}",
+    drawn: "a card is drawn", drawnMany: "{0} cards are drawn", dealt: "the colours are dealt", egg: "an egg card is turned up",
+    dice: "turtle {0}: dice {1}", decider: "{0} decides for it", faceup: "egg card face up: {0}",
+    none: "none", pile: "{0} egg cards in the pile", cards: "{0}: {1} cards face down",
+    ownCards: "{0}: cards {1} = {2} eggs", nest: "{0} owns the nest (+7)",
+    lastCard: "last card: {0}", piles: "draw pile {0}, played pile {1}", colours: "colours: {0}",
+    handSizes: "cards in hand: {0}", phase: "phase: {0}, turn {1}", reserve: "reserve: south {0}, north {1}",
+    pending: "powers to resolve: {0}", errors: {
+      watch: "This link only watches the game: a player's link can play.",
+      rate: "Too many commands at once: wait a moment.",
+      turn: "Not yours: this is for another player.", closed: "That question is over.",
+      link: "The board is not connected: nothing was sent.",
+    },
+    labels: { game: "game", players: "players", dice: "dice", cards: "cards", seat: "player {0}" },
+    values: {
+      "a person": "a person", "the board, easy": "the board, easy", "the board, good": "the board, good",
+      "the PC": "this PC", electronic: "electronic (the board rolls)", physical: "real dice and cards",
+      "dealt by the board, each hand on its player's phone": "dealt by the board: each hand on its player's phone",
+      "real cards in the players' hands": "real cards in the players' hands",
+    },
+    games: { mahe: "Mahé", race: "The Turtle Race", tortuga: "Tortuga", tattoo: "Tattoo Turtles", hatching: "Hatching Day" },
+    choice: {
+      cancel: "none of these", takeback: "take back the last move", roll: "roll again",
+      stop: "stop: the turtle moves", first: "turtle {0} moves first", card: "play egg card {0} as a die",
+      die: "the die shows {0}", egg: "egg card {0}", join: "the turtle joins {0}", done: "no more turtles",
+      put: "put turtles on {0}", give: "give up the turtle on {0}", jump: "jump {0}", move: "move {0} to {1}",
+      colour: "{0} is {1}", stack: "{0} next on the start stack", draw: "card drawn: {0}",
+      discard: "no card fits: show the hand, draw five", show: "card shown: {0}",
+    },
+    colourNames: { red: "red", yellow: "yellow", green: "green", blue: "blue", purple: "purple" },
+  },
+  fr: {
+    lang: "English", table: "la table", watch: "spectateur", seat: "joueur {0}",
+    connected: "en direct", lost: "plateau perdu : reconnexion", offline: "page hors ligne : reconnexion",
+    outofstep: "mise à jour avec le plateau", nogame: "Pas encore de partie sur le plateau : lancez-en une ci-dessous.",
+    toMove: "À {0} de jouer", chance: "Le plateau tire : {0}", over: "Partie terminée",
+    youToMove: "À vous, {0}", player: "joueur {0}", you: "vous",
+    south: "sud", north: "nord",
+    wins: "{0} gagne !", win: "{0} gagnent !", draw: "Égalité : personne ne gagne.", scores: "Scores : {0}",
+    lastMoves: "Derniers coups", noMoves: "aucun coup pour l'instant",
+    hint: "Conseil", undo: "Annuler le coup", newGame: "Nouvelle partie", start: "Commencer", cancel: "Annuler",
+    hintFor: "Conseil pour {0} : {1}",
+    qMove: "Quel coup a été joué ?", qDecide: "{0} décide", qChance: "Qu'est-ce qui est sorti sur la table ?",
+    qHidden: "Un coup que le plateau ne voit pas : lequel ?", qPrivate: "{0} choisit sur son téléphone",
+    qOther: "On attend la réponse de {0}", qAnswerHere: "Répondez ici ou avec SUIVANT/OK sur le plateau.",
+    yourHand: "Votre main", yourColour: "Votre tortue secrète : {0}", colourUnknown: "Votre couleur sera bientôt distribuée.",
+    playCard: "Jouez une carte :", waitTurn: "Attendez votre tour pour jouer.",
+    take: "retirer", put: "poser", flip: "retourner", dest: "peut aller en",
+    litWords: "Allumé sur le plateau : {0}", boardSays: "Le plateau : {0}",
+    drawn: "une carte est piochée", drawnMany: "{0} cartes sont piochées", dealt: "les couleurs sont distribuées", egg: "une carte œuf est retournée",
+    dice: "tortue {0} : dés {1}", decider: "{0} décide pour elle", faceup: "carte œuf visible : {0}",
+    none: "aucune", pile: "{0} cartes œuf dans la pioche", cards: "{0} : {1} cartes face cachée",
+    ownCards: "{0} : cartes {1} = {2} œufs", nest: "{0} a le nid (+7)",
+    lastCard: "dernière carte : {0}", piles: "pioche {0}, défausse {1}", colours: "couleurs : {0}",
+    handSizes: "cartes en main : {0}", phase: "phase : {0}, tour {1}", reserve: "réserve : sud {0}, nord {1}",
+    pending: "pouvoirs à résoudre : {0}", errors: {
+      watch: "Ce lien permet seulement de regarder : le lien d'un joueur permet de jouer.",
+      rate: "Trop de commandes d'un coup : attendez un instant.",
+      turn: "Pas pour vous : c'est pour un autre joueur.", closed: "Cette question est terminée.",
+      link: "Le plateau n'est pas connecté : rien n'a été envoyé.",
+    },
+    labels: { game: "jeu", players: "joueurs", dice: "dés", cards: "cartes", seat: "joueur {0}",
+      "egg dice": "cartes œuf comme dés", "open colours": "couleurs choisies ouvertement", start: "départ",
+      "turn limit": "limite de tours", tattoo: "tatouages" },
+    values: {
+      "a person": "une personne", "the board, easy": "le plateau, facile", "the board, good": "le plateau, fort",
+      "the PC": "cet ordinateur", electronic: "électroniques (le plateau lance)", physical: "vrais dés et cartes",
+      "dealt by the board, each hand on its player's phone": "distribuées par le plateau : chaque main sur le téléphone de son joueur",
+      "real cards in the players' hands": "vraies cartes en main",
+      stacked: "en pile", side_by_side: "côte à côte",
+    },
+    games: { mahe: "Mahé", race: "La Course des Tortues", tortuga: "Tortuga", tattoo: "Tortues tatouées", hatching: "Jour d'éclosion" },
+    choice: {
+      cancel: "aucun de ceux-ci", takeback: "annuler le dernier coup", roll: "relancer",
+      stop: "s'arrêter : la tortue avance", first: "la tortue {0} part d'abord", card: "jouer la carte œuf {0} comme un dé",
+      die: "le dé montre {0}", egg: "carte œuf {0}", join: "la tortue rejoint {0}", done: "plus de tortues",
+      put: "poser des tortues en {0}", give: "abandonner la tortue en {0}", jump: "sauter {0}", move: "aller de {0} à {1}",
+      colour: "{0} est {1}", stack: "{0} ensuite sur la pile de départ", draw: "carte piochée : {0}",
+      discard: "aucune carte ne va : montrer la main, piocher cinq", show: "carte montrée : {0}",
+    },
+    colourNames: { red: "rouge", yellow: "jaune", green: "verte", blue: "bleue", purple: "violette" },
+  },
+};
+
+// Players: a colour and a shape each, so no one needs to tell colours apart.
+const SHAPES = ["●", "■", "▲", "◆", "★"];
+const COLOURS = ["#d62728", "#1f77b4", "#e6c229", "#2ca02c", "#9467bd"];
+
+let lang = pickLang();
+let me = { role: "watch", seat: null };
+let games = [];
+let last = null;          // the last state
+let ws = null;
+let boardUrl = null;
+let errorTimer = null;
+let retry = 500;
+
+function pickLang() {
+  try {
+    const kept = window.localStorage.getItem("turtleboard-lang");
+    if (kept === "en" || kept === "fr") return kept;
+  } catch (e) { /* private mode */ }
+  return (navigator.language || "en").toLowerCase().startsWith("fr") ? "fr" : "en";
+}
+
+function t(key, ...args) {
+  let text = WORDS[lang][key];
+  if (text === undefined) text = WORDS.en[key] || key;
+  return fill(text, args);
+}
+
+function fill(text, args) {
+  return String(text).replace(/\{(\d)\}/g, (m, i) => (args[i] === undefined ? "" : String(args[i])));
+}
+
+function $(id) { return document.getElementById(id); }
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+function who(p, game) {
+  if (p === null || p === undefined || p < 0) return "";
+  let name = t("player", p + 1);
+  if (game && game.name === "tortuga") name += " (" + t(p === 0 ? "south" : "north") + ")";
+  if (me.role === "seat" && me.seat === p) name += " — " + t("you");
+  return SHAPES[p % SHAPES.length] + " " + name;
+}
+
+function colourWord(c) { return WORDS[lang].colourNames[c] || c; }
+
+// A question's choice (the engine's notation) in words, the notation after it.
+function choiceWords(game, text) {
+  const c = WORDS[lang].choice;
+  const s = String(text);
+  let w = null;
+  let m;
+  if (s === "cancel") w = c.cancel;
+  else if (s === "takeback") w = c.takeback;
+  else if (game.name === "mahe") {
+    if (s === "roll") w = c.roll;
+    else if (s === "stop") w = c.stop;
+    else if ((m = /^first-(.+)$/.exec(s))) w = fill(c.first, [m[1]]);
+    else if ((m = /^card(\d+)$/.exec(s))) w = fill(c.card, [m[1]]);
+    else if ((m = /^d(\d+)$/.exec(s))) w = fill(c.die, [m[1]]);
+    else if ((m = /^e(\d+)$/.exec(s))) w = fill(c.egg, [m[1]]);
+  } else if (game.name === "tortuga") {
+    if ((m = /^=([SN])$/.exec(s))) w = fill(c.join, [who(m[1] === "S" ? 0 : 1, game)]);
+    else if (s === "done") w = c.done;
+    else if (s[0] === "+") w = fill(c.put, [s.slice(1).split(",").join(", ")]);
+    else if (s.startsWith("give:")) w = fill(c.give, [s.slice(5)]);
+    else if (s.includes("x")) w = fill(c.jump, [s.split("x").map((h) => h.split("=")[0]).join(" → ")]);
+    else if ((m = /^([^-]+)-(.+)$/.exec(s))) w = fill(c.move, [m[1], m[2]]);
+  } else if (game.name === "race") {
+    if ((m = /^colour (\d) (\w+)$/.exec(s))) w = fill(c.colour, [who(+m[1], game), colourWord(m[2])]);
+    else if ((m = /^stack (\w+)$/.exec(s))) w = fill(c.stack, [colourWord(m[1])]);
+    else if ((m = /^draw (.+)$/.exec(s))) w = fill(c.draw, [m[1]]);
+    else if ((m = /^show (.+)$/.exec(s))) w = fill(c.show, [m[1]]);
+    else if (s === "discard") w = c.discard;
+  }
+  return w ? w + " [" + s + "]" : s;
+}
+
+// The board's status line (its own English words) in the page's language.
+const STATUS_FR = [
+  [/^player (\d) to move$/, (m) => "au joueur " + m[1] + " de jouer"],
+  [/^the game is over$/, () => "la partie est finie"],
+  [/^waiting for the board to settle$/, () => "on attend que le plateau soit stable"],
+  [/^player (\d): the computer \((\w+)\) is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur (" + m[2] + ") réfléchit"],
+  [/^the computer plays (.+): make its move as lit$/, (m) => "l'ordinateur joue " + m[1] + " : faites son coup comme allumé"],
+  [/^hint for player (\d): (.+)$/, (m) => "conseil pour le joueur " + m[1] + " : " + m[2]],
+];
+
+function statusWords(text) {
+  if (!text || lang !== "fr") return text || "";
+  for (const [re, words] of STATUS_FR) {
+    const m = re.exec(text);
+    if (m) return words(m);
+  }
+  return text;
+}
+
+// ---- the connection ----------------------------------------------------------
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  ws = new WebSocket(scheme + location.host + location.pathname.replace(/\/?$/, "/") + "ws?lang=" + lang);
+  ws.onopen = () => { retry = 500; };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch (e) { return; }
+    if (msg.t === "hello") { me = { role: msg.role, seat: msg.seat }; games = msg.games || []; showRole(); buildNewGame(); }
+    else if (msg.t === "state") { last = msg; draw(msg); }
+    else if (msg.t === "error") showError(msg);
+    else if (msg.t === "hint") showHint(msg);
+  };
+  ws.onclose = () => {
+    setLink(t("offline"), true);
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+
+function send(obj) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+  else showError({ code: "link", msg: "" });
+}
+
+function showError(msg) {
+  const box = $("error");
+  const known = WORDS[lang].errors[msg.code];
+  box.textContent = known && msg.code !== "board" ? known : (msg.msg || known || "");
+  box.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { box.hidden = true; }, 8000);
+}
+
+function showHint(msg) {
+  const box = $("hinttext");
+  box.textContent = t("hintFor", who(msg.player, last && last.game), msg.text);
+  box.hidden = false;
+}
+
+function setLink(text, bad) {
+  const b = $("link");
+  b.textContent = text;
+  b.className = "badge" + (bad ? " bad" : "");
+}
+
+// ---- drawing -----------------------------------------------------------------
+
+function showRole() {
+  const name = me.role === "seat" ? t("seat", me.seat + 1) : t(me.role);
+  $("who").textContent = me.role === "seat" ? SHAPES[me.seat % SHAPES.length] + " " + name : name;
+  $("tools").hidden = me.role === "watch";
+}
+
+function staticWords() {
+  document.documentElement.lang = lang;
+  $("lang").textContent = t("lang");
+  $("hintbtn").textContent = t("hint");
+  $("undobtn").textContent = t("undo");
+  $("newbtn").textContent = t("newGame");
+  $("startbtn").textContent = t("start");
+  $("cancelbtn").textContent = t("cancel");
+  $("newtitle").textContent = t("newGame");
+  $("movestitle").textContent = t("lastMoves");
+  $("handtitle").textContent = t("yourHand");
+}
+
+function draw(s) {
+  showRole();
+  setLink(s.link !== "connected" ? t("lost") : (s.in_step ? t("connected") : t("outofstep")), s.link !== "connected");
+  const g = s.game;
+  $("title").textContent = g ? (WORDS[lang].games[g.variant || g.name] || g.title) : "Turtleboard";
+  if (!g) {
+    $("turn").textContent = t("nogame");
+    for (const id of ["ask", "hand", "result", "hinttext"]) $(id).hidden = true;
+    clear($("facts")); clear($("moves")); $("status").textContent = ""; $("litwords").textContent = "";
+    $("board").removeAttribute("src");
+    return;
+  }
+  drawBoard(g);
+  drawTurn(g);
+  drawAsk(g);
+  drawHand(g);
+  drawFacts(g);
+  drawMoves(g);
+  const said = g.prompt ? "" : statusWords(g.status);
+  $("status").textContent = said ? t("boardSays", said) : "";
+  if (g.n !== (draw.n || 0)) $("hinttext").hidden = true;
+  draw.n = g.n;
+  const race = g.dealt;
+  $("hintbtn").disabled = g.over || (race && me.seat !== g.to_move);
+  $("undobtn").disabled = g.n === 0;
+}
+
+function drawBoard(g) {
+  if (g.svg !== draw.svg) {
+    draw.svg = g.svg;
+    const url = URL.createObjectURL(new Blob([g.svg], { type: "image/svg+xml" }));
+    $("board").src = url;  // an image: the picture can run nothing
+    if (boardUrl) URL.revokeObjectURL(boardUrl);
+    boardUrl = url;
+  }
+  $("board").alt = g.title;
+  const parts = [];
+  for (const key of ["off", "on", "flip", "dest"]) {
+    const cells = (g.expect || {})[key];
+    if (cells && cells.length) parts.push(t({ off: "take", on: "put", flip: "flip", dest: "dest" }[key]) + " " + cells.join(", "));
+  }
+  if (!parts.length && g.lit && g.lit.length) parts.push(g.lit.join(", "));
+  $("litwords").textContent = parts.length ? t("litWords", parts.join("; ")) : "";
+}
+
+function drawTurn(g) {
+  const box = $("turn");
+  if (g.over) box.textContent = t("over");
+  else if (g.to_move === -1) box.textContent = t("chance", t("drawn"));
+  else if (me.role === "seat" && me.seat === g.to_move) box.textContent = t("youToMove", who(g.to_move, g));
+  else box.textContent = t("toMove", who(g.to_move, g));
+  box.style.borderColor = g.to_move >= 0 ? COLOURS[g.to_move % COLOURS.length] : "";
+  const res = $("result");
+  res.hidden = !g.result;
+  if (g.result) {
+    const w = g.result.winners || [];
+    const names = w.map((p) => who(p, g)).join(" & ");
+    let text = w.length === 0 ? t("draw") : t(w.length > 1 ? "win" : "wins", names);
+    if (g.result.scores && g.result.scores.length) {
+      text += " " + t("scores", g.result.scores.map((sc, p) => who(p, g) + ": " + sc).join(", "));
+    }
+    res.textContent = text;
+  }
+}
+
+function drawAsk(g) {
+  const p = g.prompt;
+  const box = $("ask");
+  box.hidden = !p;
+  if (!p) return;
+  const name = who(p.who, g);
+  let title;
+  if (p.kind === "chance") title = t("qChance");
+  else if (!p.choices.length && p.who >= 0) title = t("qPrivate", name);
+  else if (p.kind === "decide") title = t("qDecide", name);
+  else if (p.kind === "hidden") title = t("qHidden");
+  else title = t("qMove");
+  if (p.choices.length && !p.mine) title += " — " + t("qOther", name);
+  $("asktitle").textContent = title;
+  const known = ["move", "decide", "chance", "hidden"].includes(p.kind);
+  $("asktext").textContent = known ? t("qAnswerHere") : (p.text || "");
+  const list = $("choices");
+  clear(list);
+  p.choices.forEach((choice, i) => {
+    const b = el("button", choiceWords(g, choice), i === p.current ? "current" : "");
+    b.type = "button";
+    b.disabled = !p.mine || me.role === "watch";
+    b.dataset.choice = String(choice);
+    b.addEventListener("click", () => send({ do: "answer", id: p.id, choice: i }));
+    list.appendChild(b);
+  });
+}
+
+function drawHand(g) {
+  const v = g.view || {};
+  const box = $("hand");
+  const mine = me.role === "seat" && g.dealt;
+  box.hidden = !mine;
+  if (!mine) return;
+  const colour = (v.colours || [])[me.seat];
+  $("secret").textContent = colour ? t("yourColour", colourWord(colour)) : t("colourUnknown");
+  const cards = $("cards");
+  clear(cards);
+  for (const c of v.hand || []) cards.appendChild(el("span", c, "card"));
+  const plays = $("plays");
+  clear(plays);
+  if (g.legal && g.legal.length) {
+    plays.appendChild(el("p", t("playCard")));
+    for (const text of g.legal) {
+      const b = el("button", text === "discard" ? choiceWords(g, text) : text);
+      b.type = "button";
+      b.dataset.play = text;
+      b.addEventListener("click", () => send({ do: "play", text }));
+      plays.appendChild(b);
+    }
+  } else if (!g.over) {
+    plays.appendChild(el("p", t("waitTurn"), "quiet"));
+  }
+}
+
+function drawFacts(g) {
+  const v = g.view || {};
+  const out = [];
+  if (g.name === "mahe") {
+    if (v.dice && v.dice.length) {
+      out.push(t("dice", v.mover, v.dice.join(" + ") + (v.dice.length > 1 ? " = " + v.dice.reduce((a, b) => a + b, 0) : "")));
+      if (v.decider !== null && v.decider !== undefined) out.push(t("decider", who(v.decider, g)));
+    }
+    out.push(t("faceup", v.faceup || t("none")));
+    out.push(t("pile", v.pile || 0));
+    for (let p = 0; p < g.players; p++) {
+      const values = (v.card_values || [])[p];
+      if (values) out.push(t("ownCards", who(p, g), values.join("+") || "0", values.reduce((a, b) => a + b, 0)));
+      else out.push(t("cards", who(p, g), (v.cards || [])[p] || 0));
+    }
+    if (v.nest !== null && v.nest !== undefined) out.push(t("nest", who(v.nest, g)));
+  } else if (g.name === "race") {
+    out.push(t("lastCard", v.last_card || t("none")));
+    out.push(t("piles", v.draw_pile || 0, v.played_pile || 0));
+    const known = (v.colours || []).map((c, p) => (c ? who(p, g) + " " + colourWord(c) : null)).filter((x) => x);
+    if (known.length) out.push(t("colours", known.join(", ")));
+    if (v.hand_sizes) out.push(t("handSizes", v.hand_sizes.map((n, p) => who(p, g) + ": " + n).join(", ")));
+  } else if (g.name === "tortuga") {
+    out.push(t("phase", v.phase, v.turns || 0));
+    if (v.reserve) out.push(t("reserve", v.reserve[0], v.reserve[1]));
+    if (v.pending && v.pending.length) out.push(t("pending", v.pending.join(", ")));
+  }
+  const list = $("facts");
+  clear(list);
+  for (const line of out) list.appendChild(el("li", line));
+}
+
+function drawMoves(g) {
+  const list = $("moves");
+  clear(list);
+  if (!g.moves.length) { list.appendChild(el("li", t("noMoves"), "quiet")); return; }
+  let prev = null;
+  for (const m of g.moves) {
+    if (prev && m.text === null && m.kind === "draw" && prev.kind === "draw") {
+      prev.count += 1;  // the cards drawn one after the other: one line
+      prev.li.textContent = t("drawnMany", prev.count);
+      continue;
+    }
+    const text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : m.text;
+    const li = el("li", (m.who >= 0 ? who(m.who, g) + ": " : "") + text);
+    li.value = m.n;
+    list.appendChild(li);
+    prev = m.text === null ? { kind: m.kind, count: 1, li } : null;
+  }
+}
+
+// ---- a new game ----------------------------------------------------------------
+
+function buildNewGame() {
+  const box = $("newfields");
+  clear(box);
+  if (!games.length) return;
+  const pick = el("select");
+  pick.id = "newgamekey";
+  for (const g of games) {
+    const o = el("option", WORDS[lang].games[g.key] || g.title);
+    o.value = g.key;
+    pick.appendChild(o);
+  }
+  pick.value = buildNewGame.key || games[0].key;
+  box.appendChild(field(WORDS[lang].labels.game, pick));
+  pick.addEventListener("change", () => { buildNewGame.key = pick.value; buildNewGame(); });
+  const game = games.find((g) => g.key === pick.value) || games[0];
+  for (const f of game.fields) {
+    const s = el("select");
+    s.dataset.key = f.key;
+    f.values.forEach(([text, value], i) => {
+      const o = el("option", WORDS[lang].values[text] || text);
+      o.value = String(i);
+      if (value === f.value) o.selected = true;
+      s.appendChild(o);
+    });
+    box.appendChild(field(fieldLabel(f), s));
+  }
+}
+
+function fieldLabel(f) {
+  const L = WORDS[lang].labels;
+  let m;
+  if ((m = /^seat:(\d+)$/.exec(f.key))) return fill(L.seat, [m[1]]);
+  return L[f.key] || L[f.label] || f.label;
+}
+
+function field(label, control) {
+  const d = el("div", null, "field");
+  const l = el("label", label);
+  control.id = control.id || "f-" + Math.random().toString(36).slice(2);
+  l.htmlFor = control.id;
+  d.appendChild(l);
+  d.appendChild(control);
+  return d;
+}
+
+function startNewGame(ev) {
+  ev.preventDefault();
+  const key = $("newgamekey").value;
+  const game = games.find((g) => g.key === key);
+  const chosen = {};
+  for (const s of $("newfields").querySelectorAll("select[data-key]")) {
+    const f = game.fields.find((x) => x.key === s.dataset.key);
+    chosen[f.key] = f.values[+s.value][1];
+  }
+  send({ do: "new", game: key, chosen });
+  $("newgame").hidden = true;
+}
+
+// ---- start ----------------------------------------------------------------------
+
+function setLang(l) {
+  lang = l;
+  try { window.localStorage.setItem("turtleboard-lang", l); } catch (e) { /* private mode */ }
+  staticWords();
+  buildNewGame();
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ do: "lang", lang: l }));
+  if (last) draw(last);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  staticWords();
+  $("lang").addEventListener("click", () => setLang(lang === "en" ? "fr" : "en"));
+  $("hintbtn").addEventListener("click", () => send({ do: "hint" }));
+  $("undobtn").addEventListener("click", () => send({ do: "undo" }));
+  $("newbtn").addEventListener("click", () => { $("newgame").hidden = !$("newgame").hidden; });
+  $("cancelbtn").addEventListener("click", () => { $("newgame").hidden = true; });
+  $("newgame").addEventListener("submit", startNewGame);
+  connect();
+});

@@ -1,0 +1,219 @@
+"""What each page may see of the game on the board: the state sent to one
+viewer, built from the host's replica (a Mirror) and the engine's player view.
+
+    page_state(mirror, board_def, seat, lang) -> dict   # seat None: the table, spectators
+
+Only `game.view(seat)` and what every player at the table sees go out: the
+board's turtles, whose turn, the public moves, the result. In a game with
+hidden cards (the Race dealt by the board, Mahé's won egg cards) a card drawn
+is never named, and an open question whose choices are the hand of the player
+to move (which card moved the turtle) goes to that player's page only.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from turtleboard.mirror.app import led_of_cells
+from turtleboard.pictures.svg import INK, WATER, board_parts, layout_of, picture_title
+from turtles import CHANCE, TERMINAL
+
+MOVES_SHOWN = 8
+WIDTH, HEIGHT = 680, 560
+VIEW_BOX = {"race": (0, 150, WIDTH, 270)}  # the track alone: a phone shows it larger
+
+# The board's few words in French (the page says the rest itself).
+FRENCH = {
+    "raft": "radeau", "nest": "nid", "start": "départ", "lettuce": "salade",
+    "south: player 1": "sud : joueur 1", "north: player 2": "nord : joueur 2",
+}
+
+
+def say_fr(text: str) -> str:
+    if text.endswith(" in the pile"):
+        n = text.split()[0]
+        return "%s carte%s œuf dans la pioche" % (n, "" if n == "1" else "s")
+    return FRENCH.get(text, text)
+
+
+def hidden_cards(game) -> bool:
+    """Has the game cards some players may not see?"""
+    return game.name == "mahe" or (game.name == "race" and getattr(game, "dealt", False))
+
+
+def private_choices(game) -> bool:
+    """Are an open question's choices the hand of the player to move?"""
+    return game.name == "race" and getattr(game, "dealt", False)
+
+
+def public_text(game, text: str) -> str | None:
+    """An action as every player saw it: None where it names a hidden card
+    (the page then says a card was drawn, the colours were dealt)."""
+    if game.name == "race" and getattr(game, "dealt", False) and text.startswith(("draw ", "colour ")):
+        return None
+    if game.name == "mahe" and text[:1] == "e" and text[1:].isdigit():
+        return None  # an egg card won: it lies face down before its owner
+    return text
+
+
+def last_moves(game) -> list[dict]:
+    """The last few actions, newest last: n, who made it (-1: chance), and the
+    public text (None: a hidden card; `kind` says which)."""
+    if not game.history:
+        return []
+    copy = game.copy()
+    out = []
+    for _ in range(min(MOVES_SHOWN, len(game.history))):
+        n = len(copy.history)
+        action = copy.undo()
+        who = copy.to_move()
+        text = copy.action_text(action)
+        shown = public_text(game, text)
+        out.append({"n": n, "who": who if who >= 0 else -1, "text": shown,
+                    "kind": text.split()[0] if shown is None else None})
+    out.reverse()
+    return out
+
+
+def lit_cells(game, board_def, leds: list) -> dict:
+    """cell -> "rrggbb" of every cell whose LED is lit."""
+    out = {}
+    cells = set(game.cells())
+    for cell, idx in led_of_cells(board_def).items():
+        if cell in cells and 0 <= idx < len(leds):
+            colour = str(leds[idx])
+            if len(colour) == 6 and colour != "000000":
+                out[cell] = colour
+    return out
+
+
+# What a mark on a lit cell means, drawn as a symbol too (colour-blind players).
+MARKS = {"off": "↑", "on": "↓", "flip": "⟳", "dest": "•"}
+
+
+def board_svg(game, snap, lit: dict, expect: dict, lang: str) -> str:
+    """The board picture: `render`'s board with the lit cells ringed in their
+    LED colour, a symbol on each cell the board asks to change."""
+    say = say_fr if lang == "fr" else None
+    x0, y0, w, h = VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+        f'viewBox="{x0} {y0} {w} {h}" font-family="sans-serif">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
+    ]
+    out.extend(board_parts(game, snap, say))
+    pos = layout_of(game)
+    marks = {}
+    for key, symbol in MARKS.items():
+        for cell in expect.get(key) or []:
+            marks[str(cell)] = symbol
+    for cell in sorted(set(lit) | set(marks)):
+        if cell not in pos:
+            continue
+        x, y = pos[cell]
+        colour = "#" + lit.get(cell, "ffffff")
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{INK}" '
+                   f'stroke-width="7" stroke-opacity="0.5"/>')
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{colour}" '
+                   f'stroke-width="4"/>')
+        if cell in marks:
+            out.append(f'<circle cx="{x + 24:.1f}" cy="{y - 24:.1f}" r="11" fill="#ffffff" stroke="{INK}"/>')
+            out.append(f'<text x="{x + 24:.1f}" y="{y - 19:.1f}" font-size="15" font-weight="bold" '
+                       f'text-anchor="middle" fill="{INK}">{escape(marks[cell])}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def seat_may_answer(game, prompt: dict, seat) -> bool:
+    """May this page answer the open question? The table page may, unless its
+    choices are a player's hand; a player's page when it is that player's turn
+    (or chance's: a die shown, a card turned up)."""
+    who = game.to_move() if game is not None else TERMINAL
+    if seat is None:
+        return game is None or not private_choices(game) or prompt.get("kind") == "chance"
+    return who == seat or who == CHANCE
+
+
+def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None = None) -> dict:
+    """All one page shows; call with mirror.lock held. `seat` None: the table
+    and spectators (view(None)). `pictures` caches the board picture by
+    (actions, lit cells, language): it is the same for every viewer."""
+    rep = mirror.replica
+    game = rep.game
+    state = {
+        "t": "state",
+        "link": "connected" if mirror.connected else "lost",
+        "in_step": bool(rep.in_sync and not rep.awaiting),
+        "board": (mirror.hello or {}).get("board"),
+        "game": None,
+    }
+    if game is None:
+        return state
+    who = game.to_move()
+    view = game.view(seat)
+    status = dict(mirror.status or {})
+    expect = status.get("expect") if isinstance(status.get("expect"), dict) else {}
+    prompt = mirror.prompt
+    private = private_choices(game) and who >= 0 and seat != who
+    lit = lit_cells(game, board_def, mirror.leds)
+    if private and (prompt is not None or "choice" in expect):
+        # the preview of a choice would show the mover's cards
+        lit = {}
+        expect = {}
+        status = {"text": None}
+    key = (len(game.history), rep.hash(), tuple(sorted(lit.items())),
+           repr(sorted((k, v) for k, v in expect.items() if k != "choice")), lang)
+    if pictures is not None and key in pictures:
+        svg = pictures[key]
+    else:
+        # the turtles on the board are seen by all: the onlooker's view draws them
+        svg = board_svg(game, game.view(None), lit, expect, lang)
+        if pictures is not None:
+            if len(pictures) > 64:
+                pictures.clear()
+            pictures[key] = svg
+    result = game.result() if who == TERMINAL else None
+    mkey = ("moves", len(game.history), rep.hash())
+    moves = pictures.get(mkey) if pictures is not None else None
+    if moves is None:
+        moves = last_moves(game)
+        if pictures is not None:
+            pictures[mkey] = moves
+    g = {
+        "name": game.name,
+        "title": picture_title(game, getattr(game, "title", game.name)),
+        "variant": "tattoo" if (game.options or {}).get("tattoo") else (
+            "hatching" if (game.options or {}).get("hatching") else None),
+        "players": game.players,
+        "n": len(game.history),
+        "to_move": who if who >= 0 else (-1 if who == CHANCE else -2),
+        "over": who == TERMINAL,
+        "result": {"winners": list(result.get("winners") or []),
+                   "scores": list(result.get("scores") or [])} if result else None,
+        "view": view,
+        "moves": moves,
+        "svg": svg,
+        "lit": sorted(lit),
+        "expect": {k: [str(c) for c in v] for k, v in expect.items()
+                   if k in MARKS and isinstance(v, list)},
+        "status": status.get("text"),
+        "seats": list(mirror.seats) if isinstance(mirror.seats, list) else None,
+        "hidden": hidden_cards(game),
+        "dealt": private_choices(game),
+        "prompt": None,
+        "legal": [],
+    }
+    if prompt is not None:
+        mine = seat_may_answer(game, prompt, seat)
+        p = {"id": prompt.get("id"), "kind": str(prompt.get("kind", "")), "who": g["to_move"],
+             "mine": mine, "choices": [], "current": None, "text": None}
+        if not private:
+            p["text"] = str(prompt.get("text", ""))
+            p["choices"] = [str(c) for c in prompt.get("choices") or []]
+            p["current"] = prompt.get("current")
+        g["prompt"] = p
+    if private_choices(game) and seat is not None and who == seat and prompt is None:
+        # the Race dealt by the board: the cards this player may play, on their phone
+        g["legal"] = game.legal_texts()
+    state["game"] = g
+    return state
