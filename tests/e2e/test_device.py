@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 import serial
@@ -194,14 +195,22 @@ def test_a_missing_micropython_says_how_to_install_it(tmp_path):
     # with our packages on its path, and a PATH without MicroPython.
     import serial as pyserial
 
-    from turtleboard.paths import FIRMWARE
+    from turtleboard.paths import BOARDS, FIRMWARE
 
     python = tmp_path / "bin" / "python3"
     python.parent.mkdir()
     python.symlink_to(os.path.realpath(os.path.join(sys.base_prefix, "bin", "python3")))
     site = os.path.dirname(os.path.dirname(pyserial.__file__))
+    # the package laid out as a wheel installs it, from this checkout's folders
+    package = tmp_path / "lib" / "turtleboard"
+    package.mkdir(parents=True)
+    host = Path(__import__("turtleboard").__file__).parent
+    for entry in host.iterdir():
+        (package / entry.name).symlink_to(entry)
+    (package / "firmware").symlink_to(FIRMWARE)
+    (package / "boards").symlink_to(BOARDS)
     env = dict(os.environ, PATH="/usr/bin:/bin",
-               PYTHONPATH=os.pathsep.join([str(FIRMWARE.parents[1]), site]))
+               PYTHONPATH=os.pathsep.join([str(package.parent), site]))
     board = write_board(tmp_path / "b.json", game="mahe", fields=5)
     r = subprocess.run([str(python), "-m", "turtleboard", "sim", "--board", board, "--dir",
                         str(tmp_path / "d")], capture_output=True, text=True, timeout=60, env=env)
