@@ -4,6 +4,8 @@
 # `web` extras), `make test`
 # the test and bench tools too (the `dev` extra).
 VENV ?= .venv
+# test workers (pytest-xdist); JOBS=0 runs the tests in this one process
+JOBS ?= 2
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install -q --disable-pip-version-check
 
@@ -27,7 +29,7 @@ demo: $(VENV)/.installed-sim
 
 test: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
-	$(PY) -m pytest -q $(ARGS)
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile $(ARGS)
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/engine.py

@@ -4,6 +4,7 @@
 #   [Players "4"]
 #   [Options "egg_dice=0"]
 #   [Rules "1"]
+#   [Format "2"]
 #   [Result "winners=2 scores=22,17,22,20"]
 #   e3
 #   roll
@@ -12,24 +13,33 @@
 # Blank lines and lines starting with '#' are ignored. The Result tag is
 # optional; when present, replay checks it. Its winners count players from 1,
 # as a person does (the API counts from 0).
+#
+# Format: how the record itself is written (Rules: the rules it was played
+# by). Format 2 counts the Result's winners from 1; a record with no Format
+# tag is format 1, as earlier releases wrote it, with winners counted from 0.
+# Every format ever written is read.
 
 from .errors import BadSetup, GameError
 from .game import RULES_VERSION
 
+FORMAT = 2
+FORMATS = (1, 2)  # the formats read
+
 
 class RecordError(GameError):
     def __init__(self, line, text, why):
-        GameError.__init__(self, "line %d: %r: %s" % (line, text, why))
+        super().__init__("line %d: %r: %s" % (line, text, why))  # MicroPython too
         self.line = line
         self.text = text
         self.why = why
 
 
-def result_text(res):
+def result_text(res, fmt=FORMAT):
     if res is None:
         return "*"
+    first = 1 if fmt >= 2 else 0  # the first player's number
     return "winners=%s scores=%s" % (
-        ",".join(str(p + 1) for p in res["winners"]),
+        ",".join(str(p + first) for p in res["winners"]),
         ",".join(str(s) for s in res["scores"]),
     )
 
@@ -40,6 +50,7 @@ def write_record(game, with_result=True):
         '[Players "%d"]' % game.players,
         '[Options "%s"]' % game.option_text(),
         '[Rules "%s"]' % RULES_VERSION,
+        '[Format "%d"]' % FORMAT,
     ]
     if with_result:
         lines.append('[Result "%s"]' % result_text(game.result()))
@@ -110,6 +121,15 @@ def read_record(text, geometry=None):
         players = int(ptext)
     except ValueError:
         raise RecordError(pline, ptext, 'the [Players "N"] tag needs a number')
+    fline, ftext = tags.get("Format", (gline, "1"))
+    try:
+        fmt = int(ftext)
+    except ValueError:
+        raise RecordError(fline, ftext, 'the [Format "N"] tag needs a number')
+    if fmt not in FORMATS:
+        raise RecordError(fline, ftext, "a record of format %s; this turtleboard reads formats "
+                          "%s: a newer release wrote it, so install that release to read it"
+                          % (ftext, " and ".join(str(f) for f in FORMATS)))
     oline, otext = tags.get("Options", (gline, ""))
     try:
         options = parse_options(otext)
@@ -123,7 +143,7 @@ def read_record(text, geometry=None):
             raise RecordError(n, line, str(e))
     if "Result" in tags:
         rline, rtext = tags["Result"]
-        got = result_text(game.result())
+        got = result_text(game.result(), fmt)
         if rtext != "*" and got == "*":
             raise RecordError(rline, rtext, "the record says the game ended (%s) but its %d actions "
                               "stop before the end: is the record cut off?" % (rtext, len(moves)))

@@ -18,6 +18,7 @@ from turtleboard.connection.ports import list_serial_ports, resolve_port
 from turtleboard.errors import UserError
 from turtleboard.flashing.flasher import (
     FILES_COPYING,
+    NO_MPY_CROSS,
     NOTHING_CHANGED,
     Flasher,
     copy_uf2,
@@ -207,13 +208,18 @@ def flash(args, out: Console, flasher: Flasher) -> int:
         f"{flasher.port}: MicroPython {info['version']} on {info['platform']}, "
         f".mpy v{info['mpy']}.{info['mpy_sub']}" + (f" ({info['arch']})" if info["arch"] else "")
     )
+    if not flasher.compiler:
+        out.print(NO_MPY_CROSS, markup=False, soft_wrap=True)  # one line, [mpy] as it is
     flasher.build()
     rom = flasher.read_rom()
-    if args.files or (rom is None and not args.romfs):
+    # without mpy-cross the sources go on as files: in a ROMFS image they would
+    # not run in place, and they do not fit a Pico's partition
+    if args.files or (rom is None or not flasher.compiler) and not args.romfs:
         if rom is None:
             out.print(NO_ROMFS)
         else:
-            out.print(f"copying files (--files), not into the ROMFS partition ({rom['size']} bytes)")
+            why = "--files" if args.files else "sources"
+            out.print(f"copying files ({why}), not into the ROMFS partition ({rom['size']} bytes)")
     else:
         flasher.use_romfs()  # a clear error when there is no partition or the image is too big
         size, room = len(flasher.image), rom["size"]

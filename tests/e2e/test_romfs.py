@@ -143,8 +143,12 @@ def test_mpremote_romfs_query_and_deploy_work_on_the_virtual_pico(vdev, tmp_path
     assert sorted(os.listdir(os.path.join(v.dir, "flash"))) == []
     # the partition is the board's: it survives a power cut
     before = rom(v)
+    was = v.bg.firmware_pid()
     v.bg.kill_firmware()
-    time.sleep(1)
+    end = time.monotonic() + 60
+    while v.bg.firmware_pid() in (None, was):  # the supervisor powers it on again
+        assert time.monotonic() < end, "the virtual Pico never came back"
+        time.sleep(0.02)
     assert rom(v) == before
     assert on_device(v.path, "import turtle\nprint(turtle.SHELL)") == "green"
 

@@ -129,16 +129,24 @@ def test_ctrl_c_gives_the_board_back_as_it_was(vdev):
     proc = subprocess.Popen(
         [sys.executable, "-m", "turtleboard", "board", "test", "--port", v.path, "--board",
          v.board_path, "--sim-hands", v.dir, "--patience", "30"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"))  # each line seen as it is said
     try:
         seen = ""
         while "put a turtle on its feet on cell 4" not in seen:
             line = proc.stdout.readline()
             assert line, "board test ended early: " + seen + proc.stderr.read()
             seen += line
-        # A turtle of the test is down (or about to be) on cell 4.
-        proc.send_signal(signal.SIGINT)
-        rest, err = proc.communicate(timeout=30)
+        # A turtle of the test is down (or about to be) on cell 4. The board
+        # pauses (a busy USB link) so the test cannot end before Ctrl-C
+        # reaches it: the signal comes while the test is under way.
+        firmware = v.bg.firmware_pid()
+        os.kill(firmware, signal.SIGSTOP)
+        try:
+            proc.send_signal(signal.SIGINT)
+        finally:
+            os.kill(firmware, signal.SIGCONT)
+        rest, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -196,3 +196,44 @@ def test_no_options_are_each_games_defaults_checked():
             defaults[option] = default
         assert g.options == defaults == g.check_options(dict(defaults)), name
         assert g.check_options(None) == g.check_options({}) == defaults, name
+
+
+# Records as earlier releases wrote them (`turtleboard selfplay`, before the
+# Format tag: the Result's winners counted from 0), byte for byte.
+FORMAT1 = __file__.rsplit("/", 2)[0] + "/data/format1/"
+
+
+def _format1(name):
+    with open(FORMAT1 + name) as f:
+        return f.read()
+
+
+def test_a_record_an_earlier_release_wrote_still_replays():
+    from turtles.record import read_record
+
+    mahe = _format1("mahe-2-players.txt")
+    assert '[Result "winners=0 scores=46,38"]' in mahe and "[Format" not in mahe
+    assert read_record(mahe).result()["winners"] == [0]  # player 1 won
+    race = _format1("race-3-players.txt")
+    assert read_record(race).result()["winners"] == [1]  # player 2 won
+
+
+def test_records_say_their_format_and_each_format_counts_its_winners():
+    from turtles.record import RecordError, read_record
+
+    mahe = _format1("mahe-2-players.txt")
+    game = read_record(mahe)
+    now = game.record()
+    assert '[Format "2"]\n[Result "winners=1 scores=46,38"]\n' in now
+    assert read_record(now).state_key() == game.state_key()
+    # each format's own count: player 1 is winners=0 in format 1, winners=1 in 2
+    as_format2 = mahe.replace('[Result', '[Format "2"]\n[Result')
+    e = raises(RecordError, read_record, as_format2)
+    assert "the record says winners=0 scores=46,38 but the actions give winners=1" in str(e)
+    as_format1 = now.replace('[Format "2"]\n', "")
+    e = raises(RecordError, read_record, as_format1)
+    assert "the record says winners=1 scores=46,38 but the actions give winners=0" in str(e)
+    e = raises(RecordError, read_record, now.replace('[Format "2"]', '[Format "3"]'))
+    assert e.line == 5 and "format 3" in str(e) and "newer release" in str(e)
+    e = raises(RecordError, read_record, now.replace('[Format "2"]', '[Format "two"]'))
+    assert 'the [Format "N"] tag needs a number' in str(e)

@@ -115,3 +115,27 @@ def test_a_log_action_the_rules_refuse_ends_the_replay_and_the_log():
     assert only(got, "error")[0]["code"] == "log" and "action 2" in only(got, "error")[0]["msg"]
     assert len(again.ctl.game.history) == 1
     assert again.log.load()[1] == ["c1-c2"]
+
+
+# game.log as the firmware of earlier releases wrote it (0.1.0: before the
+# snapshot lines, and with them), the Mahé game of tests/data/format1.
+OLD_LOGS = __file__.rsplit("/", 2)[0] + "/data/"
+
+
+def test_a_game_log_an_earlier_release_wrote_still_restores():
+    from turtles.record import read_record
+
+    with open(OLD_LOGS + "format1/mahe-2-players.txt") as f:
+        want = read_record(f.read())
+    for name in ("mahe-no-snapshots.log", "mahe-snapshots.log"):
+        rig = Rig("mahe")
+        with open(OLD_LOGS + "gamelog/" + name, "rb") as f:
+            data = f.read()
+        with open(rig.folder + "/game.log", "wb") as f:
+            f.write(data)
+        assert rig.ctl.restore(), name
+        assert len(rig.ctl.game.history) == len(want.history) == 592, name
+        assert rig.ctl.game.state_hash() == want.state_hash(), name
+        assert rig.ctl.game.result() == want.result(), name
+        with open(rig.folder + "/game.log", "rb") as f:
+            assert f.read() == data, name  # nothing found damaged, nothing rewritten

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import threading
 import time
 
+import pytest
+
+from turtleboard.connection.link import Link
 from turtleboard.sim.supervisor import IN_MAX, Supervisor
 
 
@@ -33,3 +38,46 @@ def test_input_for_a_firmware_that_does_not_read_stays_bounded(tmp_path):
         os.close(fd)
         sup.stop()
         thread.join(5)
+
+
+def running(pid: int) -> bool:
+    """The process runs (a zombie nobody reaped yet has died)."""
+    state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True,
+                           text=True).stdout.strip()
+    return bool(state) and not state.startswith("Z")
+
+
+def wait_for(condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+@pytest.mark.micropython
+@pytest.mark.parametrize("sighup", ["default", "ignored"])
+def test_the_virtual_pico_dies_with_its_supervisor_killed_by_sigkill(tmp_path, sighup):
+    """kill -9 of `turtleboard sim` alone (not its process group) leaves no
+    virtual Pico behind, also when it was started with SIGHUP ignored (as
+    `nohup` starts it): a Pico loses power with its USB cable."""
+    from turtleboard.sim.device import Background
+
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN if sighup == "ignored" else signal.SIG_DFL)
+    try:
+        bg = Background(str(tmp_path / "sim"), "mahe")
+    finally:
+        signal.signal(signal.SIGHUP, old)
+    firmware = None
+    try:
+        link = Link(bg.path)
+        assert link.open(timeout=30)["board"]  # booted: its hello said, idle in its loop
+        link.close()
+        firmware = bg.firmware_pid()
+        assert firmware and running(firmware)
+        os.kill(bg.proc.pid, signal.SIGKILL)
+        bg.proc.wait(30)
+        wait_for(lambda: not running(firmware), 30, "the virtual Pico to die")
+    finally:
+        bg.kill()
+        if firmware and running(firmware):
+            os.kill(firmware, signal.SIGKILL)

@@ -41,12 +41,14 @@ def _take_terminal():
     # session (the supervisor starts us in a new one): when the supervisor
     # dies, however it dies, its end of the pty closes and the kernel hangs
     # us up (SIGHUP), as a Pico loses power with its USB cable.
+    # The terminal gone means the supervisor died while we started: no power,
+    # so this process ends itself (its group: the session we lead).
     name = os.getenv("TURTLEBOARD_TTY")
     if name:
         try:
             open(name).close()
         except OSError:
-            pass
+            os.system("kill -9 -$PPID 2>/dev/null || kill -9 $PPID")
 
 
 def power_on(run_main):
