@@ -108,10 +108,10 @@ def _mahe_hidden_changed(g, me):
     return saved
 
 
-def _leak_check(name, players, levels, change, restore, seeds, leaky=None):
+def _leak_check(name, players, levels, change, restore, seeds, leaky=None, options=None):
     changed_any = 0
     for seed in seeds:
-        g = new_game(name, players)
+        g = new_game(name, players, options)
         rng = Rng(seed)
         while g.to_move() != TERMINAL:
             who = g.to_move()
@@ -151,6 +151,17 @@ def test_race_bots_never_read_hidden_hands_colours_or_pile():
 def test_mahe_bots_never_read_the_others_egg_cards():
     n = _leak_check("mahe", 4, ["best", "good", "easy", "best"], _mahe_hidden_changed,
                     _mahe_restore, (1,))
+    assert n > 20
+
+
+def test_mahe_best_with_egg_dice_never_reads_an_opponents_cards():
+    # With 2-3 players the bot's move may be decided by another player (the
+    # turtle it moves first lies under theirs): which egg cards they may play
+    # as a die is chance to the bot, never their face-down hand.
+    n = _leak_check("mahe", 3, ["best"], _mahe_hidden_changed, _mahe_restore, (1, 2),
+                    options={"egg_dice": 1})
+    n += _leak_check("mahe", 2, ["best", "good"], _mahe_hidden_changed, _mahe_restore, (3,),
+                     options={"egg_dice": 1})
     assert n > 20
 
 
