@@ -202,7 +202,26 @@ def test_every_kind_of_sensor_fault_is_named():
 def test_every_turtle_reading_low_is_the_magnet_not_the_sensors():
     test = judged(results={c: (i, -14000) for i, c in enumerate(ref("race")["cells"])})
     assert all(not r.problems for r in test.cells.values())
-    assert "glued upside down" in test.notes[0]
+    assert "glued upside down (south pole up; a turtle's magnet goes north pole up)" in test.notes[0]
+    assert "upside down (north pole up)" not in test.notes[0]  # north up is right, not the fault
+
+
+def test_a_weak_cell_says_at_once_what_to_do():
+    # One cell weak (the same test turtle read strongly elsewhere): its
+    # sensor sits deep; the corrected threshold reads it, so flash and play
+    # now, no second round. A reading the corrected file cannot take must
+    # be repaired first; every cell weak is the test turtle's magnet.
+    from turtleboard.maker.report import repairs
+
+    test = judged(results={"8": (8, 7000)})
+    weak = test.cells["8"].problems[0]
+    assert "reads it: flash it and play now" in weak
+    assert repairs(test) == []
+    test = judged(results={"8": (8, 900)})
+    assert "raise it under the centre, then test again before you flash" in test.cells["8"].problems[0]
+    assert repairs(test) == ["cell 8: weak magnet"]
+    test = judged(results={c: (i, 5000) for i, c in enumerate(ref("race")["cells"])})
+    assert any("its magnet is weak; glue in a stronger one" in n for n in test.notes)
 
 
 def test_led_order_is_reported_as_the_mapping_found_and_corrected():
@@ -236,6 +255,20 @@ def test_a_cell_named_twice_writes_nothing(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "nothing was written" in out and "LED 4 is also the LED of $.cells.1" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my.json"]
+
+
+def test_an_upside_down_sensor_is_a_repair_even_when_nothing_is_written(tmp_path, capsys):
+    from turtleboard.maker.report import write_results
+
+    leds = [(i, c, c) for i, c in enumerate(board_of(ref("race")).cells)]
+    leds[4] = (4, "4", "1")  # nothing can be written
+    test = judged(leds=leds, results={"5": (5, -14000)})
+    board = tmp_path / "my.json"
+    board.write_text(json.dumps(ref("race")))
+    assert write_results(test, str(board), None, "/dev/ttyACM0") == 1
+    out = capsys.readouterr().out
+    assert "nothing was written" in out
+    assert "Repair first (no board file can):\n  cell 5: polarity reversed" in out
 
 
 def test_the_measured_threshold_keeps_empty_cells_empty():
