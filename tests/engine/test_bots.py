@@ -3,7 +3,7 @@
 # reads what its player may not see (changing those hidden parts of the true
 # state must not change its choice).
 from turtles import CHANCE, TERMINAL, new_game
-from turtles.bots import LEVELS, choose, random_action, thinker
+from turtles.bots import LEVELS, choose, random_action, think_through, thinker
 from turtles.rng import Rng
 
 from check import raises
@@ -83,6 +83,28 @@ def test_race_bot_blocked_from_physical_cards():
     e = raises(ValueError, thinker, g, "good", Rng(1))
     assert "mode=dealt" in str(e)
     assert thinker(g, "random", Rng(1)).action in g.legal_actions()
+
+
+def test_race_best_counts_the_worlds_it_samples():
+    # Near the end of a race a playout is a few actions; sampling its world
+    # costs more (montecarlo.WORLD actions), and counts as that: the budget
+    # bounds the work, so the worlds sampled are at most budget / WORLD.
+    from turtles.bots import BUDGETS
+    from turtles.montecarlo import WORLD
+
+    budget = BUDGETS["race"]["best"]
+    most = 0
+    for seed in (1, 2):
+        g = new_game("race", 5)
+        rng = Rng(seed)
+        while g.to_move() != TERMINAL:
+            if g.to_move() != CHANCE and len(g.legal_actions()) > 1:
+                t = think_through(thinker(g, "best", Rng(seed)))
+                # a round of worlds (one a root action) is finished
+                assert sum(t.tries) <= budget // (WORLD + 1) + len(t.actions)
+                most = max(most, sum(t.tries))
+            g.push(random_action(g, rng))
+    assert most > budget // (WORLD + 1) // 2  # short playouts were met
 
 
 # ---- the bots see what their player sees -----------------------------------

@@ -13,7 +13,7 @@ from turtles.evaluate import WIN
 from turtles.evaluate import mahe as mahe_eval
 from turtles.expectimax import ONE, Expectimax, _add, _none_of, _unseen
 from turtles.game import CHANCE, TERMINAL, Game
-from turtles.montecarlo import MonteCarlo
+from turtles.montecarlo import WORLD, MonteCarlo
 
 STOP = 21  # mahe.STOP
 
@@ -244,7 +244,7 @@ class OldMonteCarlo(MonteCarlo):  # its own __init__ and _finish: unchanged
         rng = self.rng
         world = self.sample(self.game, self.me, rng)
         world.try_action(self.actions[self.i])
-        self.nodes += 1 + playout(world, rng)
+        self.nodes += WORLD + 1 + playout(world, rng)  # since: a world counts as WORLD
         winners = world.result()["winners"]
         if self.me in winners:
             self.wins[self.i] += 60 // len(winners)
