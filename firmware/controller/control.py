@@ -773,7 +773,8 @@ class Controller:
         self.dirty = True
 
     def show(self, frame):
-        # To the LEDs now; to the host by flush().
+        # To the LEDs now (within the power budget); to the host by flush().
+        frame = scenes.capped(frame)
         if frame == self.frame:
             return
         self.frame = frame

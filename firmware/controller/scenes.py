@@ -13,6 +13,25 @@ TARGET = (255, 255, 255)  # where the engine sends a turtle (Mahé after stop)
 DICE = (255, 255, 255)
 CHANCE = (255, 255, 255)  # every seat while dice or cards decide
 
+# The LEDs' power budget (docs/hardware.md, "Power"): a WS2812B draws about
+# 20 mA a colour channel at 255 (60 mA white); no frame draws more than
+# LED_LIMIT_MA from the 5 V supply (the BOM's 5 V 3 A, with the Pico and
+# the sensors, and a margin): the sum of a frame's channel values is capped.
+MA_PER_CHANNEL = 20
+LED_LIMIT_MA = 1800
+MAX_SUM = LED_LIMIT_MA * 255 // MA_PER_CHANNEL  # 22950
+
+
+def capped(frame):
+    # The frame, dimmed as a whole if it would draw more than LED_LIMIT_MA.
+    total = 0
+    for c in frame:
+        total += c[0] + c[1] + c[2]
+    if total <= MAX_SUM:
+        return frame
+    return [(r * MAX_SUM // total, g * MAX_SUM // total, b * MAX_SUM // total) for r, g, b in frame]
+
+
 # Players' colours: red, yellow, green, blue, purple, orange, white.
 PLAYERS = (
     (255, 0, 0), (255, 200, 0), (0, 200, 0), (0, 0, 255),

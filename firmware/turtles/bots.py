@@ -12,7 +12,7 @@ DEVICE_LEVEL = "good"  # what the board plays on its own (docs/bots.md)
 # Node budgets (actions tried while searching) per game family and level.
 BUDGETS = {
     "tortuga": {"good": 150, "best": 4000},
-    "race": {"good": 600, "best": 6000},
+    "race": {"good": 1000, "best": 10000},
 }
 
 

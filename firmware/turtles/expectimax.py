@@ -6,12 +6,17 @@
 # below a choice of which turtle moves first (2-3 players), the costliest
 # root. It thinks in slices of a few nodes (slices.py), so a device can
 # sense and light the board between slices.
+# Another player may decide inside the bot's move (2-3 players: the turtle
+# moved first lies under theirs). With egg cards as dice, their cards lie
+# face down: which values they may play is chance to the bot, by the cards
+# it cannot see (each decision of theirs on its own), never their hand.
 
 from .evaluate import mahe as mahe_eval
 from .game import CHANCE, TERMINAL
+from .mahe import CARD0, CARDS, LIMIT, ROLL, STOP
 from .slices import Sliced
 
-STOP = 21  # mahe.STOP
+ONE = 4096  # a chance of 1
 
 
 class Expectimax(Sliced):
@@ -19,6 +24,7 @@ class Expectimax(Sliced):
         self.me = game.to_move()
         self.greedy = greedy or (shallow and game.phase == 1)  # mahe.CHOOSE
         self.actions = list(game.legal_actions())
+        self.unseen = _unseen(game, self.me)
         Sliced.__init__(self, game, rng)
 
     def search(self):
@@ -74,9 +80,14 @@ class Expectimax(Sliced):
                 acc = _add(acc, v, w)
                 total += w
             return [x // total for x in acc]
-        actions = g.legal_actions()
         if self.greedy:
+            actions = g.legal_actions()
             actions = [STOP] if STOP in actions else actions[:1]
+        elif who != self.me and self.unseen and g.phase == 3:  # mahe.DECIDE
+            v = yield from self._hidden_hand(who, rolled)
+            return v
+        else:
+            actions = g.legal_actions()
         best = None
         for a in actions:
             v = yield from self._child(a, rolled)
@@ -84,10 +95,91 @@ class Expectimax(Sliced):
                 best = v
         return best
 
+    def _hidden_hand(self, who, rolled):
+        # Every player's score where `who`, not the bot, decides and may play
+        # an egg card as a die: stop, roll, and each card value they may hold
+        # (tried on a stand-in hand of as many cards) weighed by the chance
+        # that it is the best they hold.
+        g = self.game
+        k = len(g.won[who])
+        options = []
+        for a in (STOP, ROLL):
+            v = yield from self._child(a, rolled)
+            options.append((v, 0))
+        if k and not g.card_die and g.first_card != who + 1:
+            for c in range(1, min(6, LIMIT - sum(g.dice)) + 1):
+                if self.unseen[c]:
+                    stand_in = ("hand", who, [c] * k)
+                    self.line.append(stand_in)
+                    self.tokens.append(self.redo(stand_in))
+                    v = yield from self._child(CARD0 + c, rolled)
+                    self.line.pop()
+                    self.undo(self.tokens.pop())
+                    options.append((v, c))
+        n = 0
+        for c in range(1, 7):
+            n += self.unseen[c]
+        acc = None
+        out = 0  # unseen cards of the values better than the option
+        left = ONE  # the chance that they hold none of those
+        while left:
+            i = 0
+            for j in range(1, len(options)):
+                if options[j][0][who] > options[i][0][who]:
+                    i = j
+            v, c = options.pop(i)
+            if not c:  # stop or roll: theirs whatever they hold
+                acc = _add(acc, v, left)
+                break
+            out += self.unseen[c]
+            none = _none_of(n, out, k)
+            acc = _add(acc, v, left - none)
+            left = none
+        return [x // ONE for x in acc]
+
+    def redo(self, action):
+        if type(action) is tuple:  # a stand-in hand: ("hand", player, cards)
+            g = self.game
+            p = action[1]
+            held = g.won[p]
+            g.won[p] = list(action[2])
+            return (p, held)
+        return self.game.try_action(action)
+
+    def undo(self, token):
+        if type(token) is tuple:
+            self.game.won[token[0]] = token[1]
+        else:
+            self.game.take_back(token)
+
     def _for(self, values, who):
         if who == self.me:
             return self._margin(values)
         return values[who]
+
+
+def _unseen(game, me):
+    # With egg cards as dice: the cards of each value the bot cannot see (not
+    # its own, played as a die, or face up); else None.
+    if not game.options["egg_dice"]:
+        return None
+    out = list(CARDS)
+    for v in game.won[me] + game.discarded:
+        out[v] -= 1
+    if game.faceup:
+        out[game.faceup] -= 1
+    return out
+
+
+def _none_of(n, out, k):
+    # The chance (in ONE-ths) that k cards dealt from n hold none of `out`
+    # of them.
+    p = ONE
+    for i in range(k):
+        if n - out - i <= 0:
+            return 0
+        p = p * (n - out - i) // (n - i)
+    return p
 
 
 def _add(acc, v, w):

@@ -30,11 +30,10 @@ class Sliced:
         # One slice; True when the choice is made (self.action).
         if self.action is not None:
             return True
-        g = self.game
         line = self.line
         tokens = self.tokens
         for i in range(len(line)):  # back to where the last slice paused
-            tokens[i] = g.try_action(line[i])
+            tokens[i] = self.redo(line[i])
         self.pause_at = self.nodes + self.slice_nodes
         try:
             next(self.run)
@@ -48,12 +47,19 @@ class Sliced:
 
     def back(self):
         # Take back the line (it stays, to be tried again).
-        g = self.game
         tokens = self.tokens
         i = len(tokens)
         while i > 0:
             i -= 1
-            g.take_back(tokens[i])
+            self.undo(tokens[i])
+
+    # A step of the line tried again and taken back (a search may put
+    # steps of its own on the line: expectimax.py).
+    def redo(self, action):
+        return self.game.try_action(action)
+
+    def undo(self, token):
+        self.game.take_back(token)
 
     def down(self, action):
         # Try an action, one step further down the line.

@@ -184,7 +184,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
     from turtleboard.connection.replica import Mirror
     from turtleboard.sim import device
     from turtleboard.sim.hands import BRISK, FAST, Hands, HandsError
-    from turtleboard.sim.world import World, WorldError
+    from turtleboard.sim.world import WIRING_FILE, World, WorldError
 
     bg = mirror = world = web = None
     keep = False  # a failed demo's folder is kept: its flash and world tell what happened
@@ -200,7 +200,13 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
                       bounce=args.bounce, seed=args.seed, load=False)
         world.clear()
         view.say("starting the virtual board in %s" % sim_dir)
-        bg = device.Background(sim_dir, board_path)
+        extra = []
+        wiring_path = os.path.join(sim_dir, "world", WIRING_FILE)
+        if not temp and os.path.exists(wiring_path):  # the folder's board, soldered as it is
+            extra = ["--wiring", wiring_path]
+            for fault in world.wiring.faults():
+                view.say("wiring fault of this virtual board, kept: %s" % fault)
+        bg = device.Background(sim_dir, board_path, extra)
         view.say("virtual board on %s" % bg.path)
         mirror = Mirror(bg.path, geometry=board.geometry)
         hello = mirror.start(10)

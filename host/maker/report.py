@@ -49,9 +49,18 @@ def repairs(test: SelfTest) -> list[str]:
     out = []
     for r in test.cells.values():
         for p in r.problems:
-            if not p.startswith(("wired to", "empty level")):
+            if not p.startswith(("wired to", "empty level")) and "play now" not in p:
                 out.append("cell %s: %s" % (r.cell, p.split(":")[0]))
     return out
+
+
+def print_repairs(test: SelfTest) -> list[str]:
+    fix = repairs(test)
+    if fix:
+        print("Repair first (no board file can):")
+        for line in fix:
+            print("  " + line)
+    return fix
 
 
 def versioned(board_file: str, version: int, suffix: str, out_dir: str | None) -> Path:
@@ -74,6 +83,7 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
         for where, what in problems:
             print(f"  {where}: {what}")
         print("Test again, with the turtle on the very cell asked for and each LED's own cell.")
+        print_repairs(test)
         return 1
     board_path = versioned(board_file, new["version"], ".json", out_dir)
     cal_path = versioned(board_file, new["version"], ".calibration.txt", out_dir)
@@ -99,11 +109,7 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
     n = sum(1 for r in test.cells.values() if r.found is not None)
     print(f"Wrote {cal_path}: the empty level of {n} cells, as the device keeps it "
           f"(calibration.txt)")
-    fix = repairs(test)
-    if fix:
-        print("Repair first (no board file can):")
-        for line in fix:
-            print("  " + line)
+    fix = print_repairs(test)
     print(f"{'Then put' if fix else 'Put'} them on the board:\n  turtleboard flash --port {port} "
           f"--board {board_path} --calibration {cal_path}")
     return 1 if changes or fix else 0

@@ -357,6 +357,7 @@ class SelfTest:
         b = self.board
         owner = {b.sensor_of[i]: c for i, c in enumerate(b.cells)}
         reversed_cells = []
+        weak = []
         for cell, r in self.cells.items():
             ch = r.channel
             if r.found is None:
@@ -386,10 +387,7 @@ class SelfTest:
             strength = r.strength
             margin = strength - self.threshold
             if margin < self.threshold // 2:
-                r.problems.append("weak magnet: a turtle reads %+d, %d counts %s the threshold %d "
-                                  "(a margin of %d); a stronger magnet, or the sensor closer to the "
-                                  "surface" % (r.up, abs(margin), "above" if margin >= 0 else "below",
-                                               self.threshold, margin))
+                weak.append(r)
             if r.empty is not None and abs(r.empty - MID) > self.zero_band:
                 r.problems.append("empty level %d is %d from mid-scale, beyond zero_band %d; the "
                                   "calibration written here holds it" % (r.empty, abs(r.empty - MID),
@@ -397,10 +395,12 @@ class SelfTest:
         answered = [r for r in self.cells.values() if r.found is not None]
         if answered and len(reversed_cells) == len(answered):
             self.notes.append("every turtle on its feet reads below the empty level: the magnet "
-                              "of the test turtle is glued upside down (north pole up), not the "
-                              "sensors")
+                              "of the test turtle is glued upside down (south pole up; a turtle's "
+                              "magnet goes north pole up), not the sensors: turn it over and test "
+                              "again")
             for r in answered:
                 r.problems = [p for p in r.problems if not p.startswith("polarity")]
+        self.judge_weak(weak, answered)
         pins = dict(self.board.buttons)
         for name, got in self.buttons.items():
             if got is None:
@@ -413,6 +413,30 @@ class SelfTest:
             if seen is None:
                 self.notes.append("LED %d (cell %s) does not light: check its power and the data "
                                   "line from the LED before it" % (led, cell))
+
+    def judge_weak(self, weak: list, answered: list) -> None:
+        """What to do about turtles read weakly, at once: the same test turtle
+        stood on every cell, so a few weak cells are sensors too deep, and all
+        of them its magnet."""
+        if not weak:
+            return
+        s = self.measured_sensing()
+        if len(weak) == len(answered) > 1:
+            self.notes.append("every cell reads the test turtle weakly: its magnet is weak; glue "
+                              "in a stronger one (6 x 3 mm, N42) in every turtle and test again "
+                              "before you flash")
+        for r in weak:
+            margin = r.strength - self.threshold
+            reads = r.strength >= s["threshold"] + s["hysteresis"]
+            r.problems.append(
+                "weak magnet: a turtle reads %+d, %d counts %s the threshold %d (a margin of %d); "
+                "%s" % (r.up, abs(margin), "above" if margin >= 0 else "below", self.threshold,
+                        margin,
+                        "the corrected board file's threshold %d reads it: flash it and play now; "
+                        "raising the sensor closer under the cell's centre is optional"
+                        % s["threshold"] if reads else
+                        "the sensor sits too deep or off the cell's centre: raise it under the "
+                        "centre, then test again before you flash"))
 
     def led_mapping(self) -> dict[str, int]:
         """cell -> LED, as the person saw them."""

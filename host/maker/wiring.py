@@ -15,6 +15,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from controller.board import Board, engine_cells
+from turtleboard.maker.bom import SUPPLY_A, own_regulator
 
 W, H = 1188, 840  # 4 units per millimetre: A4 landscape
 FONT = "DejaVu Sans, Arial, Helvetica, sans-serif"
@@ -74,21 +75,24 @@ def wiring_svg(obj: dict) -> str:
              "ends is one wire. Drawn by `turtleboard board wiring` from the board file."
              % (len(board.cells), len(board.mux["adc"]), board.led_count, ", ".join(board.games)),
              size=11)
-    draw_pico(svg, board)
-    draw_muxes(svg, board)
+    rail = "3V3S" if own_regulator(obj) else "3V3"
+    draw_pico(svg, board, rail)
+    draw_muxes(svg, board, rail)
     draw_chain(svg, board)
-    draw_sensor(svg)
+    draw_sensor(svg, rail)
+    draw_shifter(svg, board)
+    draw_map(svg, obj, board)
     return svg.document(title)
 
 
-def draw_pico(svg: Svg, board: Board) -> None:
+def draw_pico(svg: Svg, board: Board, rail: str) -> None:
     x, y, w = 24, 78, 250
     rows = []
     for i, gpio in enumerate(board.mux["select"]):
         rows.append((gpio, SELECT[i], "select line %s of every multiplexer" % SELECT[i]))
     for i, gpio in enumerate(board.mux["adc"]):
         rows.append((gpio, "ADC%d" % ADC_OF.get(gpio, i), "SIG of multiplexer %d" % i))
-    rows.append((board.led_pin, "DIN", "330 \u03a9, then DIN of LED 0"))
+    rows.append((board.led_pin, "LED", "1A of the 74AHCT125 (level shifter)"))
     for name, gpio in board.buttons:
         rows.append((gpio, name.upper(), "%s button, other side to GND" % name.upper()))
     rows.sort()
@@ -103,9 +107,10 @@ def draw_pico(svg: Svg, board: Board) -> None:
         svg.line(x + w, ry - 4, x + w + 14, ry - 4)
         ry += 34
     svg.line(x + 8, ry - 12, x + w - 8, ry - 12, width=0.8, dash="4 3")
-    power = [("3V3(OUT) (pin 36)", "3V3", "VCC of every sensor and multiplexer"),
-             ("GND (pins 3, 8, 13, 38...)", "GND", "every GND; E of every multiplexer"),
+    power = [("GND (pins 3, 8, 13, 38...)", "GND", "every GND; E of every multiplexer"),
              ("VSYS (pin 39)", "5V", "5 V supply through a Schottky diode")]
+    if rail == "3V3":
+        power.insert(0, ("3V3(OUT) (pin 36)", "3V3", "VCC of every sensor and multiplexer"))
     for pin, net, what in power:
         svg.text(x + 10, ry + 4, pin, size=12, weight="bold")
         svg.text(x + w - 10, ry + 4, net, size=12, anchor="end", weight="bold", fill=NET)
@@ -114,17 +119,23 @@ def draw_pico(svg: Svg, board: Board) -> None:
     # Power and passives under the Pico.
     py = y + h + 24
     svg.text(x, py, "Power and passives", size=13, weight="bold")
-    notes = ["5 V 2 A supply: VDD of the LEDs (net 5V)",
+    notes = ["5 V %d A supply: VDD of the LEDs, VSYS (net 5V);" % SUPPLY_A,
+             "   the firmware caps the LEDs at 1.8 A",
              "1000 \u00b5F across the LEDs' 5V and GND",
-             "330 \u03a9 in series: %s to DIN of LED 0" % pin_label(board.led_pin),
-             "100 nF at every sensor and multiplexer, VCC to GND (%d)"
+             "74AHCT125 in the LED data line (right)",
+             "100 nF at each sensor and multiplexer (%d)"
              % (len(board.cells) + len(board.mux["adc"])),
-             "buttons to GND: internal pull-ups, no resistors"]
+             "buttons to GND: internal pull-ups"]
+    if rail == "3V3S":
+        notes[3:3] = ["3.3 V regulator AP2112K-3.3: IN \u2190 5V,",
+                      "   OUT \u2192 3V3S (sensors); 1 \u00b5F at IN, OUT"]
     for i, note in enumerate(notes):
-        svg.text(x, py + 18 + 16 * i, "\u2022 " + note, size=10.5)
+        more = note.startswith(" ")  # a note's second line
+        svg.text(x + (10 if more else 0), py + 18 + 16 * i, note.strip() if more else "\u2022 " + note,
+                 size=10.5)
 
 
-def draw_muxes(svg: Svg, board: Board) -> None:
+def draw_muxes(svg: Svg, board: Board, rail: str) -> None:
     cell_of = {board.sensor_of[i]: c for i, c in enumerate(board.cells)}
     n = len(board.mux["adc"])
     left, right = 312, W - 24
@@ -141,7 +152,7 @@ def draw_muxes(svg: Svg, board: Board) -> None:
                  size=11, fill=NET, weight="bold")
         svg.text(x + 10, y + 58, "S0..S3 \u2192 GP%s" % ",".join(str(p) for p in board.mux["select"]),
                  size=11, fill=NET, weight="bold")
-        svg.text(x + 10, y + 74, "VCC \u2192 3V3, GND and E \u2192 GND", size=11, fill=NET)
+        svg.text(x + 10, y + 74, "VCC \u2192 %s, GND and E \u2192 GND" % rail, size=11, fill=NET)
         svg.line(x + 6, y + 82, x + w - 6, y + 82, width=0.8)
         for k in range(16):
             ch = m * 16 + k
@@ -170,8 +181,8 @@ def led_label(board: Board, led: int) -> tuple[str, bool]:
 
 def draw_chain(svg: Svg, board: Board) -> None:
     x0, y0 = 312, 78 + 92 + 16 * 19 + 36
-    svg.text(x0, y0, "LED chain (WS2812B): DIN of LED 0 \u2190 330 \u03a9 \u2190 GP%d; DOUT of each "
-             "LED to DIN of the next; VDD 5V, GND" % board.led_pin, size=13, weight="bold")
+    svg.text(x0, y0, "LED chain (WS2812B): DIN of LED 0 \u2190 330 \u03a9 \u2190 74AHCT125 \u2190 GP%d; "
+             "DOUT to DIN of the next; VDD 5V" % board.led_pin, size=13, weight="bold")
     per_row = 20
     bw, bh, step = 38, 34, 43
     for led in range(board.led_count):
@@ -197,11 +208,52 @@ def draw_chain(svg: Svg, board: Board) -> None:
     svg.text(x0 + 138, ly, "a group: turn (one per seat), dice, status", size=10.5)
 
 
-def draw_sensor(svg: Svg) -> None:
+def draw_sensor(svg: Svg, rail: str) -> None:
     x, y, w, h = W - 330, H - 118, 306, 100
     svg.rect(x, y, w, h, rx=6)
     svg.text(x + 10, y + 20, "Each cell: one DRV5055 hall sensor", size=12.5, weight="bold")
-    svg.text(x + 10, y + 38, "VCC \u2192 3V3, GND \u2192 GND, 100 nF VCC to GND", size=11)
+    svg.text(x + 10, y + 38, "VCC \u2192 %s, GND \u2192 GND, 100 nF VCC to GND" % rail, size=11)
     svg.text(x + 10, y + 54, "OUT \u2192 the multiplexer input of its cell", size=11)
     svg.text(x + 10, y + 70, "marked face up, towards the turtle", size=11)
     svg.text(x + 10, y + 86, "turtle magnets: north pole up", size=11)
+
+
+def draw_shifter(svg: Svg, board: Board) -> None:
+    x, y, w, h = W - 330, H - 118 - 74, 306, 64
+    svg.rect(x, y, w, h, rx=6)
+    svg.text(x + 10, y + 19, "LED data: 74AHCT125 level shifter", size=12.5, weight="bold")
+    svg.text(x + 10, y + 36, "1A \u2190 GP%d, 1Y \u2192 330 \u03a9 \u2192 DIN of LED 0"
+             % board.led_pin, size=11, fill=NET)
+    svg.text(x + 10, y + 52, "VCC \u2192 5V; GND, 1OE, unused inputs, OEs \u2192 GND", size=11)
+
+
+def draw_map(svg: Svg, obj: dict, board: Board) -> None:
+    # Where each cell is, with the multiplexer input of its sensor (m/Yk):
+    # to find on the board itself a cell the self-test names.
+    x0, y0 = 380, H - 170
+    svg.text(x0, y0, "Cell map (0/Y5: multiplexer 0, input Y5)",
+             size=13, weight="bold")
+    bw, bh = 60, 19
+    places = {}
+    geo = obj.get("geometry")
+    cells = geo.get("cells") if isinstance(geo, dict) else None
+    if isinstance(cells, list) and cells and len(cells[0]) >= 3:  # hexes: q, r (cube)
+        for name, q, r, *_ in cells:
+            places[name] = (q * (bw + 8), (r + q / 2) * (bh + 3))
+        left = min(p[0] for p in places.values())
+        top = min(p[1] for p in places.values())
+        places = {c: (x0 + px - left, y0 + 10 + py - top) for c, (px, py) in places.items()}
+    else:  # a track: in order, in rows
+        per_row = 6
+        bw = 68
+        for i, name in enumerate(board.cells):
+            row, col = divmod(i, per_row)
+            places[name] = (x0 + col * (bw + 4), y0 + 10 + row * (bh + 6))
+    for i, name in enumerate(board.cells):
+        if name not in places:
+            continue
+        px, py = places[name]
+        m, k = divmod(board.sensor_of[i], 16)
+        svg.rect(px, py, bw, bh, fill=LED_FILL, rx=3, width=1)
+        svg.text(px + 4, py + 13.5, name, size=10 if len(name) <= 4 else 9, weight="bold")
+        svg.text(px + bw - 3, py + 13.5, "%d/Y%d" % (m, k), size=9, anchor="end", fill=NET)

@@ -140,3 +140,30 @@ def test_a_second_kill_does_not_cut_the_clean_up_short(tmp_path):
     assert p.returncode in (130, -signal.SIGINT), err
     assert "interrupted" in err and "Traceback" not in err
     assert not folder.exists()
+
+
+def test_demo_in_a_folder_keeps_the_virtual_boards_wiring_faults(tmp_path):
+    # A folder whose virtual board was soldered with a fault (`sim --dir D
+    # --weak-magnet d4`): the demo there plays on that board, says so, and
+    # leaves the fault in place, instead of quietly soldering it right.
+    import json
+
+    from turtleboard.paths import reference_board
+    from turtleboard.sim.device import load_board_file
+    from turtleboard.sim.world import WIRING_FILE, Wiring
+
+    folder = tmp_path / "board"
+    (folder / "world").mkdir(parents=True)
+    wiring = Wiring(load_board_file(str(reference_board("tortuga"))))
+    wiring.weaken("d4")
+    wiring.save(str(folder / "world"))
+    r = subprocess.run(
+        [sys.executable, "-m", "turtleboard", "demo", "--game", "tortuga", "--seed", "3",
+         "--fast", "--dir", str(folder), "--record", str(tmp_path / "demo.txt")],
+        capture_output=True, text=True, timeout=240, cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "wiring fault of this virtual board, kept: cell d4: a turtle gives" in r.stdout
+    assert "game over after" in r.stdout  # a weak magnet still reads
+    kept = json.loads((folder / "world" / WIRING_FILE).read_text())
+    assert kept == wiring.to_json()

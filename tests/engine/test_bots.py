@@ -3,7 +3,7 @@
 # reads what its player may not see (changing those hidden parts of the true
 # state must not change its choice).
 from turtles import CHANCE, TERMINAL, new_game
-from turtles.bots import LEVELS, choose, random_action, thinker
+from turtles.bots import LEVELS, choose, random_action, think_through, thinker
 from turtles.rng import Rng
 
 from check import raises
@@ -85,6 +85,28 @@ def test_race_bot_blocked_from_physical_cards():
     assert thinker(g, "random", Rng(1)).action in g.legal_actions()
 
 
+def test_race_best_counts_the_worlds_it_samples():
+    # Near the end of a race a playout is a few actions; sampling its world
+    # costs more (montecarlo.WORLD actions), and counts as that: the budget
+    # bounds the work, so the worlds sampled are at most budget / WORLD.
+    from turtles.bots import BUDGETS
+    from turtles.montecarlo import WORLD
+
+    budget = BUDGETS["race"]["best"]
+    most = 0
+    for seed in (1, 2):
+        g = new_game("race", 5)
+        rng = Rng(seed)
+        while g.to_move() != TERMINAL:
+            if g.to_move() != CHANCE and len(g.legal_actions()) > 1:
+                t = think_through(thinker(g, "best", Rng(seed)))
+                # a round of worlds (one a root action) is finished
+                assert sum(t.tries) <= budget // (WORLD + 1) + len(t.actions)
+                most = max(most, sum(t.tries))
+            g.push(random_action(g, rng))
+    assert most > budget // (WORLD + 1) // 2  # short playouts were met
+
+
 # ---- the bots see what their player sees -----------------------------------
 
 def _rotated(counts):
@@ -108,10 +130,10 @@ def _mahe_hidden_changed(g, me):
     return saved
 
 
-def _leak_check(name, players, levels, change, restore, seeds, leaky=None):
+def _leak_check(name, players, levels, change, restore, seeds, leaky=None, options=None):
     changed_any = 0
     for seed in seeds:
-        g = new_game(name, players)
+        g = new_game(name, players, options)
         rng = Rng(seed)
         while g.to_move() != TERMINAL:
             who = g.to_move()
@@ -151,6 +173,17 @@ def test_race_bots_never_read_hidden_hands_colours_or_pile():
 def test_mahe_bots_never_read_the_others_egg_cards():
     n = _leak_check("mahe", 4, ["best", "good", "easy", "best"], _mahe_hidden_changed,
                     _mahe_restore, (1,))
+    assert n > 20
+
+
+def test_mahe_best_with_egg_dice_never_reads_an_opponents_cards():
+    # With 2-3 players the bot's move may be decided by another player (the
+    # turtle it moves first lies under theirs): which egg cards they may play
+    # as a die is chance to the bot, never their face-down hand.
+    n = _leak_check("mahe", 3, ["best"], _mahe_hidden_changed, _mahe_restore, (1, 2),
+                    options={"egg_dice": 1})
+    n += _leak_check("mahe", 2, ["best", "good"], _mahe_hidden_changed, _mahe_restore, (3,),
+                     options={"egg_dice": 1})
     assert n > 20
 
 

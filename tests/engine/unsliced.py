@@ -5,13 +5,15 @@
 # (the strength figures in docs/bots.md were measured with these). What the
 # slicing did not change is taken from the new classes. One change:
 # expectimax counts a root action once, not again for each die face.
+# Since: where another player decides and may play an egg card as a die,
+# the values they may play are chance (their face-down hand is not read).
 
 from turtles.alphabeta import AlphaBeta
 from turtles.evaluate import WIN
 from turtles.evaluate import mahe as mahe_eval
-from turtles.expectimax import Expectimax, _add
+from turtles.expectimax import ONE, Expectimax, _add, _none_of, _unseen
 from turtles.game import CHANCE, TERMINAL, Game
-from turtles.montecarlo import MonteCarlo
+from turtles.montecarlo import WORLD, MonteCarlo
 
 STOP = 21  # mahe.STOP
 
@@ -112,6 +114,7 @@ class OldExpectimax(Expectimax):  # its _margin and _for: unchanged
         self.me = game.to_move()
         self.greedy = greedy or (shallow and game.phase == 1)  # mahe.CHOOSE
         self.actions = list(game.legal_actions())
+        self.unseen = _unseen(game, self.me)
         self.scores = []
         self.nodes = 0
         self.action = None
@@ -174,6 +177,8 @@ class OldExpectimax(Expectimax):  # its _margin and _for: unchanged
                 g.take_back(token)
                 total += w
             return [x // total for x in acc]
+        if not greedy and who != self.me and self.unseen and g.phase == 3:
+            return self._hidden_hand(who, rolled)
         actions = g.legal_actions()
         if greedy:
             actions = [STOP] if STOP in actions else actions[:1]
@@ -186,6 +191,44 @@ class OldExpectimax(Expectimax):  # its _margin and _for: unchanged
             if best is None or self._for(v, who) > self._for(best, who):
                 best = v
         return best
+
+    def _hidden_hand(self, who, rolled):
+        g = self.game
+        k = len(g.won[who])
+        options = []
+        for a in (STOP, 20):  # stop, roll
+            token = g.try_action(a)
+            self.nodes += 1
+            options.append((self._value(rolled, False), 0))
+            g.take_back(token)
+        if k and not g.card_die and g.first_card != who + 1:
+            for c in range(1, min(6, 7 - sum(g.dice)) + 1):
+                if self.unseen[c]:
+                    held = g.won[who]
+                    g.won[who] = [c] * k
+                    token = g.try_action(30 + c)
+                    self.nodes += 1
+                    options.append((self._value(rolled, False), c))
+                    g.take_back(token)
+                    g.won[who] = held
+        n = sum(self.unseen)
+        # the decider takes the best they hold: stop or roll they always do
+        options = [options[i] for i in sorted(range(len(options)),
+                                              key=lambda i: (-options[i][0][who], i))]
+        acc = None
+        out = 0
+        left = ONE
+        for v, c in options:
+            if not c:
+                acc = _add(acc, v, left)
+                break
+            out += self.unseen[c]
+            none = _none_of(n, out, k)
+            acc = _add(acc, v, left - none)
+            left = none
+            if not left:
+                break
+        return [x // ONE for x in acc]
 
 
 class OldMonteCarlo(MonteCarlo):  # its own __init__ and _finish: unchanged
@@ -201,7 +244,7 @@ class OldMonteCarlo(MonteCarlo):  # its own __init__ and _finish: unchanged
         rng = self.rng
         world = self.sample(self.game, self.me, rng)
         world.try_action(self.actions[self.i])
-        self.nodes += 1 + playout(world, rng)
+        self.nodes += WORLD + 1 + playout(world, rng)  # since: a world counts as WORLD
         winners = world.result()["winners"]
         if self.me in winners:
             self.wins[self.i] += 60 // len(winners)

@@ -167,3 +167,32 @@ def test_a_quiet_cycle_allocates_nothing():
         gc.enable()
     assert after == before, "a quiet cycle allocated %d bytes" % ((after - before) // 50)
     assert rig.frames() == []
+
+
+def test_no_frame_draws_more_than_the_supply_gives():
+    # The LEDs' power budget (docs/hardware.md, "Power"): at full brightness
+    # every LED white would draw 40 x 60 mA = 2.4 A on the Tortuga board;
+    # the controller dims such a frame as a whole, to LED_LIMIT_MA.
+    def draws(frame):
+        return sum(r + g + b for r, g, b in frame)
+
+    assert scenes.MAX_SUM == scenes.LED_LIMIT_MA * 255 // scenes.MA_PER_CHANNEL
+    full = [(255, 255, 255)] * 40
+    assert draws(full) > scenes.MAX_SUM
+    dimmed = scenes.capped(full)
+    assert scenes.MAX_SUM - 120 <= draws(dimmed) <= scenes.MAX_SUM
+    assert len(set(dimmed)) == 1  # dimmed alike: the colours stay
+    small = [(255, 0, 0)] * 40
+    assert scenes.capped(small) is small  # within the budget: as it is
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.send("bright", {"level": 255})
+    seen = [list(rig.hal.leds)]
+    rig.send("ledtest", run=10)
+    for _ in range(40):  # red, green, blue, white at full brightness, then the scene
+        seen.append(list(rig.hal.leds))
+        rig.run(100)
+    assert (255, 0, 0) in seen[1]  # red on every LED fits in the budget
+    assert max(draws(f) for f in seen) <= scenes.MAX_SUM
+    assert [f for f in seen if f and f[0][0] == f[0][1] == f[0][2] > 0]  # the white step, dimmed

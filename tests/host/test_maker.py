@@ -46,6 +46,30 @@ def test_bom_counts_follow_the_board_file():
         assert rows["neodymium"] == {"mahe": 7, "race": 5, "tortuga": 16}[name]
 
 
+def test_the_power_budget_fits_the_supply():
+    # Every part's current and the total (docs/hardware.md, "Power"): the
+    # 5 V supply keeps its margin on every reference board, the LEDs counted
+    # at the firmware's cap; the sensors get a regulator of their own where
+    # the Pico's 3V3(OUT) would give too much; the level shifter is listed.
+    from controller import scenes
+    from turtleboard.maker.bom import MARGIN, SUPPLY_A, own_regulator, power_rows
+
+    for name in ("mahe", "race", "tortuga"):
+        obj = ref(name)
+        power = {r[0]: r for r in power_rows(obj)}
+        assert power["WS2812B LED"][3] <= scenes.LED_LIMIT_MA
+        assert sum(r[3] for r in power.values()) <= SUPPLY_A * 1000 * (1 - MARGIN)
+        parts = [part for part, _, _ in bom_rows(obj)]
+        assert any(p.startswith("74AHCT125 level shifter") for p in parts)
+        assert "5 V %d A power supply" % SUPPLY_A in parts
+        assert any(p.startswith("3.3 V regulator") for p in parts) == own_regulator(obj)
+    assert own_regulator(ref("tortuga")) and not own_regulator(ref("race"))
+    # all 40 Tortuga LEDs white would draw 2.4 A: more than the cap
+    assert 40 * 60 > scenes.LED_LIMIT_MA
+    out = turtleboard("board", "bom", "tortuga").stdout
+    assert "Power budget" in out and "26% to spare" in out and "2400 mA all white" in out
+
+
 def test_bom_on_screen_and_as_csv():
     r = turtleboard("board", "bom", "race")
     assert r.returncode == 0 and "DRV5055A1 analog hall sensor" in r.stdout and " 10 " in r.stdout
@@ -78,6 +102,9 @@ def test_wiring_names_every_cell_led_and_pin(name):
         assert "ch %d" % ch in words and "Y%d" % (ch & 15) in words
     for led in range(board.led_count):
         assert str(led) in words  # every LED of the chain, numbered
+    for i, cell in enumerate(board.cells):  # the cell map: each cell, its multiplexer input
+        assert words.count(cell) >= 2 and "%d/Y%d" % divmod(board.sensor_of[i], 16) in words
+    assert "LED data: 74AHCT125 level shifter" in words  # between GP22 and DIN
     for gpio in board.mux["select"] + board.mux["adc"] + [board.led_pin] + [p for _, p in board.buttons]:
         assert any(t.startswith("GP%d (pin " % gpio) for t in words), gpio
     assert min(size for _, size in found) >= 9  # 9 units = 2.25 mm on A4: readable
@@ -175,7 +202,26 @@ def test_every_kind_of_sensor_fault_is_named():
 def test_every_turtle_reading_low_is_the_magnet_not_the_sensors():
     test = judged(results={c: (i, -14000) for i, c in enumerate(ref("race")["cells"])})
     assert all(not r.problems for r in test.cells.values())
-    assert "glued upside down" in test.notes[0]
+    assert "glued upside down (south pole up; a turtle's magnet goes north pole up)" in test.notes[0]
+    assert "upside down (north pole up)" not in test.notes[0]  # north up is right, not the fault
+
+
+def test_a_weak_cell_says_at_once_what_to_do():
+    # One cell weak (the same test turtle read strongly elsewhere): its
+    # sensor sits deep; the corrected threshold reads it, so flash and play
+    # now, no second round. A reading the corrected file cannot take must
+    # be repaired first; every cell weak is the test turtle's magnet.
+    from turtleboard.maker.report import repairs
+
+    test = judged(results={"8": (8, 7000)})
+    weak = test.cells["8"].problems[0]
+    assert "reads it: flash it and play now" in weak
+    assert repairs(test) == []
+    test = judged(results={"8": (8, 900)})
+    assert "raise it under the centre, then test again before you flash" in test.cells["8"].problems[0]
+    assert repairs(test) == ["cell 8: weak magnet"]
+    test = judged(results={c: (i, 5000) for i, c in enumerate(ref("race")["cells"])})
+    assert any("its magnet is weak; glue in a stronger one" in n for n in test.notes)
 
 
 def test_led_order_is_reported_as_the_mapping_found_and_corrected():
@@ -209,6 +255,20 @@ def test_a_cell_named_twice_writes_nothing(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "nothing was written" in out and "LED 4 is also the LED of $.cells.1" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["my.json"]
+
+
+def test_an_upside_down_sensor_is_a_repair_even_when_nothing_is_written(tmp_path, capsys):
+    from turtleboard.maker.report import write_results
+
+    leds = [(i, c, c) for i, c in enumerate(board_of(ref("race")).cells)]
+    leds[4] = (4, "4", "1")  # nothing can be written
+    test = judged(leds=leds, results={"5": (5, -14000)})
+    board = tmp_path / "my.json"
+    board.write_text(json.dumps(ref("race")))
+    assert write_results(test, str(board), None, "/dev/ttyACM0") == 1
+    out = capsys.readouterr().out
+    assert "nothing was written" in out
+    assert "Repair first (no board file can):\n  cell 5: polarity reversed" in out
 
 
 def test_the_measured_threshold_keeps_empty_cells_empty():
