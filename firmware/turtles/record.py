@@ -15,6 +15,7 @@
 
 from .errors import BadSetup, GameError
 from .game import RULES_VERSION
+from .games import new_game
 
 
 class RecordError(GameError):
@@ -83,8 +84,6 @@ def _tag(line):
 
 def read_record(text, geometry=None):
     # Replay a record; returns the game. Raises RecordError with the line.
-    from . import new_game
-
     tags = {}
     moves = []
     n = 0
