@@ -160,9 +160,9 @@ sensing = Sensing(hal, board, "/tmp/turtleboard-bench-calibration.txt")  # not i
 ctl = Controller(hal, board, sensing, Log(), 1)
 ctl.new("tortuga", 2, {}, "physical")
 for t in texts:
-    ctl.game.apply_text(t)
+    ctl.session.game.apply_text(t)
 ctl.changed()
-img = ctl.game.image()
+img = ctl.session.game.image()
 for i in range(len(cells)):
     hal.adc[board.sensor_of[i]] = MID + (8000 if img[i] == 1 else -8000 if img[i] == 2 else 0)
 for _ in range(3):
@@ -190,7 +190,7 @@ def cycles(n, toggle):
     # of every cycle (quiet), thrice. The median leaves out the garbage
     # collector's pauses, reported apart as garbage per cycle.
     times = []
-    after = {True: [], False: []}  # by ctl.sent_status: a status, or LEDs
+    after = {True: [], False: []}  # by ctl.display.sent_status: a status, or LEDs
     changed = False
     for i in range(n):
         if toggle and i % 2 == 0:
@@ -206,7 +206,7 @@ def cycles(n, toggle):
             changed = True
         elif changed:
             if ctl.link.seq != seq:
-                after[ctl.sent_status].append(dt)
+                after[ctl.display.sent_status].append(dt)
             changed = False
     hal.adc[ch] = UPV
     ctl.step(hal.clock)
@@ -252,7 +252,7 @@ for _ in range(12):
     keep("worst_local", cycles(200, True)[0])
     quiet_link(False)
     keep("scan", timed(lambda: sensing.scan(hal.clock), 50))
-    keep("legal", timed(ctl.game.legal_actions, 50))
+    keep("legal", timed(ctl.session.game.legal_actions, 50))
     keep("build", timed(lambda: ctl.changed() or ctl.position().finish(), 5))
 report({"worst_cycle_us": round(best["worst"], 1), "change_cycle_us": round(best["change"], 1),
         "status_frame_cycle_us": round(best["status"], 1), "leds_frame_cycle_us": round(best["leds"], 1), "quiet_cycle_us": round(best["quiet"], 1),
@@ -287,7 +287,7 @@ for i in range(40):
 # collected: the peak is the held heap, the candidates so far and one
 # candidate's garbage.
 from controller.matcher import Position
-g = ctl.game
+g = ctl.session.game
 gc.collect()
 gc.disable()
 peak_rebuild = 0
@@ -358,10 +358,10 @@ header = log.scan()
 assert log._kept == kept, "GameLog.scan keeps other lines"
 del kept
 gc.collect()
-game, cell_map = ctl.make_game(header["game"], header["players"], header["options"])
+game, cell_map = ctl.session.make_game(header["game"], header["players"], header["options"])
 snap = log.last_snapshot()
 start = 0
-if snap is not None:  # as Controller.replay: resume, then the actions after it
+if snap is not None:  # as Session.replay: resume, then the actions after it
     game.resume(snap[0], snap[2], snap[1])
     start = snap[0]
 del snap
@@ -371,7 +371,8 @@ for text in log.actions(start):
     game.apply_text(text)
     sample()
     gc.collect()
-ctl.install(header["game"], game, cell_map, "electronic")
+ctl.session.install(header["game"], game, cell_map, "electronic")
+ctl.installed("game")
 sample()
 ctl.position().finish()  # the candidates, built in the first cycles after boot
 sample()
@@ -443,10 +444,11 @@ def long_game_log(folder: Path) -> dict:
 
 # Heap per module, in the order the device imports them: what stays after a
 # collection (held), and what importing allocates in all (gc off).
-MODULES = ("turtles.errors", "turtles.game", "turtles", "turtles.jsontext", "turtles.rng",
+MODULES = ("turtles.errors", "turtles.game", "turtles.games", "turtles", "turtles.jsontext", "turtles.rng",
            "controller.board", "controller.flows", "controller.commands", "controller.scenes",
            "controller.buttons", "controller.frames", "controller.link", "controller.matcher",
-           "controller.prompts", "controller.control", "controller.gamelog", "controller.sensing",
+           "controller.prompts", "controller.session", "controller.display",
+           "controller.decide", "controller.control", "controller.gamelog", "controller.sensing",
            "controller.boot", "turtles.hexboard", "turtles.tortuga", "controller.flow_tortuga")
 IMPORTS = "import gc\nheld = {}\nspent = {}\n" + "".join(
     "gc.collect()\na = gc.mem_alloc()\ngc.disable()\nimport %s\nspent[%r] = gc.mem_alloc() - a\n"

@@ -360,11 +360,11 @@ log = RamLog()
 ctl = Controller(hal_, board, sensing, log, 1)
 ctl.new("tortuga", 2, {}, "physical")
 for t in texts:
-    ctl.game.apply_text(t)
+    ctl.session.game.apply_text(t)
 del texts
 ctl.changed()
-cells = ctl.game.cells()
-show(board, ctl.game.image(), cells)
+cells = ctl.session.game.cells()
+show(board, ctl.session.game.image(), cells)
 now = 1000
 def cycle():
     global now
@@ -430,7 +430,7 @@ for _ in range(3):
     "position": """
 from controller.matcher import Position
 def build():
-    Position(ctl.game).finish()
+    Position(ctl.session.game).finish()
 for _ in range(3):
     clocked("position", build)
 """,
@@ -496,11 +496,11 @@ for k in range(6):
     else:
         target = ctl.prev_image
     show(board, target, cells)
-    n = len(ctl.game.history)
+    n = len(ctl.session.game.history)
     for _ in range(8):
         seq = ctl.link.seq
         clocked("_cycle", cycle)
-        if len(ctl.game.history) != n:
+        if len(ctl.session.game.history) != n:
             out.setdefault("commit_cycle" if k % 2 == 0 else "takeback_cycle", []).append(out["_cycle"].pop())
             break
         out.setdefault("settle_cycle", []).append(out["_cycle"].pop())  # the change settling
@@ -513,7 +513,7 @@ del out["_cycle"]
 """,
     "snapshot": """
 def snap():
-    ctl.log.snapshot(ctl.game.state_hash(), ctl.game.state_text())
+    ctl.session.log.snapshot(ctl.session.game.state_hash(), ctl.session.game.state_text())
 for _ in range(3):
     clocked("snapshot", snap)
 """,
@@ -575,7 +575,7 @@ seed = hal_.ticks_ms()
 for r in sensing.raw:
     seed = (seed * 31 + r) & 0xFFFFFFFF
 ctl = Controller(hal_, board, sensing, GameLog('/input/game.log'), seed)
-ctl.level = board.brightness
+ctl.display.level = board.brightness
 t_restore = time.ticks_us()
 ctl.restore()
 t_restore = time.ticks_diff(time.ticks_us(), t_restore)
@@ -585,9 +585,9 @@ allocated = gc.mem_alloc() - base - len(LOG)
 pins, adcs = machine.calls
 PER_CALL
 us -= fake_us(pins, adcs)
-assert len(ctl.game.history) == LOG_ACTIONS and ctl.game.state_hash() == LOG_HASH, "not the logged game"
+assert len(ctl.session.game.history) == LOG_ACTIONS and ctl.session.game.state_hash() == LOG_HASH, "not the logged game"
 report({"boot": [us, allocated, clock.settle, 0, 0, adcs, 0, 0], "imports_us": t_imports,
-        "restore_us": t_restore, "tx": usb.tx, "resumed_from": ctl.game.history.base})
+        "restore_us": t_restore, "tx": usb.tx, "resumed_from": ctl.session.game.history.base})
 """
 
 # Heap while restoring: the log scan and the replay run at the top level of
@@ -962,8 +962,8 @@ def write_boot_files(rom: Path) -> dict:
     calibration that matches the models' readings (nothing to save)."""
     import turtleboard  # noqa: F401  (puts the device packages on sys.path)
     from controller.board import load_board
-    from controller.control import SNAPSHOT_EVERY
     from controller.gamelog import GameLog
+    from controller.session import SNAPSHOT_EVERY
     from turtles import new_game
     from turtles.bots import random_action
     from turtles.rng import Rng
@@ -979,7 +979,7 @@ def write_boot_files(rom: Path) -> dict:
         log.append(game.action_text(action))
         replay.push(action)
         if log.count % SNAPSHOT_EVERY == 0 and log.count < LOG_ACTIONS:
-            # as the device writes them (Controller.keep_snapshot), but the
+            # as the device writes them (Session.keep_snapshot), but the
             # last: the power went before it, so the boot replays the most
             log.snapshot(replay.state_hash(), replay.state_text())
     board = load_board((rom / "board.json").read_text())

@@ -45,7 +45,7 @@ def main(platform_hal, period_ms=5):
     for r in sensing.raw:  # the low bits of the sensors' noise
         seed = (seed * 31 + r) & 0xFFFFFFFF
     ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
-    ctl.level = board.brightness
+    ctl.display.level = board.brightness
     ctl.restore()
     send_hello(ctl)  # with the restored game, if any
     if trouble is not None:

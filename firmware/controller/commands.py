@@ -7,6 +7,7 @@ from turtles.game import CHANCE
 
 from . import flows
 from .computer import no_hint
+from .prompts import answer, close_prompt
 
 FW_VERSION = "0.1.0"
 PROTO_VERSION = 1
@@ -66,45 +67,45 @@ def game_error_code(e):
 
 
 def send_hello(ctl):
-    game = ctl.game
+    game = ctl.session.game
     ctl.link.send("hello", {
         "fw": FW_VERSION,
         "proto": PROTO_VERSION,
         "board": ctl.board.name,
         "board_version": ctl.board.version,
-        "game": ctl.name if game is not None else None,
+        "game": ctl.session.name if game is not None else None,
         "n": len(game.history) if game is not None else 0,
-        "hash": ctl.hash() if game is not None else None,
+        "hash": ctl.session.hash() if game is not None else None,
     })
 
 
 def send_state(ctl):
-    game = ctl.game
+    game = ctl.session.game
     link = ctl.link
     if game is None:
         link.send("state", {"game": None, "players": 0, "options": {}, "dice": None,
                             "n": 0, "hash": None, "over": False, "result": None})
         link.send("synced", {"n": 0, "hash": None})
     else:
-        hash_text = ctl.hash()
+        hash_text = ctl.session.hash()
         link.send("state", {
-            "game": ctl.name,
+            "game": ctl.session.name,
             "players": game.players,
             "options": game.options,
-            "dice": ctl.dice,
+            "dice": ctl.session.dice,
             "seats": ctl.computer.seats,
             "n": len(game.history),
             "hash": hash_text,
             "over": game.is_over(),
             "result": game.result(),
         })
-        link.send_log(ctl.action_texts())
+        link.send_log(ctl.session.action_texts())
         link.send("synced", {"n": len(game.history), "hash": hash_text})
     ctl.resend()  # what a host that just (re)connected has missed, with a game or without
 
 
 def need_game(ctl):
-    if ctl.game is None:
+    if ctl.session.game is None:
         raise CommandError("no-game", "no game is running; start one with `new`")
 
 
@@ -162,7 +163,7 @@ def cmd_answer(ctl, payload):
         raise CommandError(
             "no-prompt", "prompt %r is not open (prompt %d is); answer that one" % (payload.get("id"), p.id)
         )
-    if not ctl.answer(whole(payload, "choice", 0, len(p.actions) - 1), "host"):
+    if not answer(ctl, whole(payload, "choice", 0, len(p.actions) - 1), "host"):
         raise Answered()
 
 
@@ -176,7 +177,7 @@ def cmd_enter(ctl, payload):
         # character taken out of a string is interned for good.
         raise CommandError("bad-notation", "an action in notation is at most %d plain ASCII "
                            "characters, like d3-d4 or roll; this text is not" % MAX_TEXT)
-    game = ctl.game
+    game = ctl.session.game
     if game.is_over():
         raise CommandError("over", "the game is over; start a new one with `new`")
     action = game.parse_action(text.strip())
@@ -184,24 +185,24 @@ def cmd_enter(ctl, payload):
         raise IllegalAction("%s is illegal: %s" % (text.strip(), game.explain_illegal(action)))
     p = ctl.prompt
     if p is not None and action in p.actions:
-        if not ctl.answer(p.actions.index(action), "host"):
+        if not answer(ctl, p.actions.index(action), "host"):
             raise Answered()
         return
-    ctl.close_prompt(None)
+    close_prompt(ctl, None)
     chance = game.to_move() == CHANCE
     if not ctl.commit(action, "host"):
         raise Answered()
     if chance:
-        ctl.shown_dice = flows.dice_value(game, action)
+        ctl.display.shown_dice = flows.dice_value(game, action)
 
 
 def cmd_hint(ctl, payload):
     # A `hint` frame follows when the search is done (a control cycle a slice).
     need_game(ctl)
-    why = no_hint(ctl.game)
+    why = no_hint(ctl.session.game)
     if why is not None:
-        raise CommandError("over" if ctl.game.is_over() else "refused", why)
-    if ctl.computer.playing(ctl.game):
+        raise CommandError("over" if ctl.session.game.is_over() else "refused", why)
+    if ctl.computer.playing(ctl.session.game):
         raise CommandError("illegal", "the computer is to move, not a person")
     ctl.computer.ask_hint("host")
 
@@ -212,7 +213,7 @@ def cmd_undo(ctl, payload):
 
 
 def cmd_bright(ctl, payload):
-    ctl.level = whole(payload, "level", 0, 255)
+    ctl.display.level = whole(payload, "level", 0, 255)
 
 
 def cmd_diag(ctl, payload):
@@ -223,7 +224,7 @@ def cmd_diag(ctl, payload):
 
 
 def cmd_ledtest(ctl, payload):
-    ctl.ledtest_at = ctl.hal.ticks_ms()
+    ctl.display.ledtest_at = ctl.hal.ticks_ms()
 
 
 def cmd_selftest(ctl, payload):

@@ -93,7 +93,7 @@ class Computer:
         # is to move or a hint was asked for.
         if self.people and self.hint_by is None:
             return  # nothing to think about (no search is under way then)
-        game = ctl.game
+        game = ctl.session.game
         if game is None or ctl.must_match is not None or ctl.prompt is not None:
             return
         who = game.to_move()

@@ -8,6 +8,10 @@
 #           (the last choice, None, cancels)
 # A `move` prompt may also offer TAKEBACK: the board only lost a turtle and
 # that is also the position before the last move.
+# The controller (control.py) holds the open prompt; the functions below
+# open, close and answer it, and take the buttons' presses.
+
+from .computer import no_hint
 
 TAKEBACK = "takeback"  # never an engine action (those are ints or tuples)
 
@@ -43,3 +47,65 @@ def choice_text(game, action):
     if action == TAKEBACK:
         return TAKEBACK
     return game.action_text(action)
+
+
+def open_prompt(ctl, kind, text, actions, image=None):
+    ctl.prompt_seq += 1
+    ctl.prompt = Prompt(ctl.prompt_seq, kind, text, actions, image)
+    ctl.link.send("prompt", ctl.prompt.payload(ctl.session.game))
+
+
+def close_prompt(ctl, choice):
+    if ctl.prompt is not None:
+        ctl.link.send("closed", {"id": ctl.prompt.id, "choice": choice})
+        ctl.prompt = None
+        ctl.dirty = True
+
+
+def answer(ctl, index, by):
+    # The open prompt's choice `index`, by the buttons or the host.
+    # False if an action could not be committed (its error frame is sent).
+    p = ctl.prompt
+    action = p.actions[index]
+    close_prompt(ctl, index)
+    if action is None:
+        return True
+    if action == TAKEBACK:
+        ctl.takeback(by)
+        return True
+    return ctl.commit(action, by, on_board=p.kind == "move")
+
+
+def press(ctl, name):
+    # A button pressed: NEXT and OK answer the open prompt; with none, NEXT
+    # asks for a hint, OK lets the computer play on after a takeback or
+    # confirms a board that matches while moves stay hidden.
+    p = ctl.prompt
+    game = ctl.session.game
+    if p is not None:
+        if name == "next":
+            p.next()
+            ctl.link.send("prompt", p.payload(game))
+            ctl.dirty = True
+        elif name == "ok":
+            answer(ctl, p.current, "buttons")
+        return
+    computer = ctl.computer
+    if name == "next" and game is not None and ctl.must_match is None \
+            and not computer.playing(game) and no_hint(game) is None:
+        computer.ask_hint("buttons")  # NEXT with no question open: a hint
+        return
+    if name == "ok" and computer.paused and computer.playing(game):
+        computer.paused = False  # the computer plays on
+        ctl.dirty = True
+        return
+    if name != "ok" or game is None or not ctl.position().player:
+        return
+    pos = ctl.pos
+    if ctl.board_image() != pos.image or not ctl.steady:
+        return
+    pos.finish()
+    if pos.unseen:
+        open_prompt(ctl, "hidden", "which move was made? the last choice cancels",
+                        pos.unseen + [None])
+        ctl.dirty = True

@@ -23,7 +23,7 @@ class SelfTest:
         # One LED lit (led < 0: none), brightness applied.
         frame = [scenes.OFF] * len(self.frame)
         if led >= 0:
-            frame[led] = scenes.scale(colour, self.ctl.level)
+            frame[led] = scenes.scale(colour, self.ctl.display.level)
         self.frame = frame
         self.ctl.hal.write_leds(frame)
 

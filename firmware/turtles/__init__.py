@@ -3,33 +3,7 @@
 
 from .errors import BadNotation, BadSetup, GameError, IllegalAction  # noqa: F401
 from .game import CHANCE, DOWN, EMPTY, TERMINAL, UP  # noqa: F401
-
-GAME_NAMES = ("mahe", "race", "tortuga")
-
-
-_classes = {}  # each game's class once imported
-
-
-def game_class(name):
-    # Imported on demand, so the device loads only the game it plays; then
-    # kept (an import statement costs more than a new game's set-up).
-    cls = _classes.get(name)
-    if cls is not None:
-        return cls
-    if name == "mahe":
-        from .mahe import Mahe as cls
-    elif name == "race":
-        from .race import Race as cls
-    elif name == "tortuga":
-        from .tortuga import Tortuga as cls
-    else:
-        raise BadSetup("unknown game %r; the games are: %s" % (name, ", ".join(GAME_NAMES)))
-    _classes[name] = cls
-    return cls
-
-
-def new_game(name, players, options=None, geometry=None):
-    return game_class(name)(players, options, geometry)
+from .games import GAME_NAMES, game_class, new_game  # noqa: F401
 
 
 def from_record(text, geometry=None):

@@ -282,11 +282,6 @@ class Game:
     def option_text(self):
         return ",".join("%s=%s" % (k, self.options[k]) for k in sorted(self.options))
 
-    def record(self, result=True):
-        from .record import write_record
-
-        return write_record(self, result)
-
     def copy(self):
         # An independent game with the same history (replayed).
         other = self.__class__(self.players, self.options, self.geometry)

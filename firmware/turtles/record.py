@@ -21,6 +21,7 @@
 
 from .errors import BadSetup, GameError
 from .game import RULES_VERSION
+from .games import new_game
 
 FORMAT = 2
 FORMATS = (1, 2)  # the formats read
@@ -94,8 +95,6 @@ def _tag(line):
 
 def read_record(text, geometry=None):
     # Replay a record; returns the game. Raises RecordError with the line.
-    from . import new_game
-
     tags = {}
     moves = []
     n = 0

@@ -256,13 +256,14 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
         view.stop()
         game = mirror.replica.game
         from turtleboard.pictures import text_picture
+        from turtles.record import write_record
 
         if plain:
             print(text_picture(game))
         res = game.result() or {}
         winners = ", ".join("player %d" % (w + 1) for w in res.get("winners", []))
         with open(record_path, "w") as f:
-            f.write(game.record())
+            f.write(write_record(game))
         print("game over after %d actions in %.0f s: %s won (scores %s)"
               % (len(game.history), time.monotonic() - started, winners or "nobody",
                  res.get("scores")))

@@ -8,6 +8,7 @@ from pathlib import Path
 from turtleboard.connection.link import LinkError
 from turtleboard.errors import UserError
 from turtleboard.paths import BOARD_HELP, board_arg
+from turtles.record import write_record
 
 
 def add_arguments(p) -> None:
@@ -34,7 +35,7 @@ def export_record(port: str, geometry=None, timeout: float = 5.0) -> str:
     game = mirror.replica.game
     if game is None:
         raise UserError("there is no game on the board to export; start one first")
-    return game.record(True)
+    return write_record(game, True)
 
 
 def run(args) -> int:

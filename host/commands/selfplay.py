@@ -8,7 +8,7 @@ from turtleboard.errors import UserError
 from turtleboard.games import KEYS, entry, games_help, options_help
 from turtles import GameError, new_game
 from turtles.bots import play_random
-from turtles.record import parse_options
+from turtles.record import parse_options, write_record
 from turtles.rng import Rng
 
 
@@ -31,7 +31,7 @@ def run(args) -> int:
     except GameError as e:
         raise UserError(str(e)) from None
     play_random(game, Rng(args.seed))
-    text = game.record()
+    text = write_record(game)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:

@@ -4,6 +4,7 @@
 from turtles import TERMINAL, from_record, new_game
 from turtles.bots import random_action
 from turtles.race import DECK, KINDS
+from turtles.record import write_record
 from turtles.rng import Rng
 
 LONG = {"fields": 30}
@@ -37,7 +38,7 @@ def _long_game(players, options, seed):
             refills += 1
         _cards_accounted(g)
         keys.append(g.state_key())
-    again = from_record(g.record(), LONG)
+    again = from_record(write_record(g), LONG)
     assert again.state_key() == g.state_key() and again.result() == g.result()
     i = len(keys) - 1
     while g.history:

@@ -139,7 +139,7 @@ class Rig:
 
     def show(self, image=None):
         # Set every cell of the game as `image` says (default: the game's).
-        game = self.ctl.game
+        game = self.ctl.session.game
         image = game.image() if image is None else image
         cells = game.cells()
         for i in range(len(cells)):

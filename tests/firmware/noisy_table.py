@@ -84,6 +84,7 @@ class Table:
         self.rig.sensing.hal = self.hal
         self.rig.sensing._read = self.hal.read_cells
         self.rig.ctl.hal = self.hal
+        self.rig.ctl.display.hal = self.hal
         self.rig.ctl.link.hal = self.hal
         self.rig.ctl.buttons.hal = self.hal
         self.rig.sensing.calibrate(self.hal.clock)
@@ -99,20 +100,19 @@ class Table:
         # Prompts the board closed by itself while no hand touched the board
         # (noise); one closed and opened again as the hands lay the board out
         # is the board asking afresh.
+        # A prompt opens and closes with its `prompt` and `closed` frames
+        # (controller/prompts.py): the frames the board sends are watched.
         ctl = self.rig.ctl
         opened = {}
-        open_prompt, close_prompt = ctl.open_prompt, ctl.close_prompt
+        send = ctl.link.send
 
-        def on_open(*args, **kw):
-            open_prompt(*args, **kw)
-            opened[ctl.prompt.id] = self.hal.clock
-
-        def on_close(choice):
-            p = ctl.prompt
-            if p is not None and choice is None and not self._closing \
-                    and opened.get(p.id) != self.hal.clock and self.hal.still(STILL_MS):
+        def on_send(kind, payload=None):
+            if kind == "prompt":
+                opened.setdefault(payload["id"], self.hal.clock)  # sent again on NEXT, a sync
+            elif kind == "closed" and payload["choice"] is None and not self._closing \
+                    and opened.get(payload["id"]) != self.hal.clock and self.hal.still(STILL_MS):
                 self.cancelled += 1
-            close_prompt(choice)
+            send(kind, payload)
 
         takeback = ctl.takeback
 
@@ -121,7 +121,7 @@ class Table:
                 self.takebacks += 1  # nobody touched the board: noise took a move back
             takeback(by)
 
-        ctl.open_prompt, ctl.close_prompt, ctl.takeback = on_open, on_close, on_takeback
+        ctl.link.send, ctl.takeback = on_send, on_takeback
         self._closing = False
 
     # ---- time ----------------------------------------------------------
@@ -220,8 +220,8 @@ class Table:
         rig = self.rig
         rig.new(players=self.players, game=self.game_name, seed=self.rng.randrange(1 << 29))
         ctl = rig.ctl
-        while len(ctl.game.history) < max_actions:
-            game = ctl.game
+        while len(ctl.session.game.history) < max_actions:
+            game = ctl.session.game
             self._seen()
             if ctl.prompt is not None:
                 self.answer(None)
@@ -243,7 +243,7 @@ class Table:
     def stall(self):
         # The board did not react: the hands enter the move from the host.
         self.stalls += 1
-        game = self.rig.ctl.game
+        game = self.rig.ctl.session.game
         if self.rig.ctl.prompt is not None:
             return
         action = self.rng.choice(game.legal_actions())
@@ -289,7 +289,7 @@ class Table:
     def answer(self, wanted):
         ctl = self.rig.ctl
         p = ctl.prompt
-        game = ctl.game
+        game = ctl.session.game
         choices = [None if a is None else "takeback" if a == "takeback" else game.action_text(a)
                    for a in p.actions]
         if wanted not in choices:
@@ -309,7 +309,7 @@ class Table:
         self._closing = False
 
     def report(self):
-        return {"actions": len(self.rig.ctl.game.history), "moves": self.actions,
+        return {"actions": len(self.rig.ctl.session.game.history), "moves": self.actions,
                 "wrong": len(self.wrong), "stalls": self.stalls,
                 "cancelled": self.cancelled, "takebacks": self.takebacks,
                 "faults": only(self.rig.got, "error")}

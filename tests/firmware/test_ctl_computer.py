@@ -18,9 +18,9 @@ def _follow(rig, limit=400):
     # Make every move the board lights (the person's hands), answer nothing.
     ctl = rig.ctl
     cycles = 0
-    while not ctl.game.is_over() and cycles < limit:
+    while not ctl.session.game.is_over() and cycles < limit:
         cycles += 1
-        if list(ctl.board_image()) != list(ctl.game.image()):
+        if list(ctl.board_image()) != list(ctl.session.game.image()):
             rig.show()
         rig.run(40)
     return cycles
@@ -31,7 +31,7 @@ def test_the_computer_plays_both_seats_and_people_make_its_moves():
     got = _new(rig, ["good", "easy"])
     assert only(got, "state")[0]["seats"] == ["good", "easy"]
     _follow(rig)
-    g = rig.ctl.game
+    g = rig.ctl.session.game
     assert g.to_move() == TERMINAL
     bys = [p["by"] for p in only(rig.got, "action")]
     assert set(bys) == {"computer"} and len(bys) == len(g.history)
@@ -43,7 +43,7 @@ def test_a_computer_move_is_lit_until_the_person_makes_it():
     rig = Rig("tortuga")
     _new(rig, ["person", "good"])
     ctl = rig.ctl
-    g = ctl.game
+    g = ctl.session.game
     before = g.image()
     g.apply_text("d2-d3")
     after = g.image()
@@ -82,7 +82,7 @@ def test_hints_from_the_host_and_from_next():
     assert only(got, "ok")
     rig.run(300)
     hint = only(rig.got, "hint")[-1]
-    g = rig.ctl.game
+    g = rig.ctl.session.game
     assert hint["by"] == "host" and hint["level"] == "good" and hint["player"] == 0
     assert g.parse_action(hint["text"]) in g.legal_actions()
     status = only(rig.got, "status")[-1]
@@ -110,11 +110,11 @@ def test_mahe_decisions_of_the_computer_need_no_prompt():
         if len(only(rig.got, "action")) > 6:
             break
         rig.run(40)
-        if list(rig.ctl.board_image()) != list(rig.ctl.game.image()):
+        if list(rig.ctl.board_image()) != list(rig.ctl.session.game.image()):
             rig.show()
     done = only(rig.got, "action")
     assert [p["by"] for p in done if p["text"] in ("roll", "stop")][:1] == ["computer"]
-    assert only(rig.got, "prompt") == [] or rig.ctl.game.to_move() != 0
+    assert only(rig.got, "prompt") == [] or rig.ctl.session.game.to_move() != 0
 
 
 def test_bad_seats_are_refused_with_what_to_do():
@@ -162,7 +162,7 @@ def test_a_host_seat_waits_for_the_host():
 def test_tattoo_set_up_by_the_computer_is_said_in_words():
     rig = Rig("tortuga")
     _new(rig, ["person", "easy"], options={"tattoo": 1})
-    g = rig.ctl.game
+    g = rig.ctl.session.game
     rig.show()
     rig.run(50)
     g0 = [a for a in g.legal_actions()][0]
@@ -182,13 +182,13 @@ def test_after_a_takeback_the_computer_waits_for_ok():
     rig = Rig("tortuga")
     _new(rig, ["easy", "person"])
     for _ in range(40):
-        if list(rig.ctl.board_image()) != list(rig.ctl.game.image()):
+        if list(rig.ctl.board_image()) != list(rig.ctl.session.game.image()):
             rig.show()
         rig.run(20)
         if only(rig.got, "action") and rig.ctl.must_match is None:
             break
     assert only(rig.got, "action")[-1]["by"] == "computer"
-    g = rig.ctl.game
+    g = rig.ctl.session.game
     last = g.undo()
     before = g.image()
     g.push(last)
@@ -245,7 +245,7 @@ def test_the_board_senses_and_blinks_while_the_computer_thinks():
         rig = Rig("tortuga")
         _new(rig, ["good", "person"])
         ctl = rig.ctl
-        g = ctl.game
+        g = ctl.session.game
         alone = choose(g, "good", Rng(7 + 1))  # the computer's Rng: the rig's seed + 1
         rig.show()
         turn = ctl.board.groups["turn"][0]
@@ -297,7 +297,7 @@ def test_an_undo_and_a_move_in_one_cycle_make_the_computer_think_afresh():
     rig = Rig("tortuga")
     _new(rig, ["person", "person"])
     ctl = rig.ctl
-    g = ctl.game
+    g = ctl.session.game
     rig.show()
     rig.send("enter", {"text": "d2-d3"})
     rig.show()

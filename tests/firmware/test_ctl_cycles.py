@@ -8,7 +8,8 @@ from ctl_rig import STEP_MS, Rig, actions
 from controller.frames import encode
 from controller.sensing import LATE_CHECKS_MS, STUCK_EVERY_MS
 
-BUSY = ("think", "render", "flush", "build", "commit", "takeback")
+BUSY = ("think", "build", "commit", "takeback")  # the controller's
+SHOWING = ("render", "flush")  # its display's
 
 
 def _record(rig):
@@ -28,6 +29,8 @@ def _record(rig):
 
     for name in BUSY:
         wrap(ctl, name)
+    for name in SHOWING:
+        wrap(ctl.display, name)
     wrap(rig.sensing, "_find_unclear")
     wrap(rig.sensing, "_measure_noise")
     step = ctl.step
@@ -119,8 +122,8 @@ def test_a_flickering_sensor_holds_up_neither_the_work_nor_the_checks():
     rig.show()
     rig.run(400)
     cycles = _record(rig)
-    cell = rig.ctl.game.cells()[0]
-    on = rig.ctl.game.image()[0]
+    cell = rig.ctl.session.game.cells()[0]
+    on = rig.ctl.session.game.image()[0]
     ms = 0
     while ms < 4 * LATE_CHECKS_MS:
         if ms == 500:

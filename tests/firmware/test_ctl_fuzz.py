@@ -96,7 +96,7 @@ def _fuzz(rig, rng, total, raw_only=False):
         if raw_only:
             data = bytes([rng.below(256) for _ in range(rng.below(300))])
         else:
-            data = _line(rng, seq, kind, _payload(rng, kind, rig.ctl.game))
+            data = _line(rng, seq, kind, _payload(rng, kind, rig.ctl.session.game))
         rig.hal.rx.extend(data)
         sent += 1
         if rng.below(4) == 0 or sent == total:
@@ -109,7 +109,7 @@ def _fuzz(rig, rng, total, raw_only=False):
     rig.raw(b"\n")
     got = rig.send("ping", run=100)
     assert [p["re"] for p in only(got, "ok")] == [rig.seq]
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     if game is not None:
         saved = GameLog(rig.folder + "/game.log").load()
         assert saved[1] == [game.action_text(a) for a in game.history]
@@ -124,8 +124,8 @@ def test_fuzzed_commands_during_a_game():
     rig.new()
     rng = Rng(15)
     for _ in range(6):
-        legal = rig.ctl.game.legal_actions()
-        rig.send("enter", {"text": rig.ctl.game.action_text(legal[rng.below(len(legal))])})
+        legal = rig.ctl.session.game.legal_actions()
+        rig.send("enter", {"text": rig.ctl.session.game.action_text(legal[rng.below(len(legal))])})
     _fuzz(rig, rng, _count() // 3)
 
 

@@ -12,7 +12,7 @@ def play(game, players, dice="physical", seed=1, options=None, limit=400, rig_se
     rig = Rig(game, seed=rig_seed)
     rig.new(players=players, dice=dice, options=options, seed=dice_seed)
     ctl = rig.ctl
-    g = ctl.game
+    g = ctl.session.game
     rng = Rng(seed)
     wanted = None
     steps = 0
@@ -57,7 +57,7 @@ def play(game, players, dice="physical", seed=1, options=None, limit=400, rig_se
 
 def test_tortuga_game_through_the_board():
     rig = play("tortuga", 2, seed=3)
-    assert rig.ctl.game.is_over()
+    assert rig.ctl.session.game.is_over()
 
 
 def test_mahe_game_with_electronic_dice():
@@ -86,7 +86,7 @@ def test_race_game_with_real_cards():
 def test_tattoo_turtles_and_hatching_day_through_the_board():
     for options, seed in (({"tattoo": 4}, 6), ({"hatching": 1}, 7)):
         rig = play("tortuga", 2, seed=seed, options=options, limit=600)
-        assert rig.ctl.game.is_over()
+        assert rig.ctl.session.game.is_over()
 
 
 def test_mahe_egg_cards_as_dice_with_two_players():

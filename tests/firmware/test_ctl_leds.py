@@ -72,7 +72,7 @@ def test_whose_turn_is_shown_in_the_players_colour():
 def test_game_over_scene():
     rig = Rig("tortuga")
     rig.new()
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     from turtles.bots import random_action
     from turtles.rng import Rng
 

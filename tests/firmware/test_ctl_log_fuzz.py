@@ -30,7 +30,7 @@ def _real_log(n=10):
     # end goes behind.
     rig = Rig("tortuga")
     rig.new()
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     rng = Rng(5)
     texts = []
     for k in range(n):
@@ -39,7 +39,7 @@ def _real_log(n=10):
         assert rig.ctl.commit(action, "host")
         texts.append(game.action_text(action))
         if k + 1 in (5, n):
-            rig.ctl.log.snapshot(game.state_hash(), game.state_text())  # `S` lines
+            rig.ctl.session.log.snapshot(game.state_hash(), game.state_text())  # `S` lines
     rig.ctl.takeback("host")  # a `U` line too
     texts.pop()
     return rig.folder, read(rig.folder + "/game.log", "rb"), texts
@@ -77,7 +77,7 @@ def _boot(folder, data):
     restored = rig.ctl.restore()
     got = rig.frames()
     rig.run(20)  # and it runs on
-    history = list(rig.ctl.action_texts()) if restored else []  # what `sync` sends
+    history = list(rig.ctl.session.action_texts()) if restored else []  # what `sync` sends
     return rig, history, only(got, "error")
 
 
@@ -137,16 +137,16 @@ def test_damage_is_reported_with_the_line_and_what_was_restored():
     msg = errors[0]["msg"]
     assert "line 5" in msg and "3 actions" in msg and "game.log.bad" in msg, msg
     # The log goes on cleanly from there.
-    rig.ctl.commit(rig.ctl.game.legal_actions()[0], "host")
+    rig.ctl.commit(rig.ctl.session.game.legal_actions()[0], "host")
     again = Rig("tortuga", folder=folder)
-    assert again.ctl.restore() and len(again.ctl.game.history) == 4
+    assert again.ctl.restore() and len(again.ctl.session.game.history) == 4
 
 
 def test_a_zeroed_or_headless_log_is_reported_not_silently_no_game():
     folder, data, texts = _real_log()
     for junk in (b"\x00" * len(data), data[:5] + b"\x01" + data[6:], b"\xff" * 3000):
         rig, history, errors = _boot(folder, junk)
-        assert rig.ctl.game is None and history == []
+        assert rig.ctl.session.game is None and history == []
         assert errors and errors[0]["code"] == "log" and "header" in errors[0]["msg"], errors
         assert read(folder + "/game.log.bad", "rb") == junk
         assert not exists(folder + "/game.log")

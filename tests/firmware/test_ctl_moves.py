@@ -33,7 +33,7 @@ def test_commit_on_a_unique_match():
     got = rig.run(100)
     assert actions(got) == ["c1-c2"]
     assert only(got, "action")[0]["by"] == "sensors"
-    assert only(got, "action")[0]["hash"] == "%08x" % rig.ctl.game.state_hash()
+    assert only(got, "action")[0]["hash"] == "%08x" % rig.ctl.session.game.state_hash()
     assert rig.log.load()[1] == ["c1-c2"]
 
 
@@ -62,7 +62,7 @@ def test_bounce_shorter_than_the_stability_window_never_commits():
     rig.put("c1")
     got = rig.run(500)
     assert actions(got) == []
-    assert rig.ctl.game.history == []
+    assert rig.ctl.session.game.history == []
 
 
 def test_takeback_by_putting_the_turtle_back():
@@ -75,7 +75,7 @@ def test_takeback_by_putting_the_turtle_back():
     got = rig.run(100)
     assert kinds(got).count("undone") == 1
     assert only(got, "undone")[0]["n"] == 0
-    assert rig.ctl.game.history == []
+    assert rig.ctl.session.game.history == []
     assert rig.log.load()[1] == []
 
 
@@ -91,7 +91,7 @@ def test_two_turtles_moved_at_once_are_guided_not_committed():
     assert actions(got) == []
     expect = only(got, "status")[-1]["expect"]
     assert sorted(expect["off"] + expect["on"]) != []
-    assert rig.ctl.game.history == []
+    assert rig.ctl.session.game.history == []
     frame = list(rig.hal.leds)
     rig.run(500)
     assert rig.hal.leds == frame
@@ -111,7 +111,7 @@ def test_an_illegal_placement_is_guided_back():
 def test_a_jump_chain_is_recognised_hop_by_hop():
     rig = ready()
     # South jumps c1 over d2... first, find a jump hop among the legal actions.
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     hops = [t for t in game.legal_texts() if "x" in t]
     assert hops, game.legal_texts()
     text = hops[0]
@@ -129,7 +129,7 @@ def test_a_jump_chain_is_recognised_hop_by_hop():
 
 def test_a_flipped_turtle_reads_down_and_must_match():
     rig = ready()
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     image = list(game.image())
     image[game.cells().index("c1")] = DOWN  # flipped by mistake
     rig.show(image)
@@ -184,7 +184,7 @@ def test_a_whole_jump_chain_made_in_one_go_is_recognised():
         rig.send("enter", {"text": text}, run=5)
     rig.show()
     rig.run(100)
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     game.push(a)
     hop2 = game.action_text(b)
     game.push(b)
@@ -300,12 +300,12 @@ def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     rig.put("c2")
     committed = False
     for _ in range(40):
-        n = len(rig.ctl.game.history)
+        n = len(rig.ctl.session.game.history)
         rig.frames()
         lit = list(rig.hal.leds)
         rig.ctl.step(rig.hal.clock)
         rig.hal.clock += 5
-        if len(rig.ctl.game.history) > n:
+        if len(rig.ctl.session.game.history) > n:
             committed = True
             break
     assert committed
@@ -316,12 +316,12 @@ def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     # candidates; the movable turtles looked at, lit, sent
     got = []
     for _ in range(20):
-        status = rig.ctl.status_out
+        status = rig.ctl.display.status_out
         lit = list(rig.hal.leds)
         rig.ctl.step(rig.hal.clock)
         rig.hal.clock += 5
         frames = rig.frames()
-        thought = rig.ctl.status_out is not status and rig.ctl.status_out is not None
+        thought = rig.ctl.display.status_out is not status and rig.ctl.display.status_out is not None
         drew = rig.hal.leds != lit
         assert not (thought and drew), "a cycle both matched and lit the LEDs"
         assert not (drew and frames), "a cycle both lit the LEDs and sent %s" % kinds(frames)
@@ -330,7 +330,7 @@ def test_a_commit_leaves_the_candidates_to_the_next_cycles():
     assert rig.ctl.pos.done()
     status = only(got, "status")[-1]
     assert status["text"] == "player 2 to move"
-    movable = [rig.board.led_of[rig.ctl.cell_map[c]] for c in rig.ctl.pos.movable()]
+    movable = [rig.board.led_of[rig.ctl.session.cell_map[c]] for c in rig.ctl.pos.movable()]
     assert movable and all(rig.hal.leds[i] != (0, 0, 0) for i in movable)
 
 
@@ -340,7 +340,7 @@ def test_no_commit_while_a_change_is_inside_the_stability_window():
     # image is a legal position, but a turtle is in transit: nothing commits
     # until the board is still, and then the right move does.
     rig = ready()
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     other = [c for c, s in zip(game.cells(), game.image()) if s != 0 and c != "c1"][0]
     window = rig.board.sensing["stable_ms"]
     rig.take("c1")

@@ -42,7 +42,7 @@ def test_ambiguous_move_waits_for_the_prompt_then_commits_the_choice():
     assert prompt["kind"] == "move"
     assert "purple+" in prompt["choices"] and "*+purple" in prompt["choices"]
     got = rig.run(3000)  # waiting changes nothing
-    assert actions(got) == [] and rig.ctl.game.history[5:] == []
+    assert actions(got) == [] and rig.ctl.session.game.history[5:] == []
     want = prompt["choices"].index("*+purple")
     for _ in range(want):
         got = rig.press("next")
@@ -142,7 +142,7 @@ def test_mahe_physical_dice_are_entered_from_the_host_or_buttons():
     assert only(got, "error")[0]["code"] == "bad-notation"
     got = rig.send("enter", {"text": "e3"})
     assert only(got, "error")[0]["code"] == "illegal"
-    assert len(rig.ctl.game.history) == 2
+    assert len(rig.ctl.session.game.history) == 2
 
 
 def prefix_to_team_choice():
@@ -175,7 +175,7 @@ def test_tortuga_team_of_a_reactivated_turtle_is_a_prompt():
     prompt = only(got, "prompt")[-1]
     assert prompt["kind"] == "decide"
     assert sorted(prompt["choices"]) == ["=N", "=S"]
-    seat = rig.board.groups["turn"][rig.ctl.game.to_move()]
+    seat = rig.board.groups["turn"][rig.ctl.session.game.to_move()]
     seen = []
     for _ in range(2):
         seen.append(rig.hal.leds[seat])  # the preview: the team's colour on the jumper's seat
@@ -203,7 +203,7 @@ def test_a_turtle_held_in_the_air_is_never_taken_for_a_move():
     assert actions(got) == [] and only(got, "closed")[-1]["choice"] is None
     rig.take("1")  # now really onto the start stack
     prompt = only(rig.run(SETTLED), "prompt")[-1]
-    while rig.ctl.prompt.chosen() is None or rig.ctl.game.action_text(rig.ctl.prompt.chosen()) != "purple-":
+    while rig.ctl.prompt.chosen() is None or rig.ctl.session.game.action_text(rig.ctl.prompt.chosen()) != "purple-":
         rig.press("next")
     got = rig.press("ok")
     assert actions(got) == ["purple-"]

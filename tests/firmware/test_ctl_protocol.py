@@ -43,7 +43,7 @@ def test_a_megabyte_line_is_dropped_whole_and_the_link_goes_on():
     assert str(MAX_LINE) in only(got, "error")[0]["msg"]
     got = rig.send("ping")
     assert kinds(got) == ["ok"]
-    assert rig.ctl.game is not None
+    assert rig.ctl.session.game is not None
 
 
 def test_unknown_commands_and_bad_payloads():
@@ -61,7 +61,7 @@ def test_unknown_commands_and_bad_payloads():
     assert codes(rig.send("new", {"game": "tortuga", "players": 2, "options": {"tattoo": 9}})) == ["bad-setup"]
     got = rig.send("new", {"game": "mahe", "players": 4})
     assert codes(got) == ["refused"] and "this board is for tortuga" in only(got, "error")[0]["msg"]
-    assert rig.ctl.game is None
+    assert rig.ctl.session.game is None
 
 
 def test_commands_for_a_game_that_is_not_running():
@@ -94,7 +94,7 @@ def test_illegal_and_malformed_actions_are_never_committed():
         assert len(codes(got)) == 1 and actions(got) == []
     assert codes(rig.send("enter", {"text": "c1-c3"})) == ["illegal"]
     assert codes(rig.send("enter", {"text": "q9-q8"})) == ["bad-notation"]
-    assert rig.ctl.game.history == [] and rig.log.load()[1] == []
+    assert rig.ctl.session.game.history == [] and rig.log.load()[1] == []
     got = rig.send("enter", {"text": "c1-c2"})
     assert actions(got) == ["c1-c2"] and only(got, "action")[0]["by"] == "host"
 
@@ -120,7 +120,7 @@ def test_race_plays_with_real_cards_unless_the_host_asks_the_board_to_deal():
 def test_sync_sends_state_log_chunks_and_synced():
     rig = Rig("mahe")
     rig.new(players=4, dice="physical")
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     from turtles.bots import random_action
     from turtles.rng import Rng
 
@@ -152,7 +152,7 @@ def test_undo_from_the_host_and_at_the_start():
     assert codes(rig.send("undo")) == ["illegal"]
     rig.send("enter", {"text": "c1-c2"})
     got = rig.send("undo")
-    assert only(got, "undone") == [{"n": 0, "hash": "%08x" % rig.ctl.game.state_hash()}]
+    assert only(got, "undone") == [{"n": 0, "hash": "%08x" % rig.ctl.session.game.state_hash()}]
     assert rig.log.load()[1] == []
 
 
@@ -213,7 +213,7 @@ def test_hostile_but_well_formed_frames():
     assert codes(got) == ["bad-payload"]
     got = rig.send("answer", {"id": {"a": 1}, "choice": 0})
     assert codes(got) == ["no-prompt"]
-    assert rig.ctl.game.history == []
+    assert rig.ctl.session.game.history == []
     assert kinds(rig.send("ping")) == ["ok"]
 
 
@@ -228,7 +228,7 @@ def test_a_huge_sequence_number_never_freezes_the_device():
         body = "~TB %s %s {}" % (seq, kind)
         got = rig.raw(("%s *%04x\n" % (body, crc16(body.encode()))).encode())
         assert codes(got) == ["bad-frame"], got
-    assert rig.ctl.game.history == []
+    assert rig.ctl.session.game.history == []
     assert kinds(rig.send("ping")) == ["ok"]
 
 
@@ -248,7 +248,7 @@ def test_non_ascii_action_text_is_refused_before_the_engine_reads_it():
     # unicode in `enter` texts used to fill the heap a frame at a time.
     rig = Rig("tortuga")
     rig.new()
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     seen = []
     parse = game.parse_action
 

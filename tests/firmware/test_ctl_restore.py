@@ -16,8 +16,8 @@ def test_power_cut_restores_the_game_and_guides_the_board():
     rig.take("g4")
     rig.put("g3")
     rig.run(100)
-    assert rig.ctl.game.history and len(rig.log.load()[1]) == 2
-    want = rig.ctl.hash()
+    assert rig.ctl.session.game.history and len(rig.log.load()[1]) == 2
+    want = rig.ctl.session.hash()
     # The power goes; meanwhile someone knocks two turtles off the board.
     adc = list(rig.hal.adc)
     again = Rig("tortuga", folder=rig.folder)
@@ -25,10 +25,10 @@ def test_power_cut_restores_the_game_and_guides_the_board():
     again.take("g3")
     again.take("a1")
     got = again.run(10)
-    assert again.ctl.game is None
+    assert again.ctl.session.game is None
     assert again.ctl.restore()
     got = again.run(3000)
-    assert again.ctl.hash() == want
+    assert again.ctl.session.hash() == want
     assert actions(got) == []
     status = only(got, "status")[-1]
     assert sorted(status["expect"]["on"]) == ["a1", "g3"]
@@ -53,8 +53,8 @@ def test_hello_after_restore_reports_the_game():
     again.ctl.restore()
     hello = only(again.send("hello", {"host": "t", "proto": 1}), "hello")[0]
     assert hello["game"] == "mahe" and hello["n"] == 1
-    assert hello["hash"] == rig.ctl.hash()
-    assert again.ctl.dice == "physical"
+    assert hello["hash"] == rig.ctl.session.hash()
+    assert again.ctl.session.dice == "physical"
 
 
 def test_a_torn_last_line_loses_only_that_action():
@@ -67,7 +67,7 @@ def test_a_torn_last_line_loses_only_that_action():
     f.close()
     again = Rig("mahe", folder=rig.folder)
     assert again.ctl.restore()
-    assert [again.ctl.game.action_text(a) for a in again.ctl.game.history] == ["e4", "d2"]
+    assert [again.ctl.session.game.action_text(a) for a in again.ctl.session.game.history] == ["e4", "d2"]
 
 
 def test_no_log_means_no_game_and_a_damaged_one_is_reported():
@@ -77,7 +77,7 @@ def test_no_log_means_no_game_and_a_damaged_one_is_reported():
     f.write("nonsense\n")
     f.close()
     assert not rig.ctl.restore()
-    assert rig.ctl.game is None
+    assert rig.ctl.session.game is None
 
 
 def test_a_log_for_another_game_is_refused_with_an_error():
@@ -87,7 +87,7 @@ def test_a_log_for_another_game_is_refused_with_an_error():
     assert not again.ctl.restore()
     got = again.frames()
     assert only(got, "error")[0]["code"] == "log"
-    assert again.ctl.game is None
+    assert again.ctl.session.game is None
 
 
 def test_restore_with_a_flipped_turtle_guides_a_flip():
@@ -113,7 +113,7 @@ def test_a_log_action_the_rules_refuse_ends_the_replay_and_the_log():
     assert again.ctl.restore()
     got = again.frames()
     assert only(got, "error")[0]["code"] == "log" and "action 2" in only(got, "error")[0]["msg"]
-    assert len(again.ctl.game.history) == 1
+    assert len(again.ctl.session.game.history) == 1
     assert again.log.load()[1] == ["c1-c2"]
 
 

@@ -47,8 +47,8 @@ def test_one_led_at_a_time_then_the_scene_again():
 
 def test_the_game_stands_still_while_turtles_are_put_down_for_the_test():
     rig = playing("race")
-    hash_before = rig.ctl.hash()
-    n = len(rig.ctl.game.history)
+    hash_before = rig.ctl.session.hash()
+    n = len(rig.ctl.session.game.history)
     rig.send("selftest", {"on": True})
     got = []
     for cell in ("1", "2", "lettuce"):  # the maker tests cells one by one
@@ -61,8 +61,8 @@ def test_the_game_stands_still_while_turtles_are_put_down_for_the_test():
                           ("new", {"game": "race", "players": 3})):
         assert codes(rig.send(kind, payload)) == ["selftest"]  # nor from the host
     got = rig.send("selftest", {"on": False}, run=300)
-    assert len(rig.ctl.game.history) == n and rig.ctl.hash() == hash_before
-    assert rig.ctl.game.players == 2
+    assert len(rig.ctl.session.game.history) == n and rig.ctl.session.hash() == hash_before
+    assert rig.ctl.session.game.players == 2
     assert only(got, "leds")  # the scene goes out again
 
 

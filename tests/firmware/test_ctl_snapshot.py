@@ -4,15 +4,15 @@
 from ctl_rig import Rig, only
 from hwtools import read, write
 
-from controller.control import SNAPSHOT_EVERY
 from controller.gamelog import seal
+from controller.session import SNAPSHOT_EVERY
 from turtles.rng import Rng
 
 
 def _play(rig, n, seed=3, quiet=True):
     # n actions entered by the host, each followed by a quiet cycle's snapshot
     # check, as on the device. -> their texts.
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     rng = Rng(seed)
     texts = []
     for _ in range(n):
@@ -23,7 +23,7 @@ def _play(rig, n, seed=3, quiet=True):
         assert rig.ctl.commit(action, "host")
         texts.append(game.action_text(action))
         if quiet:
-            rig.ctl.keep_snapshot()
+            rig.ctl.session.keep_snapshot()
         if len(rig.hal.tx) > 8000:
             rig.hal.tx = bytearray()  # (the frames of a long game: not read here)
     return texts
@@ -63,24 +63,24 @@ def test_boot_resumes_from_the_last_snapshot_and_replays_the_tail():
     rig, texts = _mahe(2 * SNAPSHOT_EVERY + 7)
     again, errors = _boot(rig.folder)
     assert errors == []
-    game = again.ctl.game
+    game = again.ctl.session.game
     assert game.history.base == 2 * SNAPSHOT_EVERY and game.history.n == 7
-    assert again.ctl.hash() == rig.ctl.hash() and len(game.history) == len(texts)
-    assert game.legal_texts() == rig.ctl.game.legal_texts()
+    assert again.ctl.session.hash() == rig.ctl.session.hash() and len(game.history) == len(texts)
+    assert game.legal_texts() == rig.ctl.session.game.legal_texts()
     # hello and sync tell the host the whole game, as before
     hello = only(again.send("hello", {"host": "t", "proto": 1}), "hello")[0]
-    assert hello["n"] == len(texts) and hello["hash"] == rig.ctl.hash()
+    assert hello["n"] == len(texts) and hello["hash"] == rig.ctl.session.hash()
     got = again.send("sync")
     logged = []
     for frame in only(got, "log"):
         assert frame["from"] == len(logged)
         logged.extend(frame["actions"])
     assert logged == texts
-    assert only(got, "synced")[0]["hash"] == rig.ctl.hash()
+    assert only(got, "synced")[0]["hash"] == rig.ctl.session.hash()
     # the game goes on and the next boot finds it
     more = _play(again, 3, seed=11)
     third, errors = _boot(rig.folder)
-    assert list(third.ctl.action_texts()) == texts + more and errors == []
+    assert list(third.ctl.session.action_texts()) == texts + more and errors == []
 
 
 def test_takebacks_behind_the_snapshot_replay_the_whole_game():
@@ -88,20 +88,20 @@ def test_takebacks_behind_the_snapshot_replay_the_whole_game():
     want = []
     for _ in range(4):
         rig.ctl.takeback("host")
-        want.append(rig.ctl.hash())
+        want.append(rig.ctl.session.hash())
     again, errors = _boot(rig.folder)  # the takebacks went behind the snapshot: no use
-    assert again.ctl.game.history.base == 0 and again.ctl.hash() == want[-1] and errors == []
+    assert again.ctl.session.game.history.base == 0 and again.ctl.session.hash() == want[-1] and errors == []
     # a fresh snapshot, then takebacks behind it on the running game
     rig, texts = _mahe(SNAPSHOT_EVERY + 2)
     again, errors = _boot(rig.folder)
-    assert again.ctl.game.history.base == SNAPSHOT_EVERY
+    assert again.ctl.session.game.history.base == SNAPSHOT_EVERY
     for k in range(4):
         again.ctl.takeback("host")
-        assert again.ctl.hash() == want[k]
-    assert again.ctl.game.history.base == 0
-    assert list(again.ctl.action_texts()) == texts[:-4]
+        assert again.ctl.session.hash() == want[k]
+    assert again.ctl.session.game.history.base == 0
+    assert list(again.ctl.session.action_texts()) == texts[:-4]
     third, errors = _boot(rig.folder)
-    assert third.ctl.hash() == want[-1] and errors == []
+    assert third.ctl.session.hash() == want[-1] and errors == []
 
 
 def test_a_snapshot_that_does_not_fit_is_passed_over_and_every_action_replayed():
@@ -116,8 +116,8 @@ def test_a_snapshot_that_does_not_fit_is_passed_over_and_every_action_replayed()
                 "S %d %s %s" % (int(n) + 1, h, state)):  # at another action
         write(rig.folder + "/game.log", log.replace(line + "\n", seal(bad)))
         again, errors = _boot(rig.folder)
-        assert again.ctl.game.history.base == 0, bad
-        assert again.ctl.hash() == rig.ctl.hash() and errors == [], bad
+        assert again.ctl.session.game.history.base == 0, bad
+        assert again.ctl.session.hash() == rig.ctl.session.hash() and errors == [], bad
 
 
 def test_a_torn_snapshot_is_a_power_cut_and_the_one_before_is_used():
@@ -127,8 +127,8 @@ def test_a_torn_snapshot_is_a_power_cut_and_the_one_before_is_used():
     for cut in (3, 20, 60):
         write(rig.folder + "/game.log", log[:-cut])
         again, errors = _boot(rig.folder)
-        assert errors == [] and again.ctl.game.history.base == SNAPSHOT_EVERY
-        assert again.ctl.hash() == rig.ctl.hash()
+        assert errors == [] and again.ctl.session.game.history.base == SNAPSHOT_EVERY
+        assert again.ctl.session.hash() == rig.ctl.session.hash()
 
 
 def test_a_damaged_snapshot_is_damage_like_any_line():
@@ -138,7 +138,7 @@ def test_a_damaged_snapshot_is_damage_like_any_line():
     write(rig.folder + "/game.log", log.replace(line, line.replace(",", ";", 1)))
     again, errors = _boot(rig.folder)
     # the actions before it are restored, the log as it was kept
-    assert list(again.ctl.action_texts()) == texts[:SNAPSHOT_EVERY]
+    assert list(again.ctl.session.action_texts()) == texts[:SNAPSHOT_EVERY]
     assert errors[0]["code"] == "log" and "game.log.bad" in errors[0]["msg"]
 
 
@@ -146,21 +146,21 @@ def test_a_finished_game_comes_back_finished():
     rig = Rig("mahe")
     rig.new(players=2, dice="physical")
     texts = _play(rig, 5000, seed=5)
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     assert game.is_over() and len(texts) > SNAPSHOT_EVERY
     for at_end in (False, True):
         if at_end:  # a snapshot of the finished game
-            rig.ctl.log.snapshot(game.state_hash(), game.state_text())
+            rig.ctl.session.log.snapshot(game.state_hash(), game.state_text())
         again, errors = _boot(rig.folder)
-        got = again.ctl.game
+        got = again.ctl.session.game
         assert got.history.base == (len(texts) if at_end else len(texts) // SNAPSHOT_EVERY * SNAPSHOT_EVERY)
         assert got.is_over() and errors == [] and got.legal_actions() == []
-        assert got.result() == game.result() and again.ctl.hash() == rig.ctl.hash()
+        assert got.result() == game.result() and again.ctl.session.hash() == rig.ctl.session.hash()
 
 
 def test_a_failing_snapshot_write_is_reported_and_the_game_goes_on():
     rig, texts = _mahe(SNAPSHOT_EVERY - 1)
-    log = rig.ctl.log
+    log = rig.ctl.session.log
 
     def broken(state_hash, text):
         raise OSError(28, "no space")
@@ -183,8 +183,8 @@ def test_an_action_after_the_snapshot_that_makes_no_sense_is_found_with_every_ac
     write(rig.folder + "/game.log", "\n".join(lines))
     again, errors = _boot(rig.folder)
     n = len(texts) - 3
-    assert list(again.ctl.action_texts()) == texts[:n] and again.ctl.game.history.base == 0
+    assert list(again.ctl.session.action_texts()) == texts[:n] and again.ctl.session.game.history.base == 0
     assert errors[0]["code"] == "log" and "action %d" % (n + 1) in errors[0]["msg"]
     assert read(rig.folder + "/game.log.bad") == "\n".join(lines)
     third, errors = _boot(rig.folder)  # the log was rewritten to the game as it is
-    assert errors == [] and list(third.ctl.action_texts()) == texts[:n]
+    assert errors == [] and list(third.ctl.session.action_texts()) == texts[:n]

@@ -9,6 +9,7 @@ from hosttools import turtleboard
 
 from turtleboard.pictures.svg import svg_picture
 from turtles import new_game
+from turtles.record import write_record
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -129,7 +130,7 @@ def test_tortuga_marks_flipped_turtles_and_tattoos():
 def test_render_command_at_a_position_and_bad_input(tmp_path):
     g = played("mahe", 3, 50)
     rec = tmp_path / "g.rec"
-    rec.write_text(g.record(False))
+    rec.write_text(write_record(g, False))
     out = tmp_path / "a.svg"
     r = turtleboard("render", rec, "--at", "10", "-o", out, "--player", "2")
     assert r.returncode == 0, r.stderr
