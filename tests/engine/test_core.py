@@ -219,11 +219,11 @@ def test_a_record_an_earlier_release_wrote_still_replays():
 
 
 def test_records_say_their_format_and_each_format_counts_its_winners():
-    from turtles.record import RecordError, read_record
+    from turtles.record import RecordError, read_record, write_record
 
     mahe = _format1("mahe-2-players.txt")
     game = read_record(mahe)
-    now = game.record()
+    now = write_record(game)
     assert '[Format "2"]\n[Result "winners=1 scores=46,38"]\n' in now
     assert read_record(now).state_key() == game.state_key()
     # each format's own count: player 1 is winners=0 in format 1, winners=1 in 2

@@ -308,7 +308,7 @@ def test_the_race_dealt_by_the_board_deals_colours_and_hands_itself():
     rig.send("new", {"game": "race", "players": 3, "options": {"mode": "dealt"}, "seed": 5})
     rig.show()  # the start stack on the board as the game has it
     rig.run(300)
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     assert game.dealt and game.to_move() >= 0, game.history  # every chance drawn by the board
     assert all(sum(game.hands[p]) == 5 for p in range(3))
     assert all(c >= 0 for c in game.colour_of)

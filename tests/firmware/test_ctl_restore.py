@@ -134,8 +134,8 @@ def test_a_game_log_an_earlier_release_wrote_still_restores():
         with open(rig.folder + "/game.log", "wb") as f:
             f.write(data)
         assert rig.ctl.restore(), name
-        assert len(rig.ctl.game.history) == len(want.history) == 592, name
-        assert rig.ctl.game.state_hash() == want.state_hash(), name
-        assert rig.ctl.game.result() == want.result(), name
+        assert len(rig.ctl.session.game.history) == len(want.history) == 592, name
+        assert rig.ctl.session.game.state_hash() == want.state_hash(), name
+        assert rig.ctl.session.game.result() == want.result(), name
         with open(rig.folder + "/game.log", "rb") as f:
             assert f.read() == data, name  # nothing found damaged, nothing rewritten
