@@ -118,6 +118,7 @@ class MirrorApp(App):
         self.last_note = ""
         self.logged = 0  # the actions the log shows: 1..logged
         self.last_status = ""
+        self.prompt_logged = None  # the id of the question the log last showed
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -200,7 +201,10 @@ class MirrorApp(App):
                     self.log_status(f.payload)
                 elif f.kind == "error":
                     log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
-                elif f.kind == "prompt":
+                elif f.kind == "closed":
+                    self.prompt_logged = None
+                elif f.kind == "prompt" and f.payload.get("id") != self.prompt_logged:
+                    self.prompt_logged = f.payload.get("id")  # again (NEXT, a hint): not logged
                     log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
             elif kind == "raw":
                 log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")

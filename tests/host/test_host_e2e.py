@@ -375,6 +375,30 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
         mirror.close()
 
 
+def test_play_tui_a_mahe_hint_comes_at_a_question(mahe):
+    # Every Mahé decision is a question: `h` there gets the good level's
+    # choice in the log, and the question shows it as its current choice.
+    from turtleboard.mirror.app import MirrorApp
+
+    async def scenario(mirror):
+        mirror.link.command("new", {"game": "mahe", "players": 2, "options": {}, "dice": "electronic"}, 5)
+        mirror.wait_synced(10)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt.get("kind") == "decide")
+            asked = dict(mirror.prompt)
+            await pilot.press("h")
+            assert await _wait(pilot, lambda: "hint for player 1:" in log_lines(app))
+            said = log_lines(app).split("hint for player 1: ")[1].split(" ")[0]
+            assert said in asked["choices"]
+            assert await _wait(pilot, lambda: mirror.prompt["choices"][mirror.prompt["current"]] == said)
+            assert mirror.prompt["id"] == asked["id"]
+            assert log_lines(app).count("prompt: ") == 1  # the same question, logged once
+            await pilot.press("q")
+
+    with_mirror(mahe, scenario)
+
+
 def test_flash_onto_the_virtual_board_restarts_it_and_checks_the_hello(tortuga):
     r = turtleboard("flash", "--port", tortuga.path, "--board", BOARD, timeout=180)
     assert r.returncode == 0, r.stdout + r.stderr
