@@ -92,12 +92,20 @@ def _choice_words(game, t: str) -> str:
     return ""
 
 
+def mahe_distance(dice) -> str:
+    """How far the dice move a Mahé turtle: one die its value, two dice
+    the sum x 2, three the sum x 3."""
+    total = sum(dice)
+    far = f"moves {total * len(dice)} field{'' if total * len(dice) == 1 else 's'}"
+    return far if len(dice) == 1 else f"{far} ({total} x {len(dice)})"
+
+
 def mahe_lines(game, view) -> list[str]:
     out = []
     dice = view.get("dice") or []
     if dice:
-        total = f" = {sum(dice)}" if len(dice) > 1 else ""
-        out.append(f"turtle {view['mover']}: dice {' + '.join(map(str, dice))}{total}")
+        thrown = f"die {dice[0]}" if len(dice) == 1 else "dice " + " + ".join(map(str, dice))
+        out.append(f"turtle {view['mover']}: {thrown}, {mahe_distance(dice)}")
         out.append(f"{_who(view['decider'])} decides for it")
     faceup = view.get("faceup")
     out.append(f"egg card face up: {faceup or 'none'}; {view.get('pile', 0)} in the pile")
