@@ -58,7 +58,7 @@ HELP = """commands:
   hint                     light the good move for the player to move (NEXT on the board too)
   enter TEXT               a die face, a card or any action in notation (e.g. enter d3)
   undo                     take back the last action
-  answer N                 choose item N (0-based) of the open prompt
+  answer N                 choose choice N of the open prompt (counted from 1)
   bright N                 LED brightness 0..255
   diag on|off              stream each cell's sensor reading and what it reads (. ^ v)
   ledtest                  all LEDs red, then green, blue, white (a dead LED or colour shows)
@@ -97,11 +97,11 @@ def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
             raise UserError("use: enter TEXT  (a die face, a card or an action, e.g. enter d3)")
         return "enter", {"text": " ".join(rest)}
     if cmd == "answer":
-        if len(rest) != 1 or not rest[0].isdigit():
-            raise UserError("use: answer N  (N = the number of the choice, from 0)")
+        if len(rest) != 1 or not rest[0].isdigit() or int(rest[0]) < 1:
+            raise UserError("use: answer N  (N = the number of the choice, from 1)")
         if prompt_id is None:
             raise UserError("there is no open prompt to answer")
-        return "answer", {"id": prompt_id, "choice": int(rest[0])}
+        return "answer", {"id": prompt_id, "choice": int(rest[0]) - 1}  # the board counts from 0
     if cmd == "new":
         if len(rest) < 2 or not rest[1].isdigit():
             raise UserError("use: new GAME PLAYERS [opt=v,...] [physical]  e.g. new mahe 4")
@@ -227,7 +227,7 @@ class Console:
                 if ev.kind == "prompt":
                     choices = ev.payload.get("choices") or []
                     text += "\n" + "\n".join(
-                        f"        [magenta]{i}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
+                        f"        [magenta]{i + 1}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
                     ) + "\n        (answer N)"
             elif isinstance(ev, Raw):
                 self.note("|", ev.text)

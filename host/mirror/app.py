@@ -9,7 +9,8 @@ board's raw lines and the mirror's notes) and a command line at the bottom.
 
 Keys: n new game (a dialog: the board's games, their variants and options,
 the player counts, who plays each seat), u undo, h hint (the board lights the
-good move; the log says it in words), s sync, 0-9 answer the open prompt, p next
+good move; the log says it in words), s sync, 1-9 answer the open prompt
+(choices count from 1; 0 is the tenth), p next
 player's view, : or / the command line, q or Ctrl-C quit. The command line
 takes the console's commands (enter d3, new mahe 4, answer 1, bright 40, ...).
 
@@ -40,7 +41,7 @@ from turtleboard.errors import UserError
 from turtleboard.mirror.board_text import board_text
 from turtleboard.mirror.newgame import NewGameScreen
 from turtleboard.paths import reference_boards
-from turtleboard.pictures.describe import choice_words, panel_lines
+from turtleboard.pictures.describe import action_words, choice_words, panel_lines
 
 
 def board_file_for(name: str | None, given: str | None = None) -> dict | None:
@@ -103,7 +104,7 @@ class MirrorApp(App):
         Binding("s", "sync", "sync"),
         Binding("p", "player", "player view"),
         Binding("colon,slash", "command", "command"),
-    ] + [Binding(str(i), f"answer({i})", show=False) for i in range(10)]
+    ] + [Binding(str((i + 1) % 10), f"answer({i})", show=False) for i in range(10)]  # 1..9, 0
 
     def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None,
                  host_seats=None):
@@ -184,7 +185,8 @@ class MirrorApp(App):
                 redraw = True
                 if f.kind == "action":
                     who = f.payload.get("by", "")
-                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
+                    text = action_words(self.mirror.replica.game, str(f.payload.get("text")))
+                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(text)}[/bold cyan]"
                               f" [dim]({escape(str(who))})[/dim]")
                     if isinstance(f.payload.get("n"), int):
                         self.logged = f.payload["n"]
@@ -233,7 +235,7 @@ class MirrorApp(App):
             game = self.mirror.replica.game
             if game is None or not self.mirror.replica.in_sync:
                 return
-            texts = [game.action_text(a) for a in game.history]
+            texts = [action_words(game, game.action_text(a)) for a in game.history]
         if len(texts) <= self.logged:
             self.logged = len(texts)
             return
@@ -311,7 +313,7 @@ class MirrorApp(App):
             out.append(str(m.prompt.get("text", "")) + "\n", style="bold magenta")
             for i, choice in enumerate(m.prompt.get("choices") or []):
                 mark = ">" if i == m.prompt.get("current") else " "
-                out.append(f" {mark}{i} {choice_words(game, choice)}\n", style="magenta")
+                out.append(f" {mark}{i + 1} {choice_words(game, choice)}\n", style="magenta")
             out.append(" (a number key, or NEXT/OK on the board)\n\n", style="dim")
         if game is None:
             out.append("no game\n", style="bold")
@@ -373,6 +375,9 @@ class MirrorApp(App):
         p = self.mirror.prompt
         if not p:
             self.query_one("#log", RichLog).write("[dim]no prompt is open[/dim]")
+            return
+        if i >= len(p.get("choices") or []):
+            self.query_one("#log", RichLog).write(f"[dim]the question has no choice {i + 1}[/dim]")
             return
         self.send("answer", {"id": p.get("id"), "choice": i})
 

@@ -358,8 +358,10 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
             side = str(app.query_one("#side", Static).content)
             assert mirror.prompt["text"] in side
             # each choice in words, its notation after it
-            assert f" 1 the egg card turned up is a {choices[1][1:]} [{choices[1]}]" in side
-            await pilot.press("1")
+            # numbered from 1, as a person counts: key 2 is the second
+            assert f" 2 the egg card turned up is a {choices[1][1:]} [{choices[1]}]" in side
+            assert f">1 the egg card turned up is a {choices[0][1:]} [{choices[0]}]" in side  # the current
+            await pilot.press("2")
             for _ in range(200):
                 await pilot.pause(0.05)
                 if n_actions(mirror) == 1:

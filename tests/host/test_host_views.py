@@ -7,7 +7,7 @@ from rich.color import Color, ColorSystem
 
 from controller import scenes
 from turtleboard.games import GAMES, KEYS, players_text, rules_class
-from turtleboard.pictures.describe import choice_words
+from turtleboard.pictures.describe import action_words, choice_words
 from turtleboard.sim.worldview import LED_WORDS, colour_word, seen_colour, stack_text
 from turtles import new_game
 
@@ -50,6 +50,14 @@ def test_prompt_choices_in_words():
     assert choice_words(m, "first-2b") == "turtle 2b moves first [first-2b]"
     r = new_game("race", 3)
     assert choice_words(r, "colour 0 red") == "player 1 is red [colour 0 red]"
+    assert action_words(r, "colour 0 red") == "player 1 is red [colour 0 red]"
+    assert action_words(r, "red+") == "red+"  # the log says other actions as they are
+    # the cards the Race asks about, in words
+    assert choice_words(r, "red++") == "red 2 forward [red++]"
+    assert choice_words(r, "red-") == "red 1 back [red-]"
+    assert choice_words(r, "*+red") == "rainbow card: red 1 forward [*+red]"
+    assert choice_words(r, "^red") == "arrow card: red (at the back) 1 forward [^red]"
+    assert choice_words(r, "^^blue") == "arrow card: blue (at the back) 2 forward [^^blue]"
     assert choice_words(m, "cancel") == "none of these: cancel [cancel]"
     assert choice_words(m, "xyz") == "xyz"
 
