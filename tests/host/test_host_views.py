@@ -108,3 +108,64 @@ def test_hands_lay_out_what_the_engine_moved_without_passing_other_cells(tmp_pat
     for cells in seen:
         assert set(cells) <= {"raft", "1", "6"}, cells  # never a cell between
     world.close()
+
+
+def test_new_game_dialog_at_80x24_keeps_every_choice_in_sight():
+    # Tab never lands on a control out of sight; no list opens over Start;
+    # a seat a player; options in words; Tortuga has no dice to choose; Esc
+    # cancels.
+    import asyncio
+
+    from textual.app import App
+
+    from turtleboard.mirror.newgame import NewGameScreen
+
+    got = []
+
+    class Host(App):
+        def on_mount(self):
+            self.push_screen(NewGameScreen(["mahe", "race", "tortuga"]), got.append)
+
+    async def run():
+        app = Host()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            dialog = app.screen
+            assert isinstance(dialog, NewGameScreen) and not dialog.query("Select")
+            assert dialog.focused.id == "game" and dialog.selects["players"].value == 2
+            assert sorted(k for k in dialog.selects if k.startswith("seat:")) == ["seat:1", "seat:2"]
+            assert str(dialog.selects["option:egg_dice"].render()) == "< no >"  # words, not 0/1
+            await pilot.press("tab", *["right"] * 5)  # 7 players: the most seats
+            await pilot.pause(0.1)
+            assert dialog.selects["players"].value == 7
+            assert [k for k in dialog.selects if k.startswith("seat:")] == ["seat:%d" % n for n in range(1, 8)]
+            assert dialog.focused is dialog.selects["players"]
+            screen = dialog.region
+            fields = dialog.query_one("#fields")
+            seen = set()
+            for _ in range(16):  # round the dialog and back to the start
+                await pilot.press("tab")
+                await pilot.pause(0.05)
+                w = dialog.focused
+                seen.add(w.id or next(k for k, s in dialog.selects.items() if s is w))
+                assert screen.contains_region(w.region), w
+                if w in fields.query("*"):
+                    assert fields.scrollable_content_region.contains_region(w.region), w
+            assert {"start", "cancel", "dice", "seat:7", "option:egg_dice"} <= seen
+            await pilot.press(*["left"] * 5)  # players back down: fewer seats
+            dialog.selects["players"].value = 3
+            await pilot.pause(0.1)
+            assert [k for k in dialog.selects if k.startswith("seat:")] == ["seat:1", "seat:2", "seat:3"]
+            dialog.query_one("#game").value = "tortuga"
+            await pilot.pause(0.1)
+            assert "dice" not in dialog.selects  # nothing rolls in Tortuga
+            assert str(dialog.selects["option:turn_limit"].render()) == "< no limit >"
+            dialog.query_one("#game").value = "race"
+            await pilot.pause(0.1)
+            assert "dice" not in dialog.selects and "seat:1" not in dialog.selects
+            assert str(dialog.selects["option:open_colours"].render()) == "< no: dealt secretly >"
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert got == [None] and not isinstance(app.screen, NewGameScreen)
+
+    asyncio.run(run())
