@@ -23,6 +23,7 @@ reflows it. Below the size the board needs, it says to enlarge the window.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -42,6 +43,12 @@ from turtleboard.mirror.board_text import board_text
 from turtleboard.mirror.newgame import NewGameScreen
 from turtleboard.paths import reference_boards
 from turtleboard.pictures.describe import action_words, choice_words, panel_lines
+
+# How the board's buttons answer a question, at the end of its text: left
+# out of the compact panel, whose key line says it.
+ASK_BUTTONS = re.compile(r"[:,]? *NEXT shows the next[^,]*, OK confirms$")
+# Panel lines the compact panel leaves out: the top line, the log say them.
+COMPACT_SKIP = ("last action:", "seen by ", "everything shown")
 
 
 def board_file_for(name: str | None, given: str | None = None) -> dict | None:
@@ -90,7 +97,8 @@ class MirrorApp(App):
     #panel { width: 46; height: 100%; border: round $secondary; padding: 0 1; }
     #log { height: 12; border: round $surface-lighten-2; }
     #cmd { height: 1; border: none; padding: 0 1; }
-    .compact #panel { width: 32; }
+    .compact #panel { width: 36; }
+    .narrow #panel { width: 30; }
     .compact #board { padding: 0; }
     .compact #log { height: 5; }
     """
@@ -152,6 +160,7 @@ class MirrorApp(App):
     def reflow(self, width: int, height: int) -> None:
         compact = width < self.COMPACT[0] or height < self.COMPACT[1]
         self.screen.set_class(compact, "compact")
+        self.screen.set_class(width < 80, "narrow")  # below 80 columns: room for the board first
         self.refresh_view()  # the board draws itself again when its own size settles
 
     # ---- the link thread ------------------------------------------------------
@@ -309,22 +318,35 @@ class MirrorApp(App):
         m = self.mirror
         game = m.replica.game
         out = Text()
+        compact = self.screen.has_class("compact")
         if m.prompt:
-            out.append(str(m.prompt.get("text", "")) + "\n", style="bold magenta")
-            for i, choice in enumerate(m.prompt.get("choices") or []):
+            text = str(m.prompt.get("text", ""))
+            choices = m.prompt.get("choices") or []
+            # compact: the question without how the buttons answer it (said below)
+            out.append((ASK_BUTTONS.sub("", text) if compact else text) + "\n", style="bold magenta")
+            for i, choice in enumerate(choices):
                 mark = ">" if i == m.prompt.get("current") else " "
-                out.append(f" {mark}{i + 1} {choice_words(game, choice)}\n", style="magenta")
-            out.append(" (a number key, or NEXT/OK on the board)\n\n", style="dim")
+                words = choice_words(game, choice)
+                if compact and words.endswith("[%s]" % choice) and words != "[%s]" % choice:
+                    words = words[:-len(choice) - 3]  # the words alone
+                out.append(f" {mark}{i + 1} {words}\n", style="magenta")
+            keys = "1" if len(choices) == 1 else "1-%d" % min(len(choices), 10)
+            out.append(f" (keys {keys} or NEXT/OK)\n" if compact
+                       else f" (keys {keys}, or NEXT/OK on the board)\n\n", style="dim")
         if game is None:
             out.append("no game\n", style="bold")
         else:
-            out.append(f"{game.title or game.name}\n", style="bold")
+            if not compact:
+                out.append(f"{game.title or game.name}\n", style="bold")
             for line in panel_lines(game, self.player):
+                if compact and (not line or line.startswith(COMPACT_SKIP)
+                                or (m.prompt and line.endswith(" decides for it"))):
+                    continue  # at 80x24: what the top line, the log or the question says
                 style = "bold cyan" if line.startswith("to move") else (
                     "bold green" if line.startswith("game over") else None)
                 out.append(line + "\n", style=style)
         if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
-            out.append("\nboard: ", style="bold")
+            out.append("board: " if compact else "\nboard: ", style="bold")
             out.append(str(m.status.get("text", "")) + "\n")
         return out
 

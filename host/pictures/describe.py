@@ -135,7 +135,7 @@ def mahe_lines(game, view) -> list[str]:
         out.append(f"turtle {view['mover']}: {thrown}, {mahe_distance(dice)}")
         out.append(f"{_who(view['decider'])} decides for it")
     faceup = view.get("faceup")
-    out.append(f"egg card face up: {faceup or 'none'}; {view.get('pile', 0)} in the pile")
+    out.append(f"egg card face up: {faceup or 'none'}, pile {view.get('pile', 0)}")
     for p in range(game.players):
         values = (view.get("card_values") or [None] * game.players)[p]
         count = (view.get("cards") or [0] * game.players)[p]

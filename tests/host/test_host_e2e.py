@@ -401,6 +401,34 @@ def test_play_tui_a_mahe_hint_comes_at_a_question(mahe):
     with_mirror(mahe, scenario)
 
 
+def test_play_tui_mahe_at_80x24_shows_the_question_dice_and_cards_at_once(mahe):
+    # A Mahé question open at 80x24: the question, the dice and how far they
+    # move, the egg cards and every player's cards in the panel, no scrolling.
+    from textual.widgets import Static
+
+    from turtleboard.mirror.app import MirrorApp
+
+    async def scenario(mirror):
+        mirror.link.command("new", {"game": "mahe", "players": 2, "options": {}, "dice": "electronic"}, 5)
+        mirror.wait_synced(10)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"][0].startswith("first"))
+            await pilot.press("1")  # turtle 1a moves first; the board rolls die 1
+            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"] == ["stop", "roll"])
+            await pilot.pause(0.1)
+            side = str(app.query_one("#side", Static).content)
+            assert side.startswith("player 1 decides\n")
+            assert " >1 stop: the turtle moves\n" in side and "  2 roll again\n" in side
+            assert "(keys 1-2 or NEXT/OK)" in side
+            assert "turtle 1a: die " in side and "moves " in side
+            assert "egg card face up:" in side and "player 1: " in side and "player 2: " in side
+            assert app.query_one("#panel").max_scroll_y == 0  # all of it in sight
+            await pilot.press("q")
+
+    with_mirror(mahe, scenario)
+
+
 def test_flash_onto_the_virtual_board_restarts_it_and_checks_the_hello(tortuga):
     r = turtleboard("flash", "--port", tortuga.path, "--board", BOARD, timeout=180)
     assert r.returncode == 0, r.stdout + r.stderr

@@ -169,3 +169,24 @@ def test_new_game_dialog_at_80x24_keeps_every_choice_in_sight():
             assert got == [None] and not isinstance(app.screen, NewGameScreen)
 
     asyncio.run(run())
+
+
+def test_compact_mahe_board_shows_every_field_number_apart():
+    # At 80x24 (and smaller) an occupied field shows its number before its
+    # turtles (turtles are numbered too), and no two numbers run together.
+    from turtleboard.mirror.board_text import board_text
+
+    g = new_game("mahe", 4)
+    for t in "e3 d3 roll d4 stop d6 stop d5 stop".split():  # turtles on 14, 6 and 5
+        g.apply_text(t)
+    for width, height in ((46, 14), (30, 12), (26, 10)):
+        fields = []
+        for token in board_text(g, width=width, height=height).plain.split():
+            if token.startswith(("nest", "raft")):
+                continue
+            field, _, turtles = token.partition(":")
+            assert field.isdigit(), (width, token)
+            fields.append(int(field))
+            if field in ("14", "6", "5"):
+                assert turtles, (width, token)  # the field's number and its turtle
+        assert sorted(fields) == list(range(1, 22)), (width, height, sorted(fields))
