@@ -36,6 +36,7 @@ LEDS_PER_FRAME = 16    # `leds` frames carry at most this many colours: one fram
 BUILD_MS = 3           # a cycle with nothing else to do adds candidates this long
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
+TAKEN = "taken"        # must_match: a move taken back (host, UNDO): never made again by itself
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
 HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
 
@@ -319,7 +320,7 @@ class Controller:
         self.last_on_board = False
         self.last_by = None
         self.computer.paused = True  # so a person can take back more than one move
-        self.must_match = None if by == "sensors" else GAME
+        self.must_match = None if by == "sensors" else TAKEN
         self.look_first = by == "sensors"
         self.shown_dice = 0
         self.close_prompt(None)
@@ -527,7 +528,7 @@ class Controller:
                 # set right and moved on before the board was read in between
                 self.commit(actions[0], "sensors", on_board=True)
                 return
-            text = "put the pieces where the lights show"
+            text = "put the pieces back as lit" if self.must_match == TAKEN else "put the pieces where the lights show"
             if self.last_by == "computer" and game.history:
                 text = "the computer plays %s: make its move as lit" % game.action_text(game.history[-1])
             self.guide(scene, sensed, pos.image, text)

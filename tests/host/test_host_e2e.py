@@ -200,8 +200,14 @@ def test_play_tui_headless(tortuga):
                 await pilot.pause(0.05)
                 if "taken back, now at action 0" in log_text(app):
                     break
-            # the turtle still stands on f2, so the board may commit f1-f2 again
+            # the turtle still stands on f2: the board asks for it back, never commits f1-f2 again
             assert "taken back, now at action 0" in log_text(app)
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if "put the pieces back as lit" in str(app.query_one("#side", Static).content):
+                    break
+            assert "board: put the pieces back as lit" in str(app.query_one("#side", Static).content)
+            assert n_actions(mirror) == 0
             assert "> undo" in log_text(app)
             assert mirror.replica.in_sync
             await pilot.press("q")
