@@ -50,22 +50,23 @@ COMPLETIONS = {
 }
 
 HELP = """commands:
-  sync                     full state from the board
-  ping | hello             is it there? which versions?
+  sync               full state from the board
+  ping | hello       is it there? which versions?
   new GAME PLAYERS [opt=v,...] [physical] [seats=S,S,...]
-                           start a game (dice electronic unless 'physical'); seats: one a
-                           player, person, random, easy, good (the board plays) or host
-  hint                     light the good move for the player to move (NEXT on the board too)
-  enter TEXT               a die face, a card or any action in notation (e.g. enter d3)
-  undo                     take back the last action
-  answer N                 choose choice N of the open prompt (counted from 1)
-  bright N                 LED brightness 0..255
-  diag on|off              stream each cell's sensor reading and what it reads (. ^ v)
-  ledtest                  all LEDs red, then green, blue, white (a dead LED or colour shows)
-  send KIND {json}         any protocol frame
-  repl                     stop the firmware and talk to the MicroPython REPL; Ctrl-] comes back
-  stats                    frames in/out, damaged lines, gaps
-  quit                     leave (Ctrl-D too)"""
+                     start a game (dice electronic unless 'physical');
+                     seats: one a player, person, random, easy, good
+                     (the board plays) or host
+  hint               light the good move for the player to move (NEXT too)
+  enter TEXT         a die face, a card or an action in notation (enter d3)
+  undo               take back the last action
+  answer N           choose choice N of the open prompt (counted from 1)
+  bright N           LED brightness 0..255
+  diag on|off        stream each cell's sensor reading and what it reads
+  ledtest            all LEDs red, green, blue, white (a dead LED shows)
+  send KIND {json}   any protocol frame
+  repl               the MicroPython REPL (the firmware stops); Ctrl-] back
+  stats              frames in/out, damaged lines, gaps
+  quit               leave (Ctrl-D too)"""
 
 
 def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:

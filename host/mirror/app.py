@@ -162,6 +162,8 @@ class MirrorApp(App):
         self.screen.set_class(compact, "compact")
         self.screen.set_class(width < 80, "narrow")  # below 80 columns: room for the board first
         self.refresh_view()  # the board draws itself again when its own size settles
+        log = self.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)  # the newest lines in sight
 
     # ---- the link thread ------------------------------------------------------
 

@@ -175,7 +175,8 @@ def panel_lines(game, player, everything=False):
     with `everything` the whole position, hidden cards too (a record's picture)."""
     from turtles import CHANCE, TERMINAL
 
-    lines = [f"{game.players} players, after {len(game.history)} actions"]
+    n = len(game.history)
+    lines = [f"{game.players} players, after {n} action{'' if n == 1 else 's'}"]
     who = game.to_move()
     if who == TERMINAL:
         res = game.result() or {}

@@ -211,3 +211,10 @@ def test_the_prompt_is_drawn_again_only_while_it_waits(monkeypatch, capsys):
     con.waiting.set()
     con.say("a frame while the prompt waits")
     assert drawn == ["tb> "]
+
+
+def test_console_help_fits_80_columns():
+    from turtleboard.console.app import HELP
+
+    assert max(len(line) for line in HELP.splitlines()) < 80
+    assert "answer N" in HELP and "repl" in HELP

@@ -270,12 +270,19 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
             assert app.query_one("#log", RichLog).size.height >= 3
             assert "1. f1-f2" in log_lines(app)  # the moves made before the mirror started
             assert app.screen.has_class("compact")
+            log = app.query_one("#log", RichLog)
+            for i in range(40):
+                log.write(f"line {i}")
             await pilot.resize_terminal(150, 45)
             await pilot.pause(0.3)
+            assert log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y  # the newest in sight
             assert not app.screen.has_class("compact")
             text = str(app.query_one("#board", Static).content)
             assert "f2:S" in text and "f1:." in text  # full size: names and turtles
             assert app.query_one("#side", Static).size.width >= 40
+            await pilot.resize_terminal(80, 24)  # smaller again: the log keeps its newest line
+            await pilot.pause(0.3)
+            assert log.scroll_offset.y == log.max_scroll_y
             await pilot.resize_terminal(40, 12)
             await pilot.pause(0.3)
             assert "enlarge the window" in str(app.query_one("#board", Static).content)

@@ -190,3 +190,12 @@ def test_compact_mahe_board_shows_every_field_number_apart():
             if field in ("14", "6", "5"):
                 assert turtles, (width, token)  # the field's number and its turtle
         assert sorted(fields) == list(range(1, 22)), (width, height, sorted(fields))
+
+
+def test_one_action_is_said_in_the_singular():
+    from turtleboard.pictures.describe import panel_lines
+
+    g = new_game("mahe", 2)
+    assert panel_lines(g, None)[0] == "2 players, after 0 actions"
+    g.apply_text("e3")
+    assert panel_lines(g, None)[0] == "2 players, after 1 action"
