@@ -17,8 +17,9 @@ lights, the hand and the keys stay at the bottom.
 
 LED colours are shown as bright as a person sees them (the firmware dims
 them to the board's brightness). Select a cell with the arrow keys (to the
-nearest cell that way) or a click, then lift (l), put down (p, or P
-flipped), flip (f), turn a turtle about to the other team (r); take a turtle
+nearest cell that way) or a click, then lift the top turtle (l; l again
+on the same cell: the next one under it too; L the whole stack), put the
+hand down (p, or P flipped), flip (f), turn a turtle about to the other team (r); take a turtle
 from the box (t), put the hand back in the box (x); lay out the start of the
 board's game (s; +/- the number of players it is laid out for), clear the
 board into the box (c); press NEXT (n) or OK (o); quit (q or Ctrl-C).
@@ -302,7 +303,8 @@ class WorldApp(App):
         Binding("right", "move(1, 0)", "right", show=False),
         Binding("up", "move(0, -1)", "up", show=False),
         Binding("down", "move(0, 1)", "down", show=False),
-        ("l", "lift", "lift"), ("p", "place(1)", "put"), ("P", "place(0)", "flipped"),
+        ("l", "lift", "lift"), Binding("L", "lift_all", "lift all", show=False),
+        ("p", "place(1)", "put"), ("P", "place(0)", "flipped"),
         ("f", "flip", "flip"), ("r", "turn_about", "team"), ("t", "take", "take"),
         ("x", "put_away", "to box"),
         # s, + and - are said on the hand's line
@@ -325,6 +327,7 @@ class WorldApp(App):
         self.pos = table_layout(world.board)
         self.at = char_layout(world.board, self.pos)
         self.placed = None  # (cell -> (column, row), width, height, top, left) as drawn
+        self.lifted_from = None  # the cell the hand took its turtles from (l again: one more)
         self.title = "Turtleboard (virtual) %s" % port
 
     def compose(self) -> ComposeResult:
@@ -417,8 +420,9 @@ class WorldApp(App):
             self.shown["leds"] = extra.plain
             self.query_one("#leds", Static).update(extra)
         hand = self.world.hand
-        lines = ("hand: %s   buttons held: %s   start (s) for %d players (+/-)" % (
-            " ".join(piece_mark(n, up) for n, up in hand) or "empty",
+        more = "   l again: one more, p: put down" if hand and self.lifted_from == self.cell else ""
+        lines = ("hand: %s%s   buttons held: %s   start (s) for %d players (+/-)" % (
+            stack_text(hand) if hand else "empty", more,
             " ".join(self.world.held) or "none", self.players), self.busy or self.message)
         if self.shown.get("") != lines:
             self.shown[""] = lines
@@ -512,7 +516,19 @@ class WorldApp(App):
         self.line = line  # a run of moves across keeps to its row
 
     def action_lift(self) -> None:
+        """The top turtle of the cell; again on the same cell, the next one
+        under it too (the top k of a stack, marks and all)."""
+        if self.world.hand and self.lifted_from == self.cell:
+            self._do(self.world.lift_more, self.cell)
+            return
+        self._do(self.world.lift, self.cell, 1)
+        if not self.message:
+            self.lifted_from = self.cell
+
+    def action_lift_all(self) -> None:
         self._do(self.world.lift, self.cell)
+        if not self.message:
+            self.lifted_from = self.cell
 
     def action_place(self, up: int) -> None:
         self._do(self.world.place, self.cell, None, bool(up))

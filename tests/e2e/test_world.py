@@ -368,3 +368,43 @@ def test_the_table_fits_80x24_and_the_cursor_never_leaves_sight(tmp_path, game):
         asyncio.run(run())
     finally:
         world.close()
+
+
+def test_hands_take_the_top_turtles_of_a_stack_marks_and_all(tmp_path):
+    # l lifts the top turtle; l again on the same cell the next one under it
+    # too; p puts them down together: a Mahé rider moves with its marks.
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, "mahe")
+    cells = world.board.cells
+
+    async def run():
+        app = WorldApp(world, players=2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("s")
+            await finish(app, pilot)
+            raft = [name for name, _ in world.stacks["raft"]]
+            assert len(raft) == 4 and "turtle" not in raft
+            app.select(cells.index("raft"))
+            await pilot.press("l")
+            assert [n for n, _ in world.hand] == raft[-1:]  # the top one only
+            assert "l again: one more" in str(app.query_one("#hand").render())
+            await pilot.press("l")
+            assert [n for n, _ in world.hand] == raft[-2:]  # and the one under it
+            assert [n for n, _ in world.stacks["raft"]] == raft[:2]
+            app.select(cells.index("3"))
+            await pilot.press("p")
+            assert [n for n, _ in world.stacks["3"]] == raft[-2:] and world.hand == []
+            await pilot.press("l")  # the rider alone off field 3
+            app.select(cells.index("5"))
+            await pilot.press("p")
+            assert [n for n, _ in world.stacks["5"]] == raft[-1:]
+            assert [n for n, _ in world.stacks["3"]] == raft[-2:-1]
+            app.select(cells.index("raft"))
+            await pilot.press("L")  # the whole stack at once
+            assert [n for n, _ in world.hand] == raft[:2] and world.stacks["raft"] == []
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()
