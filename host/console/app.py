@@ -202,6 +202,7 @@ class Console:
         self.log = log
         self.prompt_id = None
         self.repl_mode = False
+        self.repl_start = ReplStart()
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.redraw = None  # callable that reprints the prompt line
@@ -215,6 +216,10 @@ class Console:
             self.log.flush()
 
     def show(self, ev) -> None:
+        if self.repl_mode and isinstance(ev, Raw):  # read as lines just as the REPL began
+            self.note("|", ev.text)
+            self.repl_out((ev.text + "\n").encode("utf-8", "replace"))
+            return
         with self.lock:
             if isinstance(ev, Frame):
                 if ev.kind == "prompt":
@@ -296,15 +301,24 @@ class Console:
     def pump(self, timeout: float = 0.1) -> None:
         """Read once and show what came (in REPL mode: raw bytes to stdout)."""
         if self.repl_mode:
+            partial = bytes(self.link.reader.buf)  # a line begun before (a prompt: no newline)
+            if partial:
+                self.link.reader.buf = bytearray()
+                self.repl_out(partial)
             data = self.link.read_bytes(timeout)
             if data:
                 self.last_heard = time.monotonic()
                 self.note("|", data.decode("utf-8", "replace"))
-                os.write(sys.stdout.fileno(), data)
+                self.repl_out(data)
             return
         for ev in self.link.read(timeout):
             self.last_heard = time.monotonic()
             self.show(ev)
+
+    def repl_out(self, data: bytes) -> None:
+        data = self.repl_start.feed(data)
+        if data:
+            os.write(sys.stdout.fileno(), data)
 
     def linger(self, quiet: float) -> None:
         """Keep showing what the board sends until it has been quiet for
@@ -347,6 +361,7 @@ class Console:
 
         self.say("[bold]MicroPython REPL[/bold]: the firmware is stopped. Ctrl-] restarts it and comes back.")
         redraw, self.redraw = self.redraw, None  # no tb> prompt while the REPL has the keys
+        self.repl_start = ReplStart()
         self.repl_mode = True
         self.link.write_raw(CTRL_C)
         fd = sys.stdin.fileno()
@@ -375,6 +390,30 @@ class Console:
             self.repl_mode = False
             self.redraw = redraw
             self.say("\n[bold]back[/bold]: the firmware restarts (Ctrl-D sent)")
+
+
+class ReplStart:
+    """What the console shows as the REPL starts: the stopped firmware's
+    KeyboardInterrupt traceback is left out; MicroPython's banner (or, with
+    none, its `>>> ` prompt) and everything after it shown."""
+
+    def __init__(self):
+        self.held = b""
+        self.open = False
+
+    def feed(self, data: bytes) -> bytes:
+        if self.open:
+            return data
+        self.held += data
+        at = self.held.find(b"MicroPython ")
+        if at < 0:
+            at = self.held.find(b">>> ")
+        if at < 0:
+            self.held = self.held[-4096:]  # a traceback's worth, waiting for the banner
+            return b""
+        self.open = True
+        out, self.held = self.held[at:], b""
+        return out
 
 
 def banner(link: Link) -> str:

@@ -442,6 +442,50 @@ def test_play_tui_mahe_at_80x24_shows_the_question_dice_and_cards_at_once(mahe):
     with_mirror(mahe, scenario)
 
 
+def test_console_repl_opens_at_the_prompt_without_the_firmware_traceback(tortuga):
+    # `repl` in the console, in a terminal: MicroPython's banner and its >>>
+    # prompt, not the KeyboardInterrupt traceback of the stopped firmware;
+    # Ctrl-] comes back and the firmware answers again.
+    import os
+    import subprocess
+    import sys
+
+    from hosttools import ROOT
+
+    main, child = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "turtleboard", "console", "--port", tortuga.path],
+                            stdin=child, stdout=child, stderr=child, cwd=ROOT,
+                            env=dict(os.environ, NO_COLOR="1", COLUMNS="80"))
+    os.close(child)
+    seen = b""
+
+    import select
+
+    def read_until(text, timeout=20.0):
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while text not in seen:
+            assert time.monotonic() < end, seen[-600:]
+            r, _, _ = select.select([main], [], [], 0.1)
+            if r:
+                seen += os.read(main, 4096)
+
+    try:
+        read_until(b"tb> ")
+        os.write(main, b"repl\r")
+        read_until(b">>> ")
+        assert b"MicroPython " in seen and b"Traceback" not in seen and b"KeyboardInterrupt" not in seen
+        os.write(main, b"6*7\r")
+        read_until(b"42")
+        os.write(main, b"\x1d")  # Ctrl-]
+        read_until(b": the firmware restarts (Ctrl-D sent)")
+        read_until(b'"fw":"0.1.0"')  # its hello again
+    finally:
+        proc.kill()
+        proc.wait(10)
+        os.close(main)
+
+
 def test_flash_onto_the_virtual_board_restarts_it_and_checks_the_hello(tortuga):
     r = turtleboard("flash", "--port", tortuga.path, "--board", BOARD, timeout=180)
     assert r.returncode == 0, r.stdout + r.stderr
