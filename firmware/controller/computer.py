@@ -6,7 +6,8 @@
 # committed like a move entered by the host: the board lights what must
 # change and the person makes it; the sensors confirm it. A hint is the
 # `good` level's choice for a person to move, lit as a preview until the
-# board or the game changes.
+# board or the game changes; asked while a question is open (every Mahé
+# decision is one), it becomes the question's current choice, so OK takes it.
 
 # turtles.bots is imported by the first search, not here: a game with no
 # computer seat and no hint never holds it in the heap (~1 KB on a Pico).
@@ -94,8 +95,11 @@ class Computer:
         if self.people and self.hint_by is None:
             return  # nothing to think about (no search is under way then)
         game = ctl.session.game
-        if game is None or ctl.must_match is not None or ctl.prompt is not None:
+        p = ctl.prompt
+        if game is None or ctl.must_match is not None:
             return
+        if p is not None and (p.kind != "decide" or self.hint_by is None):
+            return  # a question the person answers: only a hint is thought about then
         who = game.to_move()
         level = self.seat(who)
         if who < 0 or level == HOST or (self.paused and level != PERSON):
@@ -126,9 +130,14 @@ class Computer:
         if self.seat(who) == PERSON:
             by = self.hint_by
             self.hint_by = None
-            self.hint = (n, action)
             ctl.link.send("hint", {"n": len(game.history), "player": who, "level": HINT_LEVEL,
                                    "text": game.action_text(action), "by": by})
+            p = ctl.prompt
+            if p is None:
+                self.hint = (n, action)  # lit until the board or the game changes
+            elif action in p.actions:
+                p.current = p.actions.index(action)  # the question's choice, previewed
+                ctl.link.send("prompt", p.payload(game))
             ctl.dirty = True
             return
         ctl.commit(action, "computer")

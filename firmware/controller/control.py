@@ -16,7 +16,7 @@ from . import scenes
 from .buttons import Buttons
 from .commands import run_command
 from .computer import Computer
-from .decide import GAME, RESTORE, decide
+from .decide import GAME, RESTORE, TAKEN, decide
 from .display import Display
 from .link import Link
 from .matcher import Position
@@ -158,7 +158,7 @@ class Controller:
         self.last_on_board = False
         self.last_by = None
         self.computer.paused = True  # so a person can take back more than one move
-        self.must_match = None if by == "sensors" else GAME
+        self.must_match = None if by == "sensors" else TAKEN
         self.look_first = by == "sensors"
         self.display.shown_dice = 0
         close_prompt(self, None)

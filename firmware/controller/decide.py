@@ -25,6 +25,7 @@ from .prompts import TAKEBACK, choice_text, close_prompt, open_prompt
 GRACE_MS = 1500        # an unmatched stable board is guided after this
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
+TAKEN = "taken"        # must_match: a move taken back (host, UNDO): never made again by itself
 
 
 def decide(ctl, now, scene):
@@ -49,7 +50,7 @@ def decide(ctl, now, scene):
             # set right and moved on before the board was read in between
             ctl.commit(actions[0], "sensors", on_board=True)
             return
-        text = "put the pieces where the lights show"
+        text = "put the pieces back as lit" if ctl.must_match == TAKEN else "put the pieces where the lights show"
         if ctl.last_by == "computer" and game.history:
             text = "the computer plays %s: make its move as lit" % game.action_text(game.history[-1])
         display.guide(scene, sensed, pos.image, text)

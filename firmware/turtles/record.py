@@ -10,7 +10,8 @@
 #   roll
 #   ...
 #
-# Blank lines and lines starting with '#' are ignored. The Result tag is
+# Blank lines and lines starting with '#' are ignored (a Race record says
+# after each `colour 0 red` whose it is: "# player 1 owns red"). The Result tag is
 # optional; when present, replay checks it. Its winners count players from 1,
 # as a person does (the API counts from 0).
 #
@@ -56,7 +57,12 @@ def write_record(game, with_result=True):
     if with_result:
         lines.append('[Result "%s"]' % result_text(game.result()))
     for a in game.history:
-        lines.append(game.action_text(a))
+        text = game.action_text(a)
+        lines.append(text)
+        if game.name == "race" and text.startswith("colour "):
+            # the notation counts players from 0 there: said for a person
+            words = text.split()
+            lines.append("# player %d owns %s" % (int(words[1]) + 1, words[2]))
     return "\n".join(lines) + "\n"
 
 

@@ -50,22 +50,23 @@ COMPLETIONS = {
 }
 
 HELP = """commands:
-  sync                     full state from the board
-  ping | hello             is it there? which versions?
+  sync               full state from the board
+  ping | hello       is it there? which versions?
   new GAME PLAYERS [opt=v,...] [physical] [seats=S,S,...]
-                           start a game (dice electronic unless 'physical'); seats: one a
-                           player, person, random, easy, good (the board plays) or host
-  hint                     light the good move for the player to move (NEXT on the board too)
-  enter TEXT               a die face, a card or any action in notation (e.g. enter d3)
-  undo                     take back the last action
-  answer N                 choose item N (0-based) of the open prompt
-  bright N                 LED brightness 0..255
-  diag on|off              stream each cell's sensor reading and what it reads (. ^ v)
-  ledtest                  all LEDs red, then green, blue, white (a dead LED or colour shows)
-  send KIND {json}         any protocol frame
-  repl                     stop the firmware and talk to the MicroPython REPL; Ctrl-] comes back
-  stats                    frames in/out, damaged lines, gaps
-  quit                     leave (Ctrl-D too)"""
+                     start a game (dice electronic unless 'physical');
+                     seats: one a player, person, random, easy, good
+                     (the board plays) or host
+  hint               light the good move for the player to move (NEXT too)
+  enter TEXT         a die face, a card or an action in notation (enter d3)
+  undo               take back the last action
+  answer N           choose choice N of the open prompt (counted from 1)
+  bright N           LED brightness 0..255
+  diag on|off        stream each cell's sensor reading and what it reads
+  ledtest            all LEDs red, green, blue, white (a dead LED shows)
+  send KIND {json}   any protocol frame
+  repl               the MicroPython REPL (the firmware stops); Ctrl-] back
+  stats              frames in/out, damaged lines, gaps
+  quit               leave (Ctrl-D too)"""
 
 
 def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
@@ -97,11 +98,11 @@ def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
             raise UserError("use: enter TEXT  (a die face, a card or an action, e.g. enter d3)")
         return "enter", {"text": " ".join(rest)}
     if cmd == "answer":
-        if len(rest) != 1 or not rest[0].isdigit():
-            raise UserError("use: answer N  (N = the number of the choice, from 0)")
+        if len(rest) != 1 or not rest[0].isdigit() or int(rest[0]) < 1:
+            raise UserError("use: answer N  (N = the number of the choice, from 1)")
         if prompt_id is None:
             raise UserError("there is no open prompt to answer")
-        return "answer", {"id": prompt_id, "choice": int(rest[0])}
+        return "answer", {"id": prompt_id, "choice": int(rest[0]) - 1}  # the board counts from 0
     if cmd == "new":
         if len(rest) < 2 or not rest[1].isdigit():
             raise UserError("use: new GAME PLAYERS [opt=v,...] [physical]  e.g. new mahe 4")
@@ -201,6 +202,7 @@ class Console:
         self.log = log
         self.prompt_id = None
         self.repl_mode = False
+        self.repl_start = ReplStart()
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.redraw = None  # callable that reprints the prompt line
@@ -214,6 +216,10 @@ class Console:
             self.log.flush()
 
     def show(self, ev) -> None:
+        if self.repl_mode and isinstance(ev, Raw):  # read as lines just as the REPL began
+            self.note("|", ev.text)
+            self.repl_out((ev.text + "\n").encode("utf-8", "replace"))
+            return
         with self.lock:
             if isinstance(ev, Frame):
                 if ev.kind == "prompt":
@@ -227,7 +233,7 @@ class Console:
                 if ev.kind == "prompt":
                     choices = ev.payload.get("choices") or []
                     text += "\n" + "\n".join(
-                        f"        [magenta]{i}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
+                        f"        [magenta]{i + 1}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
                     ) + "\n        (answer N)"
             elif isinstance(ev, Raw):
                 self.note("|", ev.text)
@@ -295,15 +301,24 @@ class Console:
     def pump(self, timeout: float = 0.1) -> None:
         """Read once and show what came (in REPL mode: raw bytes to stdout)."""
         if self.repl_mode:
+            partial = bytes(self.link.reader.buf)  # a line begun before (a prompt: no newline)
+            if partial:
+                self.link.reader.buf = bytearray()
+                self.repl_out(partial)
             data = self.link.read_bytes(timeout)
             if data:
                 self.last_heard = time.monotonic()
                 self.note("|", data.decode("utf-8", "replace"))
-                os.write(sys.stdout.fileno(), data)
+                self.repl_out(data)
             return
         for ev in self.link.read(timeout):
             self.last_heard = time.monotonic()
             self.show(ev)
+
+    def repl_out(self, data: bytes) -> None:
+        data = self.repl_start.feed(data)
+        if data:
+            os.write(sys.stdout.fileno(), data)
 
     def linger(self, quiet: float) -> None:
         """Keep showing what the board sends until it has been quiet for
@@ -346,6 +361,7 @@ class Console:
 
         self.say("[bold]MicroPython REPL[/bold]: the firmware is stopped. Ctrl-] restarts it and comes back.")
         redraw, self.redraw = self.redraw, None  # no tb> prompt while the REPL has the keys
+        self.repl_start = ReplStart()
         self.repl_mode = True
         self.link.write_raw(CTRL_C)
         fd = sys.stdin.fileno()
@@ -374,6 +390,30 @@ class Console:
             self.repl_mode = False
             self.redraw = redraw
             self.say("\n[bold]back[/bold]: the firmware restarts (Ctrl-D sent)")
+
+
+class ReplStart:
+    """What the console shows as the REPL starts: the stopped firmware's
+    KeyboardInterrupt traceback is left out; MicroPython's banner (or, with
+    none, its `>>> ` prompt) and everything after it shown."""
+
+    def __init__(self):
+        self.held = b""
+        self.open = False
+
+    def feed(self, data: bytes) -> bytes:
+        if self.open:
+            return data
+        self.held += data
+        at = self.held.find(b"MicroPython ")
+        if at < 0:
+            at = self.held.find(b">>> ")
+        if at < 0:
+            self.held = self.held[-4096:]  # a traceback's worth, waiting for the banner
+            return b""
+        self.open = True
+        out, self.held = self.held[at:], b""
+        return out
 
 
 def banner(link: Link) -> str:

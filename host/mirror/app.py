@@ -9,7 +9,8 @@ board's raw lines and the mirror's notes) and a command line at the bottom.
 
 Keys: n new game (a dialog: the board's games, their variants and options,
 the player counts, who plays each seat), u undo, h hint (the board lights the
-good move; the log says it in words), s sync, 0-9 answer the open prompt, p next
+good move; the log says it in words), s sync, 1-9 answer the open prompt
+(choices count from 1; 0 is the tenth), p next
 player's view, : or / the command line, q or Ctrl-C quit. The command line
 takes the console's commands (enter d3, new mahe 4, answer 1, bright 40, ...).
 
@@ -22,6 +23,7 @@ reflows it. Below the size the board needs, it says to enlarge the window.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from pathlib import Path
@@ -40,7 +42,13 @@ from turtleboard.errors import UserError
 from turtleboard.mirror.board_text import board_text
 from turtleboard.mirror.newgame import NewGameScreen
 from turtleboard.paths import reference_boards
-from turtleboard.pictures.describe import choice_words, panel_lines
+from turtleboard.pictures.describe import action_words, choice_words, panel_lines
+
+# How the board's buttons answer a question, at the end of its text: left
+# out of the compact panel, whose key line says it.
+ASK_BUTTONS = re.compile(r"[:,]? *NEXT shows the next[^,]*, OK confirms$")
+# Panel lines the compact panel leaves out: the top line, the log say them.
+COMPACT_SKIP = ("last action:", "seen by ", "everything shown")
 
 
 def board_file_for(name: str | None, given: str | None = None) -> dict | None:
@@ -89,7 +97,8 @@ class MirrorApp(App):
     #panel { width: 46; height: 100%; border: round $secondary; padding: 0 1; }
     #log { height: 12; border: round $surface-lighten-2; }
     #cmd { height: 1; border: none; padding: 0 1; }
-    .compact #panel { width: 32; }
+    .compact #panel { width: 36; }
+    .narrow #panel { width: 30; }
     .compact #board { padding: 0; }
     .compact #log { height: 5; }
     """
@@ -103,7 +112,7 @@ class MirrorApp(App):
         Binding("s", "sync", "sync"),
         Binding("p", "player", "player view"),
         Binding("colon,slash", "command", "command"),
-    ] + [Binding(str(i), f"answer({i})", show=False) for i in range(10)]
+    ] + [Binding(str((i + 1) % 10), f"answer({i})", show=False) for i in range(10)]  # 1..9, 0
 
     def __init__(self, mirror: Mirror, player: int | None = None, board_path: str | None = None,
                  host_seats=None, notes=()):
@@ -119,6 +128,7 @@ class MirrorApp(App):
         self.last_note = ""
         self.logged = 0  # the actions the log shows: 1..logged
         self.last_status = ""
+        self.prompt_logged = None  # the id of the question the log last showed
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -153,7 +163,10 @@ class MirrorApp(App):
     def reflow(self, width: int, height: int) -> None:
         compact = width < self.COMPACT[0] or height < self.COMPACT[1]
         self.screen.set_class(compact, "compact")
+        self.screen.set_class(width < 80, "narrow")  # below 80 columns: room for the board first
         self.refresh_view()  # the board draws itself again when its own size settles
+        log = self.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)  # the newest lines in sight
 
     # ---- the link thread ------------------------------------------------------
 
@@ -186,7 +199,8 @@ class MirrorApp(App):
                 redraw = True
                 if f.kind == "action":
                     who = f.payload.get("by", "")
-                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
+                    text = action_words(self.mirror.replica.game, str(f.payload.get("text")))
+                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(text)}[/bold cyan]"
                               f" [dim]({escape(str(who))})[/dim]")
                     if isinstance(f.payload.get("n"), int):
                         self.logged = f.payload["n"]
@@ -203,7 +217,10 @@ class MirrorApp(App):
                     self.log_status(f.payload)
                 elif f.kind == "error":
                     log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
-                elif f.kind == "prompt":
+                elif f.kind == "closed":
+                    self.prompt_logged = None
+                elif f.kind == "prompt" and f.payload.get("id") != self.prompt_logged:
+                    self.prompt_logged = f.payload.get("id")  # again (NEXT, a hint): not logged
                     log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
             elif kind == "raw":
                 log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
@@ -232,7 +249,7 @@ class MirrorApp(App):
             game = self.mirror.replica.game
             if game is None or not self.mirror.replica.in_sync:
                 return
-            texts = [game.action_text(a) for a in game.history]
+            texts = [action_words(game, game.action_text(a)) for a in game.history]
         if len(texts) <= self.logged:
             self.logged = len(texts)
             return
@@ -306,22 +323,35 @@ class MirrorApp(App):
         m = self.mirror
         game = m.replica.game
         out = Text()
+        compact = self.screen.has_class("compact")
         if m.prompt:
-            out.append(str(m.prompt.get("text", "")) + "\n", style="bold magenta")
-            for i, choice in enumerate(m.prompt.get("choices") or []):
+            text = str(m.prompt.get("text", ""))
+            choices = m.prompt.get("choices") or []
+            # compact: the question without how the buttons answer it (said below)
+            out.append((ASK_BUTTONS.sub("", text) if compact else text) + "\n", style="bold magenta")
+            for i, choice in enumerate(choices):
                 mark = ">" if i == m.prompt.get("current") else " "
-                out.append(f" {mark}{i} {choice_words(game, choice)}\n", style="magenta")
-            out.append(" (a number key, or NEXT/OK on the board)\n\n", style="dim")
+                words = choice_words(game, choice)
+                if compact and words.endswith("[%s]" % choice) and words != "[%s]" % choice:
+                    words = words[:-len(choice) - 3]  # the words alone
+                out.append(f" {mark}{i + 1} {words}\n", style="magenta")
+            keys = "1" if len(choices) == 1 else "1-%d" % min(len(choices), 10)
+            out.append(f" (keys {keys} or NEXT/OK)\n" if compact
+                       else f" (keys {keys}, or NEXT/OK on the board)\n\n", style="dim")
         if game is None:
             out.append("no game\n", style="bold")
         else:
-            out.append(f"{game.title or game.name}\n", style="bold")
+            if not compact:
+                out.append(f"{game.title or game.name}\n", style="bold")
             for line in panel_lines(game, self.player):
+                if compact and (not line or line.startswith(COMPACT_SKIP)
+                                or (m.prompt and line.endswith(" decides for it"))):
+                    continue  # at 80x24: what the top line, the log or the question says
                 style = "bold cyan" if line.startswith("to move") else (
                     "bold green" if line.startswith("game over") else None)
                 out.append(line + "\n", style=style)
         if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
-            out.append("\nboard: ", style="bold")
+            out.append("board: " if compact else "\nboard: ", style="bold")
             out.append(str(m.status.get("text", "")) + "\n")
         return out
 
@@ -372,6 +402,9 @@ class MirrorApp(App):
         p = self.mirror.prompt
         if not p:
             self.query_one("#log", RichLog).write("[dim]no prompt is open[/dim]")
+            return
+        if i >= len(p.get("choices") or []):
+            self.query_one("#log", RichLog).write(f"[dim]the question has no choice {i + 1}[/dim]")
             return
         self.send("answer", {"id": p.get("id"), "choice": i})
 

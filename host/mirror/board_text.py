@@ -12,8 +12,10 @@ LED shows ("rrggbb"), drawn as the cell's background.
 
 Given the room it has (`width` x `height` characters), a board that does
 not fit is drawn compact: the layout scaled down, an empty cell shown by its
-name alone (dim), a cell with turtles by the turtles alone; below the least
-room that still reads, a line asks for a larger window.
+name alone (dim), a cell with turtles by the turtles alone (a Mahé cell by
+its name and its turtles, 13:1a, as its turtles are numbered too), each a
+blank apart from the next (moved a little where they would run together);
+below the least room that still reads, a line asks for a larger window.
 """
 
 from __future__ import annotations
@@ -147,15 +149,32 @@ def _compact_cell(put, grid, name, stack, r, c, bg, upwards) -> None:
         for i, (t, colour) in enumerate(stack):
             put(base - 1 - i, c, t, Style(color=colour, bold=True))
         return
+    # turtles named by number (Mahé) follow their cell's name: 13:1a, raft:3,4
+    head = name + ":" if any(t[:1].isdigit() for t, _ in stack) else ""
     if not stack:
-        put(r, c - len(label) // 2, label, Style(color="#6f6f6f", bgcolor=bg))
-        return
+        head = label
     sep = "," if name == "raft" else "/"
-    text_len = sum(len(t) for t, _ in stack) + len(stack) - 1
-    at = c - text_len // 2
+    text_len = len(head) + sum(len(t) for t, _ in stack) + max(0, len(stack) - 1)
+    r, at = _free_place(grid, r, c - text_len // 2, text_len)
+    put(r, at, head, Style(color="#6f6f6f" if not stack else "#8a6d3b", bgcolor=bg))
+    at += len(head)
     for i, (t, colour) in enumerate(stack):
         if i:
             put(r, at, sep, Style(color="#888888", bgcolor=bg))
             at += 1
         put(r, at, t, Style(color=colour, bold=True, bgcolor=bg))
         at += len(t)
+
+
+def _free_place(grid, r, at, length):
+    """(row, column) near (r, at) where `length` characters keep a blank
+    on either side from what is drawn already, so that two cells never run
+    together ("1514"); (r, at) itself if there is none."""
+    for dr, dc in ((0, 0), (0, 1), (0, -1), (0, 2), (0, -2), (1, 0), (-1, 0), (0, 3), (0, -3),
+                   (1, 1), (-1, 1), (1, -1), (-1, -1)):
+        rr, cc = r + dr, at + dc
+        if not 0 <= rr < len(grid) or cc < 0 or cc + length > len(grid[rr]):
+            continue
+        if all(grid[rr][k][0] == " " for k in range(max(0, cc - 1), min(len(grid[rr]), cc + length + 1))):
+            return rr, cc
+    return r, at

@@ -1,5 +1,8 @@
 """The mirror's new-game dialog: the board's games, their variants, options
-and player counts, each with a word on what it is; dice electronic or real.
+and player counts, each with a word on what it is; dice electronic or real
+(where the board rolls). Each choice is one line (left/right go through its
+values, no list opens over the dialog), the word on the focused one below
+them; a seat a line, as many as there are players. It fits 80x24.
 
     app.push_screen(NewGameScreen(["tortuga"]), callback)   # callback(payload | None)
 
@@ -13,10 +16,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Select, Static
+from textual.widgets import Button, Label, Static
 
 from turtleboard.games import GAMES, OPTION_WORDS, players_text, rules_class
 
@@ -35,6 +40,26 @@ class Field(NamedTuple):
 # the PC at play's --host-level (docs/bots.md).
 SEATS = [("a person", "person"), ("the board, easy", "easy"), ("the board, good", "good"),
          ("the PC", "host")]
+
+
+# An option's values in words: (rule set, option) -> value -> words.
+VALUE_WORDS = {
+    ("mahe", "egg_dice"): {0: "no", 1: "yes: egg cards as dice"},
+    ("race", "open_colours"): {0: "no: dealt secretly", 1: "yes: chosen openly"},
+    ("race", "start"): {"stacked": "stacked", "side_by_side": "side by side"},
+    ("tortuga", "turn_limit"): {0: "no limit"},
+}
+
+
+def value_words(rules: str, name: str, value) -> str:
+    words = VALUE_WORDS.get((rules, name), {})
+    if value in words:
+        return words[value]
+    if name == "turn_limit":
+        return "a draw after %s turns" % value
+    if name == "tattoo":
+        return "%s tattooed turtle%s each" % (value, "" if value == 1 else "s")
+    return str(value)
 
 
 def forced_options(rules: str) -> dict:
@@ -65,18 +90,29 @@ def fields(key: str) -> list[Field]:
             if len(allowed) < 2:
                 continue  # the variant itself: nothing to choose
         out.append(Field("option:" + name, name.replace("_", " "),
-                         [(str(a), a) for a in allowed], default,
+                         [(value_words(entry.rules, name, a), a) for a in allowed], default,
                          OPTION_WORDS.get((entry.rules, name), "")))
     if entry.rules != "race":  # the Race is played with real cards: no computer hand
         for n in range(1, cls.max_players + 1):
             out.append(Field("seat:%d" % n, "player %d" % n, SEATS, "person",
-                             "" if n > 1 else "who plays each seat (up to the number of "
-                             "players): the board itself lights its moves; the PC plays "
-                             "at its stronger level"))
-    out.append(Field("dice", "dice", [("electronic", "electronic"), ("physical", "physical")],
-                     "electronic", "electronic: the board rolls and draws; physical: real "
-                     "dice and cards, told to the board"))
+                             "who plays player %d: a person; the board itself (it lights its "
+                             "moves); the PC, at its stronger level" % n))
+    if device_rolls(entry.rules):  # else chance is a fact of the table (cards in hand)
+        out.append(Field("dice", "dice", [("electronic", "electronic"), ("physical", "physical")],
+                         "electronic", "electronic: the board rolls and draws; physical: real "
+                         "dice and cards, told to the board"))
     return out
+
+
+def device_rolls(rules: str) -> bool:
+    from controller.flows import device_rolls
+
+    return device_rolls(rules)
+
+
+def shown(key: str, players: int) -> list[Field]:
+    """The fields the dialog shows: a seat only up to the number of players."""
+    return [f for f in fields(key) if not f.key.startswith("seat:") or int(f.key[5:]) <= players]
 
 
 def payload(key: str, chosen: dict) -> dict:
@@ -94,16 +130,61 @@ def payload(key: str, chosen: dict) -> dict:
     return out
 
 
+class Choice(Static, can_focus=True):
+    """One choice on one line, '< value >': left and right (or a click) go
+    through its values; nothing opens over the dialog."""
+
+    BINDINGS = [("left", "step(-1)", "previous"), ("right", "step(1)", "next"),
+                ("space", "step(1)", "next")]
+
+    class Changed(Message):
+        def __init__(self, choice: "Choice"):
+            super().__init__()
+            self.choice = choice
+
+    def __init__(self, values: list, value, words: str = "", id: str | None = None):
+        super().__init__(id=id, classes="choice")
+        self.values = list(values)  # (text shown, value) pairs
+        self.index = [v for _, v in self.values].index(value)
+        self.words = words
+        self.can_focus = len(self.values) > 1  # nothing to choose: Tab passes it by
+
+    @property
+    def value(self):
+        return self.values[self.index][1]
+
+    @value.setter
+    def value(self, value) -> None:
+        self.index = [v for _, v in self.values].index(value)
+        self.refresh()
+        self.post_message(self.Changed(self))
+
+    def render(self) -> Text:
+        more = len(self.values) > 1
+        return Text(("< " if more else "  ") + self.values[self.index][0] + (" >" if more else ""))
+
+    def action_step(self, step: int) -> None:
+        self.value = self.values[(self.index + step) % len(self.values)][1]
+
+    def on_click(self) -> None:
+        self.action_step(1)
+
+    def on_focus(self) -> None:
+        self.screen.about(self.words)
+
+
 class NewGameScreen(ModalScreen):
     CSS = """
     NewGameScreen { align: center middle; }
-    #dialog { width: 76; max-width: 100%; height: auto; max-height: 100%;
+    #dialog { width: 78; max-width: 100%; height: auto; max-height: 100%;
               border: thick $primary; background: $surface; padding: 0 1; }
-    #fields { height: auto; max-height: 70vh; }
-    .row { height: 3; }
-    .row Label { width: 12; padding: 1 0 0 0; }
-    .row Select { width: 1fr; }
-    .words { color: $text-muted; padding: 0 0 0 12; }
+    #fields { height: auto; max-height: 15; }
+    #choices { height: auto; }
+    .row { height: 1; }
+    .row Label { width: 12; }
+    .choice { width: 1fr; }
+    .choice:focus { background: $accent; color: $text; text-style: bold; }
+    #about { color: $text-muted; height: 3; margin: 1 0 0 0; }
     #buttons { height: 3; align: right middle; }
     """
     BINDINGS = [("escape", "cancel", "cancel")]
@@ -112,43 +193,61 @@ class NewGameScreen(ModalScreen):
         super().__init__()
         self.entries = [g for g in GAMES if g.rules in rule_sets] or list(GAMES)
         self.key = self.entries[0].key
-        self.selects: dict[str, Select] = {}
+        self.selects: dict[str, Choice] = {}  # field key -> its choice
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("[b]A new game[/b]  (Enter picks, Tab moves, Esc cancels)")
+            yield Static("[b]A new game[/b]  (left/right change, Tab moves on, Esc cancels)")
             with VerticalScroll(id="fields"):
                 with Horizontal(classes="row"):
                     yield Label("game")
-                    yield Select([(g.title, g.key) for g in self.entries], value=self.key,
-                                 allow_blank=False, id="game")
-                yield Static(self.entries[0].words, id="game-words", classes="words")
+                    yield Choice([(g.title, g.key) for g in self.entries], self.key,
+                                 self.entries[0].words, id="game")
                 yield Vertical(id="choices")
+            yield Static(id="about")
             with Horizontal(id="buttons"):
                 yield Button("Start", id="start", variant="primary")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.show_fields()
-        self.query_one("#game", Select).focus()
+        self.query_one("#game", Choice).focus()
+
+    def about(self, words: str) -> None:
+        self.query_one("#about", Static).update(words)
 
     def show_fields(self) -> None:
+        """The rows of the game picked, for the players chosen (values kept)."""
+        kept = self.chosen()
+        players = kept.get("players") or 0
         box = self.query_one("#choices", Vertical)
         box.remove_children()
         self.selects = {}
         for f in fields(self.key):
-            select = Select(f.values, value=f.value, allow_blank=False)
-            self.selects[f.key] = select
-            box.mount(Horizontal(Label(f.label), select, classes="row"))
-            if f.words:
-                box.mount(Static(f.words, classes="words"))
+            if f.key == "players" and f.key in kept and kept[f.key] in [v for _, v in f.values]:
+                players = kept[f.key]
+            elif f.key == "players":
+                players = f.value
+        for f in shown(self.key, players):
+            value = kept.get(f.key, f.value)
+            if value not in [v for _, v in f.values]:
+                value = f.value
+            choice = Choice(f.values, value, f.words)
+            self.selects[f.key] = choice
+            box.mount(Horizontal(Label(f.label), choice, classes="row"))
         entry = next(g for g in GAMES if g.key == self.key)
-        self.query_one("#game-words", Static).update(entry.words)
+        self.query_one("#game", Choice).words = entry.words
+        if self.focused is None or self.focused.id == "game":
+            self.about(entry.words)
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "game" and event.value != self.key:
-            self.key = str(event.value)
+    def on_choice_changed(self, event: Choice.Changed) -> None:
+        if event.choice.id == "game" and event.choice.value != self.key:
+            self.key = str(event.choice.value)
+            self.selects = {}  # a new game: its own defaults
             self.show_fields()
+        elif event.choice is self.selects.get("players"):
+            self.show_fields()  # a seat a player
+            self.call_after_refresh(self.selects["players"].focus)  # where it was
 
     def chosen(self) -> dict:
         return {k: s.value for k, s in self.selects.items()}
@@ -161,6 +260,11 @@ class NewGameScreen(ModalScreen):
             self.dismiss(self.payload())
         else:
             self.dismiss(None)
+
+    def on_descendant_focus(self, event) -> None:
+        if isinstance(event.widget, Button):
+            self.about("Start: the board begins this game" if event.widget.id == "start"
+                       else "Cancel: no new game")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

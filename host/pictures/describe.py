@@ -89,18 +89,53 @@ def _choice_words(game, t: str) -> str:
             return f"the card drawn is {t[5:]}"
         if t == "discard":
             return "no card can be played: show the hand, draw five"
+        if t.startswith("show "):
+            card = _race_card(t[5:])
+            return f"the dead hand shows {t[5:]}" + (f" ({card})" if card else "")
+        return _race_card(t)
     return ""
+
+
+RACE_STEPS = {"++": "2 forward", "+": "1 forward", "-": "1 back"}
+
+
+def _race_card(t: str) -> str:
+    # A Race card played, in words: 'red+' -> 'red 1 forward'.
+    colours = ("red", "yellow", "green", "blue", "purple")
+    if t.startswith("*") and t[2:] in colours and t[1:2] in "+-":
+        return f"rainbow card: {t[2:]} {RACE_STEPS[t[1]]}"
+    for arrow, steps in (("^^", "2"), ("^", "1")):
+        if t.startswith(arrow) and t[len(arrow):] in colours:
+            return f"arrow card: {t[len(arrow):]} (at the back) {steps} forward"
+    for sign in ("++", "+", "-"):
+        if t.endswith(sign) and t[:-len(sign)] in colours:
+            return f"{t[:-len(sign)]} {RACE_STEPS[sign]}"
+    return ""
+
+
+def action_words(game, text: str) -> str:
+    """An action as the log and the panel show it: the notation, in words
+    where the notation counts from 0 (a Race `colour 0 red` is player 1's)."""
+    return choice_words(game, text) if str(text).startswith("colour ") else str(text)
+
+
+def mahe_distance(dice) -> str:
+    """How far the dice move a Mahé turtle: one die its value, two dice
+    the sum x 2, three the sum x 3."""
+    total = sum(dice)
+    far = f"moves {total * len(dice)} field{'' if total * len(dice) == 1 else 's'}"
+    return far if len(dice) == 1 else f"{far} ({total} x {len(dice)})"
 
 
 def mahe_lines(game, view) -> list[str]:
     out = []
     dice = view.get("dice") or []
     if dice:
-        total = f" = {sum(dice)}" if len(dice) > 1 else ""
-        out.append(f"turtle {view['mover']}: dice {' + '.join(map(str, dice))}{total}")
+        thrown = f"die {dice[0]}" if len(dice) == 1 else "dice " + " + ".join(map(str, dice))
+        out.append(f"turtle {view['mover']}: {thrown}, {mahe_distance(dice)}")
         out.append(f"{_who(view['decider'])} decides for it")
     faceup = view.get("faceup")
-    out.append(f"egg card face up: {faceup or 'none'}; {view.get('pile', 0)} in the pile")
+    out.append(f"egg card face up: {faceup or 'none'}, pile {view.get('pile', 0)}")
     for p in range(game.players):
         values = (view.get("card_values") or [None] * game.players)[p]
         count = (view.get("cards") or [0] * game.players)[p]
@@ -140,7 +175,8 @@ def panel_lines(game, player, everything=False):
     with `everything` the whole position, hidden cards too (a record's picture)."""
     from turtles import CHANCE, TERMINAL
 
-    lines = [f"{game.players} players, after {len(game.history)} actions"]
+    n = len(game.history)
+    lines = [f"{game.players} players, after {n} action{'' if n == 1 else 's'}"]
     who = game.to_move()
     if who == TERMINAL:
         res = game.result() or {}
@@ -153,7 +189,7 @@ def panel_lines(game, player, everything=False):
     else:
         lines.append(f"to move: {_who(who)}")
     if game.history:
-        lines.append("last action: " + game.action_text(game.history[-1]))
+        lines.append("last action: " + action_words(game, game.action_text(game.history[-1])))
     lines.append("")
     try:
         view = game.snapshot() if everything else game.view(player)

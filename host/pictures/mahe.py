@@ -5,6 +5,8 @@ nest in the middle, then whose turn it is, the dice, the egg cards."""
 
 from __future__ import annotations
 
+from turtleboard.pictures.describe import mahe_distance
+
 
 def _ring(n_slots: int) -> tuple[int, int, list[tuple[int, int]]]:
     # (rows, columns, [(row, column) of slot 0, 1, ...]) for a rectangle ring.
@@ -80,8 +82,8 @@ def _status(game) -> list[str]:
             if snap["card_die"]:
                 parts[snap["card_die"] - 1] += " (egg card)"
             so_far = " + ".join(parts) if dice else "none yet"
-            if len(dice) > 1:
-                so_far += f" = {sum(dice)}"
+            if dice:
+                so_far += ", " + mahe_distance(dice)
             out.append(f"{turn}, turtle {mover}; dice: {so_far}")
             if phase == "decide":
                 out.append(f"  {_player(snap['decider'])} decides: {', '.join(game.legal_texts())}")

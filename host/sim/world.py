@@ -303,6 +303,17 @@ class World:
             self._settling.pop(cell, None)
             self._changed()
 
+    def lift_more(self, cell: str) -> None:
+        """One more turtle of a cell into the hand, under those it holds (a
+        hand that took the top of that stack takes the next one too)."""
+        with self.lock:
+            stack = self._cell(cell)
+            if not stack:
+                raise WorldError("cell %s has no more turtles to lift" % cell)
+            self.hand.insert(0, stack.pop())
+            self._settling.pop(cell, None)
+            self._changed()
+
     def place(self, cell: str, count: int | None = None, up: bool | None = None) -> None:
         """Put the bottom `count` turtles of the hand (all by default) on a cell.
 

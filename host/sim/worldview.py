@@ -9,10 +9,17 @@ to be told from another. A turtle shows its team or owner when it has one
 Below the cells, the board's other LEDs: whose turn (a light per seat), the
 dice and the status light, each in words.
 
+The table fits the window: at full size each cell is a box with a border;
+in a smaller window (80x24) each cell is drawn without one, its name over its
+turtles, the table scaled to the room (cells that would touch moved a little
+apart); smaller still, the table scrolls and follows the selected cell. The
+lights, the hand and the keys stay at the bottom.
+
 LED colours are shown as bright as a person sees them (the firmware dims
 them to the board's brightness). Select a cell with the arrow keys (to the
-nearest cell that way) or a click, then lift (l), put down (p, or P
-flipped), flip (f), turn a turtle about to the other team (r); take a turtle
+nearest cell that way) or a click, then lift the top turtle (l; l again
+on the same cell: the next one under it too; L the whole stack), put the
+hand down (p, or P flipped), flip (f), turn a turtle about to the other team (r); take a turtle
 from the box (t), put the hand back in the box (x); lay out the start of the
 board's game (s; +/- the number of players it is laid out for), clear the
 board into the box (c); press NEXT (n) or OK (o); quit (q or Ctrl-C).
@@ -23,7 +30,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Container
+from textual.containers import Container, ScrollableContainer
+from textual.geometry import Region
 from textual.widgets import Footer, Static
 
 from controller import scenes
@@ -36,6 +44,7 @@ from turtles.game import EMPTY, UP
 PRESS_MS = 200  # how long a key holds a button down
 TOUCH_MS = 60   # between two touches of the pieces while laying out
 CELL_W, CELL_H = 9, 4  # a cell's box in characters, border included
+COMPACT_W, COMPACT_H = 7, 2  # a cell without a border: its name over its turtles
 RACE_TURTLES = 5  # the five colours stacked on the start
 DEFAULT_PLAYERS = 4  # the start is laid out for this many (as far as the game allows)
 
@@ -138,6 +147,37 @@ def char_layout(board, pos: dict) -> dict:
     return {c: (int(round((x - x0) * sx)), int(round((y - y0) * sy))) for c, (x, y) in pos.items()}
 
 
+def fit_layout(pos: dict, scale: tuple, cols: int, rows: int) -> dict | None:
+    """cell -> (column, row) of compact cells (COMPACT_W x COMPACT_H, a
+    column apart side by side) for the table `pos` scaled into cols x rows,
+    never larger than `scale`; a cell that would touch another is moved to
+    the nearest free place. None if they cannot all find room there."""
+    x0 = min(x for x, _ in pos.values())
+    y0 = min(y for _, y in pos.values())
+    span_x = max(x for x, _ in pos.values()) - x0
+    span_y = max(y for _, y in pos.values()) - y0
+    sx = scale[0] if not span_x else min(scale[0], (cols - COMPACT_W) / span_x)
+    sy = scale[1] if not span_y else min(scale[1], (rows - COMPACT_H) / span_y)
+    if sx < 0 or sy < 0:
+        return None
+    nudges = sorted(((dx, dy) for dx in range(-4, 5) for dy in range(-2, 3)),
+                    key=lambda d: abs(d[0]) + 3 * abs(d[1]))
+    at: dict = {}
+    for cell, (x, y) in pos.items():
+        c, r = int(round((x - x0) * sx)), int(round((y - y0) * sy))
+        for dx, dy in nudges:
+            cc, rr = c + dx, r + dy
+            if 0 <= cc <= cols - COMPACT_W and 0 <= rr <= rows - COMPACT_H and not any(
+                    cc < oc + COMPACT_W + 1 and oc < cc + COMPACT_W + 1
+                    and rr < orow + COMPACT_H and orow < rr + COMPACT_H
+                    for oc, orow in at.values()):
+                at[cell] = (cc, rr)
+                break
+        else:
+            return None
+    return at
+
+
 def nearest(pos: dict, cell: str, dx: int, dy: int, line: float | None = None) -> str:
     """The cell nearest to `cell` in direction (dx, dy) (y down), or `cell` if none.
 
@@ -235,24 +275,41 @@ class CellView(Static):
         self.app.select(self.index)
 
 
+class TableBox(ScrollableContainer):
+    """The table's room: the cells are laid out again when it changes. It
+    never takes the focus: the arrow keys move the selection, not the view."""
+
+    can_focus = False
+
+    def on_resize(self, event) -> None:
+        self.app.arrange(event.size.width, event.size.height)
+
+
 class WorldApp(App):
     CSS = """
+    #tablebox { height: 1fr; }
     #table { margin: 1 2 0 2; }
+    #table.compact { margin: 0; }
     .cell { position: absolute; width: %d; height: %d; border: round $panel;
             content-align: center middle; text-align: center; }
     .cell.selected { border: double $accent; }
+    .cell.compact { width: %d; height: %d; border: none; }
+    .cell.compact.selected { text-style: reverse bold; }
     #hand, #info, #port, #leds { padding: 0 1; }
-    """ % (CELL_W, CELL_H)
+    """ % (CELL_W, CELL_H, COMPACT_W, COMPACT_H)
+    ENABLE_COMMAND_PALETTE = False  # its key would push the keys off an 80-column line
     BINDINGS = [
         Binding("left", "move(-1, 0)", "left", show=False),
         Binding("right", "move(1, 0)", "right", show=False),
         Binding("up", "move(0, -1)", "up", show=False),
         Binding("down", "move(0, 1)", "down", show=False),
-        ("l", "lift", "lift"), ("p", "place(1)", "put"), ("P", "place(0)", "put flipped"),
+        ("l", "lift", "lift"), Binding("L", "lift_all", "lift all", show=False),
+        ("p", "place(1)", "put"), ("P", "place(0)", "flipped"),
         ("f", "flip", "flip"), ("r", "turn_about", "team"), ("t", "take", "take"),
         ("x", "put_away", "to box"),
-        ("s", "start", "start"), ("plus", "players(1)", "player"),
-        ("minus", "players(-1)", "player"), ("c", "clear", "clear"),
+        # s, + and - are said on the hand's line
+        Binding("s", "start", "start", show=False), Binding("plus", "players(1)", "player", show=False),
+        Binding("minus", "players(-1)", "player", show=False), ("c", "clear", "clear"),
         ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"), ("q", "quit", "quit"),
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
@@ -269,32 +326,71 @@ class WorldApp(App):
         self.players = board_game(world.board, players).players
         self.pos = table_layout(world.board)
         self.at = char_layout(world.board, self.pos)
+        self.placed = None  # (cell -> (column, row), width, height, top, left) as drawn
+        self.lifted_from = None  # the cell the hand took its turtles from (l again: one more)
         self.title = "Turtleboard (virtual) %s" % port
 
     def compose(self) -> ComposeResult:
-        yield Static("virtual board on %s: connect the host with `turtleboard play --port %s`"
+        yield Static("virtual board on %s: connect with `turtleboard play --port %s`"
                      % (self.port, self.port) if self.port else "virtual board", id="port")
-        table = Container(id="table")
-        table.styles.width = max(c for c, _ in self.at.values()) + CELL_W
-        table.styles.height = max(r for _, r in self.at.values()) + CELL_H
-        with table:
-            for i, cell in enumerate(self.world.board.cells):
-                view = CellView(cell, i)
-                view.styles.offset = self.at[cell]
-                yield view
+        with TableBox(id="tablebox"):
+            table = Container(id="table")
+            table.styles.width = max(c for c, _ in self.at.values()) + CELL_W
+            table.styles.height = max(r for _, r in self.at.values()) + CELL_H
+            with table:
+                for i, cell in enumerate(self.world.board.cells):
+                    view = CellView(cell, i)
+                    view.styles.offset = self.at[cell]
+                    yield view
         yield Static(id="leds")
         yield Static(id="hand")
         yield Static(id="info")
-        yield Footer()
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.redraw()
         self.set_interval(0.1, self.redraw)
 
+    def arrange(self, cols: int, rows: int) -> None:
+        """Lay the cells out for a table box of cols x rows: full size if it
+        fits, else compact, scaled to the room (scrolled if even that is too big)."""
+        game = self.world.board.games[0]
+        scale = LAYOUTS.get(game, (None, 10 / 64, 4 / 64))[1:]
+        at = self.at  # full size, with a margin of 2 columns either side, 1 row on top
+        compact = (max(c for c, _ in at.values()) + CELL_W + 4 > cols
+                   or max(r for _, r in at.values()) + CELL_H + 1 > rows)
+        if compact:
+            at = fit_layout(self.pos, scale, cols, rows)
+            grow = 0
+            while at is None:  # too small even compact: a taller table, scrolled
+                grow += 1      # (beside its scroll bar), wider too if need be
+                at = fit_layout(self.pos, scale, max(cols - 2, 2 * COMPACT_W) + 4 * max(0, grow - 20),
+                                max(rows, COMPACT_H) + 2 * grow)
+        w, h = (COMPACT_W, COMPACT_H) if compact else (CELL_W, CELL_H)
+        self.placed = (at, w, h) + ((0, 0) if compact else (1, 2))  # the table's margin
+        table = self.query_one("#table", Container)
+        table.set_class(compact, "compact")
+        table.styles.width = max(c for c, _ in at.values()) + w
+        table.styles.height = max(r for _, r in at.values()) + h
+        for view in self.query(CellView):
+            view.set_class(compact, "compact")
+            view.styles.offset = at[view.cell]
+        self.call_after_refresh(self.show_selected)
+
+    def show_selected(self) -> None:
+        """Scroll the table so that the selected cell is in sight."""
+        if self.placed is None:
+            return
+        at, w, h, top, left = self.placed
+        col, row = at[self.cell]
+        self.query_one("#tablebox", TableBox).scroll_to_region(
+            Region(left + col, top + row, w, h), animate=False, immediate=True)
+
     def select(self, index: int) -> None:
         self.selected = index % len(self.world.board.cells)
         self.line = None
         self.redraw()
+        self.show_selected()
 
     def redraw(self) -> None:
         if not self.query(CellView):
@@ -324,8 +420,9 @@ class WorldApp(App):
             self.shown["leds"] = extra.plain
             self.query_one("#leds", Static).update(extra)
         hand = self.world.hand
-        lines = ("hand: %s   buttons held: %s   start (s) for %d players (+/-)" % (
-            " ".join(piece_mark(n, up) for n, up in hand) or "empty",
+        more = "   l again: one more, p: put down" if hand and self.lifted_from == self.cell else ""
+        lines = ("hand: %s%s   buttons held: %s   start (s) for %d players (+/-)" % (
+            stack_text(hand) if hand else "empty", more,
             " ".join(self.world.held) or "none", self.players), self.busy or self.message)
         if self.shown.get("") != lines:
             self.shown[""] = lines
@@ -419,7 +516,19 @@ class WorldApp(App):
         self.line = line  # a run of moves across keeps to its row
 
     def action_lift(self) -> None:
+        """The top turtle of the cell; again on the same cell, the next one
+        under it too (the top k of a stack, marks and all)."""
+        if self.world.hand and self.lifted_from == self.cell:
+            self._do(self.world.lift_more, self.cell)
+            return
+        self._do(self.world.lift, self.cell, 1)
+        if not self.message:
+            self.lifted_from = self.cell
+
+    def action_lift_all(self) -> None:
         self._do(self.world.lift, self.cell)
+        if not self.message:
+            self.lifted_from = self.cell
 
     def action_place(self, up: int) -> None:
         self._do(self.world.place, self.cell, None, bool(up))

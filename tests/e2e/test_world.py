@@ -309,3 +309,102 @@ def test_track_views_and_their_start(tmp_path, game, players, start, count):
         asyncio.run(run())
     finally:
         world.close()
+
+
+@pytest.mark.parametrize("game", ["tortuga", "mahe", "race"])
+def test_the_table_fits_80x24_and_the_cursor_never_leaves_sight(tmp_path, game):
+    # At 80x24 every cell, the lights, the hand and the keys are on screen,
+    # no cell over another; in a smaller window the table scrolls to the
+    # selected cell, whichever it is.
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, game)
+    cells = world.board.cells
+
+    def inside(outer, inner):
+        return outer.contains_region(inner)
+
+    async def run():
+        app = WorldApp(world)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            box = app.query_one("#tablebox")
+            room = box.scrollable_content_region
+            regions = [app.query_one("#cell-%d" % i).region for i in range(len(cells))]
+            for cell, region in zip(cells, regions):
+                assert inside(room, region), (cell, region, room)
+            for i, a in enumerate(regions):
+                for b in regions[i + 1:]:
+                    assert not a.overlaps(b), (a, b)
+            assert box.max_scroll_y == 0 and box.max_scroll_x == 0
+            screen = app.screen.region
+            for part in ("#leds", "#hand", "#info", "Footer"):
+                assert inside(screen, app.query_one(part).region), part
+            assert "turn:" in str(app.query_one("#leds").render())
+            for _ in range(100):  # the footer lists the keys once the app has settled
+                if app.query("FooterKey"):
+                    break
+                await pilot.pause(0.02)
+            footer = " ".join(k.description for k in app.query("FooterKey"))
+            assert "lift" in footer and "quit" in footer
+            assert all(inside(screen, k.region) for k in app.query("FooterKey"))
+            await pilot.resize_terminal(56, 18)
+            await pilot.pause(0.2)
+            for i in range(len(cells)):
+                app.select(i)
+                await pilot.pause(0.02)
+                seen = box.scrollable_content_region
+                assert inside(seen, app.query_one("#cell-%d" % i).region), cells[i]
+            for key in ("left", "left", "up", "up", "right", "down"):
+                await pilot.press(key)
+                await pilot.pause(0.02)
+                assert inside(box.scrollable_content_region,
+                              app.query_one("#cell-%d" % app.selected).region), app.cell
+            await pilot.resize_terminal(150, 45)
+            await pilot.pause(0.2)
+            assert not app.query_one("#table").has_class("compact")  # full size again
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()
+
+
+def test_hands_take_the_top_turtles_of_a_stack_marks_and_all(tmp_path):
+    # l lifts the top turtle; l again on the same cell the next one under it
+    # too; p puts them down together: a Mahé rider moves with its marks.
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, "mahe")
+    cells = world.board.cells
+
+    async def run():
+        app = WorldApp(world, players=2)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("s")
+            await finish(app, pilot)
+            raft = [name for name, _ in world.stacks["raft"]]
+            assert len(raft) == 4 and "turtle" not in raft
+            app.select(cells.index("raft"))
+            await pilot.press("l")
+            assert [n for n, _ in world.hand] == raft[-1:]  # the top one only
+            assert "l again: one more" in str(app.query_one("#hand").render())
+            await pilot.press("l")
+            assert [n for n, _ in world.hand] == raft[-2:]  # and the one under it
+            assert [n for n, _ in world.stacks["raft"]] == raft[:2]
+            app.select(cells.index("3"))
+            await pilot.press("p")
+            assert [n for n, _ in world.stacks["3"]] == raft[-2:] and world.hand == []
+            await pilot.press("l")  # the rider alone off field 3
+            app.select(cells.index("5"))
+            await pilot.press("p")
+            assert [n for n, _ in world.stacks["5"]] == raft[-1:]
+            assert [n for n, _ in world.stacks["3"]] == raft[-2:-1]
+            app.select(cells.index("raft"))
+            await pilot.press("L")  # the whole stack at once
+            assert [n for n, _ in world.hand] == raft[:2] and world.stacks["raft"] == []
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()

@@ -23,7 +23,7 @@ def test_picture_shows_the_ring_stacks_turn_and_cards():
     assert lines[0] == "On the raft: 3a, 3b"
     assert "[18] 1a,2a" in text and "[4] 1b" in text and "[14] 2b" in text
     assert "[21*]" in text and "nest: 7 eggs" in text
-    assert "Turn: player 3, turtle 3b; dice: 2 + 3 = 5" in text
+    assert "Turn: player 3, turtle 3b; dice: 2 + 3, moves 10 fields (5 x 2)" in text
     assert "player 3 decides: stop, roll" in text
     assert "face-up egg card: 5; 19 face down in the pile" in text
     assert "player 1 (turtle 1a, 1b): no cards = 0 eggs, 0 cards" in text

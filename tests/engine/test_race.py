@@ -348,3 +348,17 @@ def test_codes_that_are_no_action_are_refused_cleanly():
         assert "no Turtle Race action" in str(e) or "is illegal" in str(e)
         raises(BadNotation, g.action_text, a)
     assert g.state_key() == before
+
+
+def test_a_record_says_whose_colour_each_colour_line_is():
+    # `colour 0 red` counts players from 0, as the API does; the record
+    # says after it, for a person, that player 1 owns red (a comment line).
+    from turtles.record import read_record
+
+    g = dealt_game(["red+ red+ red+ red+ red+", "blue+ blue+ blue+ blue+ blue+"], colours=["green", "red"])
+    text = g.record()
+    lines = text.split("\n")
+    at = lines.index("colour 0 green")
+    assert lines[at + 1] == "# player 1 owns green"
+    assert lines[lines.index("colour 1 red") + 1] == "# player 2 owns red"
+    assert read_record(text).state_key() == g.state_key()

@@ -328,3 +328,40 @@ def test_the_levels_the_board_plays_are_the_bots_levels_up_to_its_own():
     from turtles.bots import DEVICE_LEVEL, LEVELS
 
     assert DEVICE_LEVELS == LEVELS[:LEVELS.index(DEVICE_LEVEL) + 1]
+
+
+def test_a_mahe_hint_comes_while_the_question_is_open():
+    # Every Mahé decision is a question (roll or stop): a hint asked then
+    # comes, and the question shows the hint as its current choice.
+    rig = Rig("mahe")
+    _new(rig, ["person"] * 4, players=4)
+    rig.show()
+    rig.run(200)
+    p = only(rig.got, "prompt")[-1]
+    assert p["kind"] == "decide" and rig.ctl.prompt is not None
+    got = rig.send("hint", {})
+    assert only(got, "ok")
+    for _ in range(60):
+        if only(rig.got, "hint"):
+            break
+        rig.run(40)
+    hint = only(rig.got, "hint")[-1]
+    assert hint["by"] == "host" and hint["player"] == 0
+    assert hint["text"] in p["choices"]
+    again = only(rig.got, "prompt")[-1]  # the question again, the hint its current choice
+    assert again["id"] == p["id"] and again["choices"][again["current"]] == hint["text"]
+    rig.run(100)
+    assert only(rig.got, "status")[-1]["expect"]["choice"] == hint["text"]
+    rig.press("next")
+    rig.run(50)
+    rig.send("hint", {}, run=0)  # NEXT then a hint again: the same choice comes back
+    for _ in range(60):
+        if len(only(rig.got, "hint")) > 1:
+            break
+        rig.run(40)
+    assert only(rig.got, "prompt")[-1]["choices"][only(rig.got, "prompt")[-1]["current"]] == hint["text"]
+    rig.press("ok")  # OK takes the hint
+    rig.run(100)
+    taken = [a for a in only(rig.got, "action") if a["by"] == "buttons"]
+    assert [a["text"] for a in taken] == [hint["text"]]
+    assert only(rig.got, "error") == []

@@ -79,6 +79,34 @@ def test_takeback_by_putting_the_turtle_back():
     assert rig.log.load()[1] == []
 
 
+def test_undo_from_the_host_asks_for_the_pieces_back_and_never_commits_again():
+    # The host (the mirror's `u`) takes back a move made on the board: the
+    # turtle still stands where it went, yet the move is not committed again;
+    # the board says to put the pieces back and lights where.
+    from controller.scenes import PUT, TAKE
+
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    rig.run(100)
+    assert actions(rig.got) == ["c1-c2"]
+    got = rig.send("undo", {}, run=500)
+    assert only(got, "undone")[0]["n"] == 0 and actions(got) == []
+    assert rig.ctl.session.game.history == []
+    status = only(rig.got, "status")[-1]
+    assert status["text"] == "put the pieces back as lit"
+    assert status["expect"]["off"] == ["c2"] and status["expect"]["on"] == ["c1"]
+    assert TAKE in rig.hal.leds and PUT in rig.hal.leds
+    rig.take("c2")
+    rig.put("c1")
+    rig.run(200)
+    assert only(rig.got, "status")[-1]["text"] == "player 1 to move"
+    rig.take("c1")  # and the move may be made again
+    rig.put("c2")
+    rig.run(200)
+    assert actions(rig.got) == ["c1-c2", "c1-c2"] and len(rig.ctl.session.game.history) == 1
+
+
 def test_two_turtles_moved_at_once_are_guided_not_committed():
     rig = ready()
     rig.take("c1")

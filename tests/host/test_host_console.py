@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hosttools import turtleboard
 from peer import Peer
 
@@ -58,7 +59,10 @@ def test_console_opens_a_device_that_is_not_ours_with_a_warning():
 def test_typed_commands_become_protocol_frames():
     assert parse_command("diag on") == ("diag", {"on": True})
     assert parse_command("enter d3") == ("enter", {"text": "d3"})
-    assert parse_command("answer 2", prompt_id=7) == ("answer", {"id": 7, "choice": 2})
+    # choices count from 1, as the console and the mirror show them; the board's from 0
+    assert parse_command("answer 2", prompt_id=7) == ("answer", {"id": 7, "choice": 1})
+    with pytest.raises(UserError, match="from 1"):
+        parse_command("answer 0", prompt_id=7)
     assert parse_command('send bright {"level": 9}') == ("bright", {"level": 9})
     assert parse_command("new tortuga 2 tattoo=4 physical") == (
         "new", {"game": "tortuga", "players": 2, "options": {"tattoo": 4}, "dice": "physical"})
@@ -207,3 +211,10 @@ def test_the_prompt_is_drawn_again_only_while_it_waits(monkeypatch, capsys):
     con.waiting.set()
     con.say("a frame while the prompt waits")
     assert drawn == ["tb> "]
+
+
+def test_console_help_fits_80_columns():
+    from turtleboard.console.app import HELP
+
+    assert max(len(line) for line in HELP.splitlines()) < 80
+    assert "answer N" in HELP and "repl" in HELP

@@ -200,8 +200,14 @@ def test_play_tui_headless(tortuga):
                 await pilot.pause(0.05)
                 if "taken back, now at action 0" in log_text(app):
                     break
-            # the turtle still stands on f2, so the board may commit f1-f2 again
+            # the turtle still stands on f2: the board asks for it back, never commits f1-f2 again
             assert "taken back, now at action 0" in log_text(app)
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if "put the pieces back as lit" in str(app.query_one("#side", Static).content):
+                    break
+            assert "board: put the pieces back as lit" in str(app.query_one("#side", Static).content)
+            assert n_actions(mirror) == 0
             assert "> undo" in log_text(app)
             assert mirror.replica.in_sync
             await pilot.press("q")
@@ -264,12 +270,19 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
             assert app.query_one("#log", RichLog).size.height >= 3
             assert "1. f1-f2" in log_lines(app)  # the moves made before the mirror started
             assert app.screen.has_class("compact")
+            log = app.query_one("#log", RichLog)
+            for i in range(40):
+                log.write(f"line {i}")
             await pilot.resize_terminal(150, 45)
             await pilot.pause(0.3)
+            assert log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y  # the newest in sight
             assert not app.screen.has_class("compact")
             text = str(app.query_one("#board", Static).content)
             assert "f2:S" in text and "f1:." in text  # full size: names and turtles
             assert app.query_one("#side", Static).size.width >= 40
+            await pilot.resize_terminal(80, 24)  # smaller again: the log keeps its newest line
+            await pilot.pause(0.3)
+            assert log.scroll_offset.y == log.max_scroll_y
             await pilot.resize_terminal(40, 12)
             await pilot.pause(0.3)
             assert "enlarge the window" in str(app.query_one("#board", Static).content)
@@ -297,8 +310,6 @@ def test_play_tui_logs_an_illegal_move_made_on_the_board(tortuga):
 
 
 def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
-    from textual.widgets import Select
-
     from turtleboard.mirror.app import MirrorApp
     from turtleboard.mirror.newgame import NewGameScreen
 
@@ -309,14 +320,16 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
             await pilot.pause(0.3)
             dialog = app.screen
             assert isinstance(dialog, NewGameScreen)
-            game = dialog.query_one("#game", Select)
-            offered = [key for _, key in game._options if key != Select.BLANK]
+            game = dialog.query_one("#game")
+            offered = [key for _, key in game.values]
             assert offered == ["tortuga", "tattoo", "hatching"]  # a Tortuga board's games
-            words = " ".join(str(w.content) for w in dialog.query(".words"))
-            assert "2 players" in words and "2 to 2" not in words
+            assert str(dialog.query_one("#about").render()).startswith("two sides on a hexagon")
+            await pilot.press("tab")  # players: nothing to choose in Tortuga, Tab passes it by
+            assert dialog.focused is dialog.selects["option:turn_limit"]
+            assert "turns" in str(dialog.query_one("#about").render())
             game.value = "tattoo"
-            assert await _wait(pilot, lambda: "option:tattoo" in dialog.selects
-                               and dialog.selects["option:tattoo"].query("#label"))
+            assert await _wait(pilot, lambda: "option:tattoo" in dialog.selects  # laid out
+                               and dialog.selects["option:tattoo"].region.height == 1)
             assert "option:hatching" not in dialog.selects
             dialog.selects["option:tattoo"].value = 3
             assert "seat:2" in dialog.selects  # who plays each seat
@@ -358,8 +371,10 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
             side = str(app.query_one("#side", Static).content)
             assert mirror.prompt["text"] in side
             # each choice in words, its notation after it
-            assert f" 1 the egg card turned up is a {choices[1][1:]} [{choices[1]}]" in side
-            await pilot.press("1")
+            # numbered from 1, as a person counts: key 2 is the second
+            assert f" 2 the egg card turned up is a {choices[1][1:]} [{choices[1]}]" in side
+            assert f">1 the egg card turned up is a {choices[0][1:]} [{choices[0]}]" in side  # the current
+            await pilot.press("2")
             for _ in range(200):
                 await pilot.pause(0.05)
                 if n_actions(mirror) == 1:
@@ -373,6 +388,102 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
         asyncio.run(scenario())
     finally:
         mirror.close()
+
+
+def test_play_tui_a_mahe_hint_comes_at_a_question(mahe):
+    # Every Mahé decision is a question: `h` there gets the good level's
+    # choice in the log, and the question shows it as its current choice.
+    from turtleboard.mirror.app import MirrorApp
+
+    async def scenario(mirror):
+        mirror.link.command("new", {"game": "mahe", "players": 2, "options": {}, "dice": "electronic"}, 5)
+        mirror.wait_synced(10)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt.get("kind") == "decide")
+            asked = dict(mirror.prompt)
+            await pilot.press("h")
+            assert await _wait(pilot, lambda: "hint for player 1:" in log_lines(app))
+            said = log_lines(app).split("hint for player 1: ")[1].split(" ")[0]
+            assert said in asked["choices"]
+            assert await _wait(pilot, lambda: mirror.prompt["choices"][mirror.prompt["current"]] == said)
+            assert mirror.prompt["id"] == asked["id"]
+            assert log_lines(app).count("prompt: ") == 1  # the same question, logged once
+            await pilot.press("q")
+
+    with_mirror(mahe, scenario)
+
+
+def test_play_tui_mahe_at_80x24_shows_the_question_dice_and_cards_at_once(mahe):
+    # A Mahé question open at 80x24: the question, the dice and how far they
+    # move, the egg cards and every player's cards in the panel, no scrolling.
+    from textual.widgets import Static
+
+    from turtleboard.mirror.app import MirrorApp
+
+    async def scenario(mirror):
+        mirror.link.command("new", {"game": "mahe", "players": 2, "options": {}, "dice": "electronic"}, 5)
+        mirror.wait_synced(10)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"][0].startswith("first"))
+            await pilot.press("1")  # turtle 1a moves first; the board rolls die 1
+            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"] == ["stop", "roll"])
+            await pilot.pause(0.1)
+            side = str(app.query_one("#side", Static).content)
+            assert side.startswith("player 1 decides\n")
+            assert " >1 stop: the turtle moves\n" in side and "  2 roll again\n" in side
+            assert "(keys 1-2 or NEXT/OK)" in side
+            assert "turtle 1a: die " in side and "moves " in side
+            assert "egg card face up:" in side and "player 1: " in side and "player 2: " in side
+            assert app.query_one("#panel").max_scroll_y == 0  # all of it in sight
+            await pilot.press("q")
+
+    with_mirror(mahe, scenario)
+
+
+def test_console_repl_opens_at_the_prompt_without_the_firmware_traceback(tortuga):
+    # `repl` in the console, in a terminal: MicroPython's banner and its >>>
+    # prompt, not the KeyboardInterrupt traceback of the stopped firmware;
+    # Ctrl-] comes back and the firmware answers again.
+    import os
+    import subprocess
+    import sys
+
+    from hosttools import ROOT
+
+    main, child = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "turtleboard", "console", "--port", tortuga.path],
+                            stdin=child, stdout=child, stderr=child, cwd=ROOT,
+                            env=dict(os.environ, NO_COLOR="1", COLUMNS="80"))
+    os.close(child)
+    seen = b""
+
+    import select
+
+    def read_until(text, timeout=20.0):
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while text not in seen:
+            assert time.monotonic() < end, seen[-600:]
+            r, _, _ = select.select([main], [], [], 0.1)
+            if r:
+                seen += os.read(main, 4096)
+
+    try:
+        read_until(b"tb> ")
+        os.write(main, b"repl\r")
+        read_until(b">>> ")
+        assert b"MicroPython " in seen and b"Traceback" not in seen and b"KeyboardInterrupt" not in seen
+        os.write(main, b"6*7\r")
+        read_until(b"42")
+        os.write(main, b"\x1d")  # Ctrl-]
+        read_until(b": the firmware restarts (Ctrl-D sent)")
+        read_until(b'"fw":"0.1.0"')  # its hello again
+    finally:
+        proc.kill()
+        proc.wait(10)
+        os.close(main)
 
 
 def test_flash_onto_the_virtual_board_restarts_it_and_checks_the_hello(tortuga):

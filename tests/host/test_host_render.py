@@ -175,3 +175,22 @@ def test_the_picture_says_whose_view_it_is_as_render_help_does():
     assert "seen by player 1" in mine
     r = turtleboard("render", "--help")
     assert "default: everything" in r.stdout
+
+
+def test_mahe_says_how_far_the_turtle_moves():
+    # Two dice move the sum x 2, three the sum x 3: the panel and the text
+    # picture say the distance, not only the sum.
+    from turtleboard.pictures.describe import panel_lines
+    from turtleboard.pictures.mahe import text_picture
+
+    g = new_game("mahe", 2)
+    for t in ("e3", "first-1a", "d3"):
+        g.apply_text(t)
+    assert "turtle 1a: die 3, moves 3 fields" in panel_lines(g, None)
+    for t in ("roll", "d1"):
+        g.apply_text(t)
+    lines = panel_lines(g, None)
+    assert "turtle 1a: dice 3 + 1, moves 8 fields (4 x 2)" in lines, lines
+    assert "dice: 3 + 1, moves 8 fields (4 x 2)" in text_picture(g)
+    g.apply_text("stop")
+    assert g.view(None)["cells"]["8"] == ["1a"]  # as said

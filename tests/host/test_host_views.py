@@ -7,7 +7,7 @@ from rich.color import Color, ColorSystem
 
 from controller import scenes
 from turtleboard.games import GAMES, KEYS, players_text, rules_class
-from turtleboard.pictures.describe import choice_words
+from turtleboard.pictures.describe import action_words, choice_words
 from turtleboard.sim.worldview import LED_WORDS, colour_word, seen_colour, stack_text
 from turtles import new_game
 
@@ -50,6 +50,14 @@ def test_prompt_choices_in_words():
     assert choice_words(m, "first-2b") == "turtle 2b moves first [first-2b]"
     r = new_game("race", 3)
     assert choice_words(r, "colour 0 red") == "player 1 is red [colour 0 red]"
+    assert action_words(r, "colour 0 red") == "player 1 is red [colour 0 red]"
+    assert action_words(r, "red+") == "red+"  # the log says other actions as they are
+    # the cards the Race asks about, in words
+    assert choice_words(r, "red++") == "red 2 forward [red++]"
+    assert choice_words(r, "red-") == "red 1 back [red-]"
+    assert choice_words(r, "*+red") == "rainbow card: red 1 forward [*+red]"
+    assert choice_words(r, "^red") == "arrow card: red (at the back) 1 forward [^red]"
+    assert choice_words(r, "^^blue") == "arrow card: blue (at the back) 2 forward [^^blue]"
     assert choice_words(m, "cancel") == "none of these: cancel [cancel]"
     assert choice_words(m, "xyz") == "xyz"
 
@@ -100,3 +108,94 @@ def test_hands_lay_out_what_the_engine_moved_without_passing_other_cells(tmp_pat
     for cells in seen:
         assert set(cells) <= {"raft", "1", "6"}, cells  # never a cell between
     world.close()
+
+
+def test_new_game_dialog_at_80x24_keeps_every_choice_in_sight():
+    # Tab never lands on a control out of sight; no list opens over Start;
+    # a seat a player; options in words; Tortuga has no dice to choose; Esc
+    # cancels.
+    import asyncio
+
+    from textual.app import App
+
+    from turtleboard.mirror.newgame import NewGameScreen
+
+    got = []
+
+    class Host(App):
+        def on_mount(self):
+            self.push_screen(NewGameScreen(["mahe", "race", "tortuga"]), got.append)
+
+    async def run():
+        app = Host()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.1)
+            dialog = app.screen
+            assert isinstance(dialog, NewGameScreen) and not dialog.query("Select")
+            assert dialog.focused.id == "game" and dialog.selects["players"].value == 2
+            assert sorted(k for k in dialog.selects if k.startswith("seat:")) == ["seat:1", "seat:2"]
+            assert str(dialog.selects["option:egg_dice"].render()) == "< no >"  # words, not 0/1
+            await pilot.press("tab", *["right"] * 5)  # 7 players: the most seats
+            await pilot.pause(0.1)
+            assert dialog.selects["players"].value == 7
+            assert [k for k in dialog.selects if k.startswith("seat:")] == ["seat:%d" % n for n in range(1, 8)]
+            assert dialog.focused is dialog.selects["players"]
+            screen = dialog.region
+            fields = dialog.query_one("#fields")
+            seen = set()
+            for _ in range(16):  # round the dialog and back to the start
+                await pilot.press("tab")
+                await pilot.pause(0.05)
+                w = dialog.focused
+                seen.add(w.id or next(k for k, s in dialog.selects.items() if s is w))
+                assert screen.contains_region(w.region), w
+                if w in fields.query("*"):
+                    assert fields.scrollable_content_region.contains_region(w.region), w
+            assert {"start", "cancel", "dice", "seat:7", "option:egg_dice"} <= seen
+            await pilot.press(*["left"] * 5)  # players back down: fewer seats
+            dialog.selects["players"].value = 3
+            await pilot.pause(0.1)
+            assert [k for k in dialog.selects if k.startswith("seat:")] == ["seat:1", "seat:2", "seat:3"]
+            dialog.query_one("#game").value = "tortuga"
+            await pilot.pause(0.1)
+            assert "dice" not in dialog.selects  # nothing rolls in Tortuga
+            assert str(dialog.selects["option:turn_limit"].render()) == "< no limit >"
+            dialog.query_one("#game").value = "race"
+            await pilot.pause(0.1)
+            assert "dice" not in dialog.selects and "seat:1" not in dialog.selects
+            assert str(dialog.selects["option:open_colours"].render()) == "< no: dealt secretly >"
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert got == [None] and not isinstance(app.screen, NewGameScreen)
+
+    asyncio.run(run())
+
+
+def test_compact_mahe_board_shows_every_field_number_apart():
+    # At 80x24 (and smaller) an occupied field shows its number before its
+    # turtles (turtles are numbered too), and no two numbers run together.
+    from turtleboard.mirror.board_text import board_text
+
+    g = new_game("mahe", 4)
+    for t in "e3 d3 roll d4 stop d6 stop d5 stop".split():  # turtles on 14, 6 and 5
+        g.apply_text(t)
+    for width, height in ((46, 14), (30, 12), (26, 10)):
+        fields = []
+        for token in board_text(g, width=width, height=height).plain.split():
+            if token.startswith(("nest", "raft")):
+                continue
+            field, _, turtles = token.partition(":")
+            assert field.isdigit(), (width, token)
+            fields.append(int(field))
+            if field in ("14", "6", "5"):
+                assert turtles, (width, token)  # the field's number and its turtle
+        assert sorted(fields) == list(range(1, 22)), (width, height, sorted(fields))
+
+
+def test_one_action_is_said_in_the_singular():
+    from turtleboard.pictures.describe import panel_lines
+
+    g = new_game("mahe", 2)
+    assert panel_lines(g, None)[0] == "2 players, after 0 actions"
+    g.apply_text("e3")
+    assert panel_lines(g, None)[0] == "2 players, after 1 action"
