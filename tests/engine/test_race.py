@@ -353,10 +353,10 @@ def test_codes_that_are_no_action_are_refused_cleanly():
 def test_a_record_says_whose_colour_each_colour_line_is():
     # `colour 0 red` counts players from 0, as the API does; the record
     # says after it, for a person, that player 1 owns red (a comment line).
-    from turtles.record import read_record
+    from turtles.record import read_record, write_record
 
     g = dealt_game(["red+ red+ red+ red+ red+", "blue+ blue+ blue+ blue+ blue+"], colours=["green", "red"])
-    text = g.record()
+    text = write_record(g)
     lines = text.split("\n")
     at = lines.index("colour 0 green")
     assert lines[at + 1] == "# player 1 owns green"

@@ -72,7 +72,7 @@ def test_selfplay_and_replay_a_race():
     with open(path) as f:
         lines = [line for line in f.read().splitlines() if not line.startswith("[Result")]
     first = [i for i, line in enumerate(lines)
-             if not line.startswith(("[", "stack", "colour", "draw"))][0]
+             if not line.startswith(("[", "#", "stack", "colour", "draw"))][0]
     lines[first] = "discard"
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -258,7 +258,8 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
         until(mirror, lambda: n_actions(mirror) == 1)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.3)
+            assert await _wait(pilot, lambda: "1. f1-f2" in log_lines(app)
+                               and "f2" in str(app.query_one("#board", Static).content))
             board = app.query_one("#board", Static)
             text = str(board.content)
             assert "enlarge" not in text
@@ -274,18 +275,18 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
             for i in range(40):
                 log.write(f"line {i}")
             await pilot.resize_terminal(150, 45)
-            await pilot.pause(0.3)
-            assert log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y  # the newest in sight
-            assert not app.screen.has_class("compact")
+            assert await _wait(pilot, lambda: not app.screen.has_class("compact")
+                               and log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y)
+            # the newest in sight
             text = str(app.query_one("#board", Static).content)
             assert "f2:S" in text and "f1:." in text  # full size: names and turtles
             assert app.query_one("#side", Static).size.width >= 40
             await pilot.resize_terminal(80, 24)  # smaller again: the log keeps its newest line
-            await pilot.pause(0.3)
-            assert log.scroll_offset.y == log.max_scroll_y
+            assert await _wait(pilot, lambda: app.screen.has_class("compact")
+                               and log.scroll_offset.y == log.max_scroll_y)
             await pilot.resize_terminal(40, 12)
-            await pilot.pause(0.3)
-            assert "enlarge the window" in str(app.query_one("#board", Static).content)
+            assert await _wait(pilot, lambda: "enlarge the window"
+                               in str(app.query_one("#board", Static).content))
             await pilot.press("ctrl+c")  # quits, no "press ctrl+q"
             await pilot.pause(0.2)
         assert app.return_code in (0, None)
@@ -317,9 +318,8 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("n")
-            await pilot.pause(0.3)
+            assert await _wait(pilot, lambda: isinstance(app.screen, NewGameScreen))
             dialog = app.screen
-            assert isinstance(dialog, NewGameScreen)
             game = dialog.query_one("#game")
             offered = [key for _, key in game.values]
             assert offered == ["tortuga", "tattoo", "hatching"]  # a Tortuga board's games
