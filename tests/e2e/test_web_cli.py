@@ -336,3 +336,19 @@ def test_demo_prints_the_page_address_and_the_page_follows_the_game(cli):
     page.close()
     out = interrupt(c, port, rcs=(130,))
     assert "interrupted" in out
+
+
+def test_demo_on_a_terminal_keeps_the_page_with_the_result_until_enter(cli):
+    c = cli("demo", "--fast", "--game", "tortuga", "--seed", "3", "--web-port", "0", "--record", "r.txt",
+            tty=True)
+    url = c.wait_for(r"the game on a web page: " + URL.pattern).group(1)
+    c.wait_for(r"the page stays open with the result: .*Enter ends the demo", timeout=240)
+    page = Page(url)  # opened after the game: the result is there
+    g = page.state(lambda g: True, "the finished game")
+    assert g["over"] and g["result"]["winners"] == [1]
+    page.close()
+    os.write(c.master, b"\r")  # Enter
+    out = c.rest()
+    assert c.p.wait(30) == 0 and "Traceback" not in out, out[-2000:]
+    with pytest.raises(OSError):
+        urllib.request.urlopen(url, timeout=5)

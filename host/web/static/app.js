@@ -53,6 +53,9 @@ const WORDS = {
       discard: "no card fits: show the hand, draw five", show: "card shown: {0}",
     },
     colourNames: { red: "red", yellow: "yellow", green: "green", blue: "blue", purple: "purple" },
+    // Tortuga's phases (the engine's PHASE_NAMES)
+    phases: { setup: "setting up", play: "a move", powers: "powers", giving: "giving a turtle",
+      team: "choosing a team", chain: "a jump chain", placing: "placing turtles" },
     // a Race card: its turtle, then how far (the card's arrows)
     cardNames: { any: "rainbow", last: "the last", on: "{0}, on {1}" },
   },
@@ -107,6 +110,8 @@ const WORDS = {
       discard: "aucune carte ne va : montrer la main, piocher cinq", show: "carte montrée : {0}",
     },
     colourNames: { red: "rouge", yellow: "jaune", green: "verte", blue: "bleue", purple: "violette" },
+    phases: { setup: "mise en place", play: "un coup", powers: "pouvoirs", giving: "don d'une tortue",
+      team: "choix d'une équipe", chain: "une chaîne de sauts", placing: "pose de tortues" },
     cardNames: { any: "arc-en-ciel", last: "la dernière", on: "{0}, sur {1}" },
   },
 };
@@ -493,7 +498,7 @@ function drawFacts(g) {
     if (known.length) out.push(t("colours", known.join(", ")));
     if (v.hand_sizes) out.push(t("handSizes", v.hand_sizes.map((n, p) => said(who(p, g), n)).join(", ")));
   } else if (g.name === "tortuga") {
-    out.push(t("phase", v.phase, v.turns || 0));
+    out.push(t("phase", WORDS[lang].phases[v.phase] || v.phase, v.turns || 0));
     if (v.reserve) out.push(t("reserve", v.reserve[0], v.reserve[1]));
     if (v.pending && v.pending.length) out.push(t("pending", v.pending.join(", ")));
   }
