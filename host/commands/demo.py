@@ -268,6 +268,13 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
               % (len(game.history), time.monotonic() - started, winners or "nobody",
                  res.get("scores")))
         print("record saved to %s (`turtleboard replay %s` replays it)" % (record_path, record_path))
+        if web is not None and sys.stdin.isatty() and sys.stdout.isatty():
+            # the family looking at the page sees the result before it goes away
+            print("the page stays open with the result: %s (Enter ends the demo)" % web.url(), flush=True)
+            try:
+                input()
+            except EOFError:
+                pass
         return 0
     except KeyboardInterrupt:
         raise  # Ctrl-C, a closed terminal: nothing went wrong, nothing to keep

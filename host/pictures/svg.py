@@ -217,13 +217,14 @@ def layout_of(game) -> dict:
     return GAMES.get(game.name, (grid_layout,))[0](game)
 
 
-def board_parts(game, snap, say=None) -> list[str]:
+def board_parts(game, snap, say=None, pos=None) -> list[str]:
     """The board alone (x 0..680, y 0..560) with the turtles of `snap` (a view
     or snapshot of `game`): what `render` and the table's web page both draw.
-    `say` translates its few words (cell names, the egg pile)."""
+    `say` translates its few words (cell names, the egg pile); `pos` places
+    the cells elsewhere (the Race's track in two rows on a phone)."""
     say = say or (lambda text: text)
     layout, pieces_of, _title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
-    pos = layout(game)
+    pos = pos or layout(game)
     pieces = pieces_of(game, snap)
     out = []
     if game.name == "mahe":
@@ -232,8 +233,13 @@ def board_parts(game, snap, say=None) -> list[str]:
         out.append(f'<polygon points="{pts}" fill="none" stroke="#b89b62" stroke-width="10" stroke-linejoin="round"/>')
     elif game.name == "race":
         xs = [p[0] for p in pos.values()]
-        out.append(f'<rect x="{min(xs) - 40}" y="200" width="{max(xs) - min(xs) + 80}" height="180" '
-                   f'rx="20" fill="{BOARD}" stroke="{INK}"/>')
+        ys = [p[1] for p in pos.values()]
+        out.append(f'<rect x="{min(xs) - 40}" y="{min(ys) - 130}" width="{max(xs) - min(xs) + 80}" '
+                   f'height="{max(ys) - min(ys) + 180}" rx="20" fill="{BOARD}" stroke="{INK}"/>')
+        if len(set(ys)) > 1:  # a track that turns: its way from cell to cell
+            pts = " ".join(f"{pos[c][0]:.1f},{pos[c][1]:.1f}" for c in game.cells())
+            out.append(f'<polyline points="{pts}" fill="none" stroke="#b89b62" stroke-width="10" '
+                       f'stroke-linejoin="round"/>')
     elif game.name == "tortuga":
         out.append(f'<polygon points="{hex_outline(330, 262, 250, flat=False)}" fill="{BOARD}" stroke="{INK}" stroke-width="2"/>')
         out.append(f'<text x="40" y="520" font-size="13" fill="{INK}">{escape(say("south: player 1"))}</text>')

@@ -21,6 +21,17 @@ from turtles import CHANCE, TERMINAL
 MOVES_SHOWN = 8
 WIDTH, HEIGHT = 680, 560
 VIEW_BOX = {"race": (0, 150, WIDTH, 270)}  # the track alone: a phone shows it larger
+NARROW_BOX = (14, 60, 356, 340)  # the Race's track in two rows: a phone held upright
+
+
+def race_two_rows(game) -> dict:
+    """The Race's cells in two rows of five, the second coming back (start at
+    the top left, the lettuce at the bottom left): twice as large on a phone."""
+    pos = {}
+    for i, name in enumerate(game.cells()):
+        row, col = divmod(i, 5)
+        pos[name] = (60 + (col if row == 0 else 4 - col) * 66, 200 + row * 140)
+    return pos
 
 # The board's few words in French (the page says the rest itself).
 FRENCH = {
@@ -91,18 +102,19 @@ def lit_cells(game, board_def, leds: list) -> dict:
 MARKS = {"off": "↑", "on": "↓", "flip": "⟳", "dest": "•"}
 
 
-def board_svg(game, snap, lit: dict, expect: dict, lang: str) -> str:
+def board_svg(game, snap, lit: dict, expect: dict, lang: str, narrow: bool = False) -> str:
     """The board picture: `render`'s board with the lit cells ringed in their
-    LED colour, a symbol on each cell the board asks to change."""
+    LED colour, a symbol on each cell the board asks to change. `narrow`: the
+    Race's track in two rows, for a phone."""
     say = say_fr if lang == "fr" else None
-    x0, y0, w, h = VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
+    pos = race_two_rows(game) if narrow else layout_of(game)
+    x0, y0, w, h = NARROW_BOX if narrow else VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
         f'viewBox="{x0} {y0} {w} {h}" font-family="sans-serif">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
     ]
-    out.extend(board_parts(game, snap, say))
-    pos = layout_of(game)
+    out.extend(board_parts(game, snap, say, pos))
     marks = {}
     for key, symbol in MARKS.items():
         for cell in expect.get(key) or []:
@@ -164,14 +176,15 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
     key = (len(game.history), rep.hash(), tuple(sorted(lit.items())),
            repr(sorted((k, v) for k, v in expect.items() if k != "choice")), lang)
     if pictures is not None and key in pictures:
-        svg = pictures[key]
+        svg, narrow = pictures[key]
     else:
         # the turtles on the board are seen by all: the onlooker's view draws them
         svg = board_svg(game, game.view(None), lit, expect, lang)
+        narrow = board_svg(game, game.view(None), lit, expect, lang, True) if game.name == "race" else None
         if pictures is not None:
             if len(pictures) > 64:
                 pictures.clear()
-            pictures[key] = svg
+            pictures[key] = (svg, narrow)
     result = game.result() if who == TERMINAL else None
     mkey = ("moves", len(game.history), rep.hash())
     moves = pictures.get(mkey) if pictures is not None else None
@@ -193,6 +206,7 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         "view": view,
         "moves": moves,
         "svg": svg,
+        "svg_narrow": narrow,  # (the Race: its track in two rows, for a phone)
         "lit": sorted(lit),
         "expect": {k: [str(c) for c in v] for k, v in expect.items()
                    if k in MARKS and isinstance(v, list)},

@@ -140,7 +140,8 @@ def wait_until(cond, what, timeout=30.0, table=None):
 
 
 def moves_shown(page) -> list[str]:
-    return page.eval_on_selector_all("#moves li", "els => els.map(e => e.textContent)")
+    """The moves listed, as the record writes them (each line says it in words)."""
+    return page.eval_on_selector_all("#moves li[data-text]", "els => els.map(e => e.dataset.text)")
 
 
 def test_a_tortuga_game_watched_live_on_a_phone_and_a_pc(browser, table):
@@ -159,7 +160,7 @@ def test_a_tortuga_game_watched_live_on_a_phone_and_a_pc(browser, table):
             game = t.m.replica.game
             texts = [game.action_text(a) for a in list(game.history)[-3:]]
         shown = moves_shown(phone)
-        seen.update(x for x in texts if any(line.endswith(": " + x) for line in shown))
+        seen.update(x for x in texts if x in shown)
         time.sleep(0.05)
     t.thread.join()
     game = t.m.replica.game
@@ -167,7 +168,7 @@ def test_a_tortuga_game_watched_live_on_a_phone_and_a_pc(browser, table):
     assert len(texts) >= 6
     # the page caught up with every move, in order, and said whose turn it is
     phone.wait_for_function("n => document.querySelectorAll('#moves li').length >= n", arg=min(6, len(texts)))
-    assert [line.split(": ")[-1] for line in moves_shown(phone)][-6:] == texts[-6:]
+    assert moves_shown(phone)[-6:] == texts[-6:]
     assert "player %d" % (game.to_move() + 1) in phone.text_content("#turn")
     assert len(seen) >= 3, seen  # moves seen as they came, not only at the end
     assert desk.is_hidden("#tools")  # a spectator's page has no buttons
@@ -200,8 +201,12 @@ def test_a_mahe_question_answered_from_the_page(browser, table):
     wait_until(lambda: t.n() > n, "the answer to reach the board", 20, t)
     game = t.m.replica.game
     assert game.action_text(game.history[n]) == choice
-    page.wait_for_function("t => [...document.querySelectorAll('#moves li')].some(e => e.textContent.endsWith(t))",
-                           arg=": " + choice)
+    page.wait_for_function("t => [...document.querySelectorAll('#moves li')].some(e => e.dataset.text === t)",
+                           arg=choice)
+    # a French page: the board's words and the moves in French too
+    words = page.inner_text("body")
+    assert not ENGLISH.findall(words.replace("NEXT", "")), ENGLISH.findall(words)
+    page.screenshot(path=os.path.join(SHOTS, "web-mahe-phone-fr-answered.png"), full_page=True)
 
 
 def test_a_bad_message_gets_an_error_on_its_page_and_a_spectator_cannot_act(browser, table):
@@ -253,6 +258,80 @@ def test_the_network_mode_refuses_every_request_without_its_key(browser, table):
     assert got == "refused"
 
 
+# words a French page must not show (the notation's English words among them)
+ENGLISH = re.compile(r"\b(the|player|to move|roll|stop|first|card|cards|turtle|which|what|is|lit|put|"
+                     r"waiting|shows|confirms|computer|hint|take back|new game|your)\b", re.I)
+
+
+def firmware_sentences() -> list[str]:
+    """Every status and question sentence the board's firmware can send,
+    read from its source (firmware/controller/), with a number and a move
+    in place of its %d and %s."""
+    import ast
+
+    from turtleboard.paths import FIRMWARE
+
+    root = FIRMWARE / "controller"
+
+    def sample(text):
+        return text.replace("%d", "2").replace("%s", "a1-a2")
+
+    chance = ["what came up?"] + [
+        ast.literal_eval(n.value) for f in sorted(root.glob("flow_*.py")) for n in ast.parse(f.read_text()).body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "CHANCE_TEXT"]
+
+    def texts(node) -> list[str]:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return [node.value]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            return [sample(t) for t in texts(node.left)]
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return [a + b for a in texts(node.left) for b in texts(node.right)]
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "chance_text":
+            return chance
+        return []  # a name: its sentences are found where it is set
+
+    where = {"set_status": 0, "open_prompt": 1, "guide": 3}
+    out = []
+    for name in ("control.py", "computer.py"):
+        for fn in ast.walk(ast.parse((root / name).read_text())):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            said, says_text = [], False
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in where:
+                    i = where[node.func.attr]
+                    if len(node.args) > i:
+                        out += texts(node.args[i])
+                        says_text |= getattr(node.args[i], "id", "") == "text"
+                elif isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "text":
+                    said += texts(node.value)
+                elif isinstance(node, ast.AugAssign) and getattr(node.target, "id", "") == "text":
+                    said += [a + b for a in said for b in texts(node.value)]
+                elif isinstance(node, ast.Return) and fn.name == "status" and node.value is not None:
+                    out += texts(node.value)
+            if says_text:  # (a `text` that goes elsewhere, an error, is no status)
+                out += said
+    return sorted(set(out))
+
+
+def test_the_boards_own_sentences_read_french_on_a_french_page(browser, table):
+    sentences = firmware_sentences()
+    assert len(sentences) >= 15, sentences  # (the source read as expected)
+    assert "player 2 to move" in sentences and "what happened? NEXT shows the next, OK confirms" in sentences
+    t = table("tortuga", 2)
+    t.pump()
+    page, _ = open_page(browser, t.web.url(), lang="fr-FR")
+    french = page.evaluate("s => s.map(statusWords)", sentences)
+    left = {en: fr for en, fr in zip(sentences, french)
+            if fr == en or ENGLISH.search(fr.replace("a1-a2", "").replace("NEXT", ""))}
+    assert not left, left
+    # and the page shows the board's status (here: set the turtles out) in French
+    page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Le plateau : ')")
+    status = page.text_content("#status")
+    assert status != "Le plateau : " + t.m.status["text"] and not ENGLISH.search(status), status
+
+
 HIDDEN_NOTATION = re.compile(r"(draw|colour) [0-9a-z*^]")
 
 
@@ -282,6 +361,9 @@ def test_the_race_dealt_by_the_board_played_from_the_players_phones_leaks_no_han
         for other in set(pages) - {who}:
             assert pages[other][0].locator("#plays button").count() == 0
         if played[0] == 1:
+            # on a phone the track comes in two rows (twice as large), a PC the whole row
+            assert page.evaluate("document.getElementById('board').naturalWidth") < 400
+            assert shared.evaluate("document.getElementById('board').naturalWidth") > 600
             page.screenshot(path=os.path.join(SHOTS, "web-race-seat-phone.png"), full_page=True)
             shared.screenshot(path=os.path.join(SHOTS, "web-race-table-desktop.png"))
         page.click("#plays button >> nth=0")

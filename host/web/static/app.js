@@ -10,13 +10,14 @@ const WORDS = {
     connected: "live", lost: "board lost: reconnecting", offline: "page offline: reconnecting",
     outofstep: "catching up with the board", nogame: "No game on the board yet: start one below.",
     toMove: "{0} to move", chance: "The board draws: {0}", over: "Game over",
-    youToMove: "Your turn, {0}", player: "player {0}", you: "you",
+    youToMove: "Your turn ({0})", player: "player {0}", you: "you",
     south: "south", north: "north",
     wins: "{0} wins!", win: "{0} win!", draw: "A draw: nobody wins.", scores: "Scores: {0}",
     lastMoves: "Last moves", noMoves: "no move yet",
     hint: "Hint", undo: "Take back", newGame: "New game", start: "Start", cancel: "Cancel",
     hintFor: "Hint for {0}: {1}",
-    qMove: "Which move was made?", qDecide: "{0} decides", qChance: "What came up on the table?",
+    qMove: "Which move was made?", qDecide: "{0} decides", qDecideYou: "Your choice ({0})",
+    qChance: "What came up on the table?",
     qHidden: "A move the board cannot see: which one?", qPrivate: "{0} chooses on their own phone",
     qOther: "Waiting for {0} to answer", qAnswerHere: "Answer here or with NEXT/OK on the board.",
     yourHand: "Your hand", yourColour: "Your secret turtle: {0}", colourUnknown: "Your colour is dealt soon.",
@@ -52,21 +53,27 @@ const WORDS = {
       discard: "no card fits: show the hand, draw five", show: "card shown: {0}",
     },
     colourNames: { red: "red", yellow: "yellow", green: "green", blue: "blue", purple: "purple" },
+    // Tortuga's phases (the engine's PHASE_NAMES)
+    phases: { setup: "setting up", play: "a move", powers: "powers", giving: "giving a turtle",
+      team: "choosing a team", chain: "a jump chain", placing: "placing turtles" },
+    // a Race card: its turtle, then how far (the card's arrows)
+    cardNames: { any: "rainbow", last: "the last", on: "{0}, on {1}" },
   },
   fr: {
     lang: "English", table: "la table", watch: "spectateur", seat: "joueur {0}",
     connected: "en direct", lost: "plateau perdu : reconnexion", offline: "page hors ligne : reconnexion",
     outofstep: "mise à jour avec le plateau", nogame: "Pas encore de partie sur le plateau : lancez-en une ci-dessous.",
     toMove: "À {0} de jouer", chance: "Le plateau tire : {0}", over: "Partie terminée",
-    youToMove: "À vous, {0}", player: "joueur {0}", you: "vous",
+    youToMove: "À vous de jouer ({0})", player: "joueur {0}", you: "vous",
     south: "sud", north: "nord",
     wins: "{0} gagne !", win: "{0} gagnent !", draw: "Égalité : personne ne gagne.", scores: "Scores : {0}",
     lastMoves: "Derniers coups", noMoves: "aucun coup pour l'instant",
     hint: "Conseil", undo: "Annuler le coup", newGame: "Nouvelle partie", start: "Commencer", cancel: "Annuler",
     hintFor: "Conseil pour {0} : {1}",
-    qMove: "Quel coup a été joué ?", qDecide: "{0} décide", qChance: "Qu'est-ce qui est sorti sur la table ?",
+    qMove: "Quel coup a été joué ?", qDecide: "{0} décide", qDecideYou: "À vous de choisir ({0})",
+    qChance: "Qu'est-ce qui est sorti sur la table ?",
     qHidden: "Un coup que le plateau ne voit pas : lequel ?", qPrivate: "{0} choisit sur son téléphone",
-    qOther: "On attend la réponse de {0}", qAnswerHere: "Répondez ici ou avec SUIVANT/OK sur le plateau.",
+    qOther: "On attend la réponse de {0}", qAnswerHere: "Répondez ici ou avec les boutons NEXT (suivant) et OK du plateau.",
     yourHand: "Votre main", yourColour: "Votre tortue secrète : {0}", colourUnknown: "Votre couleur sera bientôt distribuée.",
     playCard: "Jouez une carte :", waitTurn: "Attendez votre tour pour jouer.",
     take: "retirer", put: "poser", flip: "retourner", dest: "peut aller en",
@@ -103,6 +110,9 @@ const WORDS = {
       discard: "aucune carte ne va : montrer la main, piocher cinq", show: "carte montrée : {0}",
     },
     colourNames: { red: "rouge", yellow: "jaune", green: "verte", blue: "bleue", purple: "violette" },
+    phases: { setup: "mise en place", play: "un coup", powers: "pouvoirs", giving: "don d'une tortue",
+      team: "choix d'une équipe", chain: "une chaîne de sauts", placing: "pose de tortues" },
+    cardNames: { any: "arc-en-ciel", last: "la dernière", on: "{0}, sur {1}" },
   },
 };
 
@@ -148,17 +158,37 @@ function el(tag, text, cls) {
 
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
-function who(p, game) {
+function who(p, game, plain) {
   if (p === null || p === undefined || p < 0) return "";
   let name = t("player", p + 1);
   if (game && game.name === "tortuga") name += " (" + t(p === 0 ? "south" : "north") + ")";
-  if (me.role === "seat" && me.seat === p) name += " — " + t("you");
+  if (!plain && me.role === "seat" && me.seat === p) name += " — " + t("you");
   return SHAPES[p % SHAPES.length] + " " + name;
+}
+
+// "a: b", with French's space before the colon.
+function said(a, b) { return a + (lang === "fr" ? " : " : ": ") + b; }
+
+// A Race card (the engine's notation: red++, *-, ^^, and played: *+blue, ^green)
+// in words: the turtle it moves and how far, as its arrows say.
+function cardWords(text) {
+  const names = WORDS[lang].cardNames;
+  const m = /^(red|yellow|green|blue|purple|\*|\^{1,2}|↑{1,2})(\+\+|\+|-)?(\w+)?$/.exec(String(text));
+  if (!m) return null;
+  const arrow = m[1][0] === "^" || m[1][0] === "↑";
+  let turtle;
+  let steps;
+  if (m[1] === "*") { turtle = names.any; steps = m[2]; }
+  else if (arrow) { turtle = names.last; steps = m[1].length === 1 ? "+" : "++"; }
+  else { turtle = colourWord(m[1]); steps = m[2]; }
+  if (!steps || (arrow && m[2])) return null;
+  const words = turtle + " " + { "++": "+2", "+": "+1", "-": "−1" }[steps];
+  return m[3] ? fill(names.on, [words, colourWord(m[3])]) : words;
 }
 
 function colourWord(c) { return WORDS[lang].colourNames[c] || c; }
 
-// A question's choice (the engine's notation) in words, the notation after it.
+// A question's choice or a move (the engine's notation) in words, or null.
 function choiceWords(game, text) {
   const c = WORDS[lang].choice;
   const s = String(text);
@@ -184,20 +214,55 @@ function choiceWords(game, text) {
     if ((m = /^colour (\d) (\w+)$/.exec(s))) w = fill(c.colour, [who(+m[1], game), colourWord(m[2])]);
     else if ((m = /^stack (\w+)$/.exec(s))) w = fill(c.stack, [colourWord(m[1])]);
     else if ((m = /^draw (.+)$/.exec(s))) w = fill(c.draw, [m[1]]);
-    else if ((m = /^show (.+)$/.exec(s))) w = fill(c.show, [m[1]]);
+    else if ((m = /^show (.+)$/.exec(s))) w = fill(c.show, [cardWords(m[1]) || m[1]]);
     else if (s === "discard") w = c.discard;
+    else w = cardWords(s);
   }
-  return w ? w + " [" + s + "]" : s;
+  return w;
 }
 
-// The board's status line (its own English words) in the page's language.
+function choiceText(game, text) { return choiceWords(game, text) || String(text); }
+
+// A move in the list: in words, but a Tortuga move between cells as written
+// (a1-b2, c3xe3: what the players see on the board).
+function moveText(game, text) {
+  if (game.name === "tortuga" && /^[a-z]\d/.test(text)) return text;
+  return choiceText(game, text);
+}
+
+// The board's status line and questions (its own English words, a fixed set:
+// firmware/controller/) in the page's language.
+const LEVEL_FR = { random: "au hasard", easy: "facile", good: "fort", best: "le plus fort" };
+const CHANCE_FR = {
+  "which value came up (a die, an egg card)?": "quelle valeur est sortie (un dé, une carte œuf) ?",
+  "what is on the table (the start stack bottom first, a card shown, a player's colour)?":
+    "qu'y a-t-il sur la table (la pile de départ depuis le bas, une carte montrée, la couleur d'un joueur) ?",
+  "what happened?": "que s'est-il passé ?",
+  "what came up?": "qu'est-ce qui est sorti ?",
+};
 const STATUS_FR = [
   [/^player (\d) to move$/, (m) => "au joueur " + m[1] + " de jouer"],
+  [/^player (\d) to move \(the computer played (.+)\)$/, (m) => "au joueur " + m[1] + " de jouer (l'ordinateur a joué " + m[2] + ")"],
   [/^the game is over$/, () => "la partie est finie"],
+  [/^no game: start one from the host$/, () => "pas de partie : lancez-en une depuis l'ordinateur"],
   [/^waiting for the board to settle$/, () => "on attend que le plateau soit stable"],
-  [/^player (\d): the computer \((\w+)\) is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur (" + m[2] + ") réfléchit"],
+  [/^put the turtle on a lit cell$/, () => "posez la tortue sur une case allumée"],
+  [/^put the pieces where the lights show$/, () => "placez les pièces comme les lumières l'indiquent"],
+  [/^that is no legal move: change the lit cells$/, () => "ce coup n'est pas permis : changez les cases allumées"],
+  [/^player (\d): the computer \((.+)\) is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur (" + (LEVEL_FR[m[2]] || m[2]) + ") réfléchit"],
+  [/^player (\d): the computer on the host is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur du PC réfléchit"],
+  [/^player (\d): the computer waits after the takeback; OK lets it play$/,
+    (m) => "joueur " + m[1] + " : l'ordinateur attend après le coup annulé ; OK le laisse jouer"],
   [/^the computer plays (.+): make its move as lit$/, (m) => "l'ordinateur joue " + m[1] + " : faites son coup comme allumé"],
   [/^hint for player (\d): (.+)$/, (m) => "conseil pour le joueur " + m[1] + " : " + m[2]],
+  [/^player (\d) decides: NEXT shows the next choice, OK confirms$/,
+    (m) => "le joueur " + m[1] + " décide : NEXT montre le choix suivant, OK confirme"],
+  [/^which move was it\? NEXT shows the next, OK confirms$/, () => "quel coup était-ce ? NEXT montre le suivant, OK confirme"],
+  [/^moved onto a stack\? OK confirms \(NEXT: the next choice\); else put the turtle down$/,
+    () => "posée sur une pile ? OK confirme (NEXT : le choix suivant) ; sinon posez la tortue"],
+  [/^which move was made\? the last choice cancels$/, () => "quel coup a été joué ? le dernier choix annule"],
+  [/^(.+\?) NEXT shows the next, OK confirms$/,
+    (m) => (CHANCE_FR[m[1]] || m[1]) + " NEXT montre le suivant, OK confirme"],
 ];
 
 function statusWords(text) {
@@ -246,7 +311,8 @@ function showError(msg) {
 
 function showHint(msg) {
   const box = $("hinttext");
-  box.textContent = t("hintFor", who(msg.player, last && last.game), msg.text);
+  const g = last && last.game;
+  box.textContent = t("hintFor", who(msg.player, g), g ? choiceText(g, msg.text) : msg.text);
   box.hidden = false;
 }
 
@@ -304,10 +370,14 @@ function draw(s) {
   $("undobtn").disabled = g.n === 0;
 }
 
+// A phone held upright: the Race's track in two rows, twice as large.
+const UPRIGHT = window.matchMedia("(max-width: 599px)");
+
 function drawBoard(g) {
-  if (g.svg !== draw.svg) {
-    draw.svg = g.svg;
-    const url = URL.createObjectURL(new Blob([g.svg], { type: "image/svg+xml" }));
+  const svg = g.svg_narrow && UPRIGHT.matches ? g.svg_narrow : g.svg;
+  if (svg !== draw.svg) {
+    draw.svg = svg;
+    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
     $("board").src = url;  // an image: the picture can run nothing
     if (boardUrl) URL.revokeObjectURL(boardUrl);
     boardUrl = url;
@@ -326,7 +396,7 @@ function drawTurn(g) {
   const box = $("turn");
   if (g.over) box.textContent = t("over");
   else if (g.to_move === -1) box.textContent = t("chance", t("drawn"));
-  else if (me.role === "seat" && me.seat === g.to_move) box.textContent = t("youToMove", who(g.to_move, g));
+  else if (me.role === "seat" && me.seat === g.to_move) box.textContent = t("youToMove", who(g.to_move, g, true));
   else box.textContent = t("toMove", who(g.to_move, g));
   box.style.borderColor = g.to_move >= 0 ? COLOURS[g.to_move % COLOURS.length] : "";
   const res = $("result");
@@ -336,7 +406,7 @@ function drawTurn(g) {
     const names = w.map((p) => who(p, g)).join(" & ");
     let text = w.length === 0 ? t("draw") : t(w.length > 1 ? "win" : "wins", names);
     if (g.result.scores && g.result.scores.length) {
-      text += " " + t("scores", g.result.scores.map((sc, p) => who(p, g) + ": " + sc).join(", "));
+      text += " " + t("scores", g.result.scores.map((sc, p) => said(who(p, g, true), sc)).join(", "));
     }
     res.textContent = text;
   }
@@ -351,18 +421,19 @@ function drawAsk(g) {
   let title;
   if (p.kind === "chance") title = t("qChance");
   else if (!p.choices.length && p.who >= 0) title = t("qPrivate", name);
-  else if (p.kind === "decide") title = t("qDecide", name);
+  else if (p.kind === "decide") title = p.mine && me.role === "seat" ? t("qDecideYou", who(p.who, g, true)) : t("qDecide", name);
   else if (p.kind === "hidden") title = t("qHidden");
   else title = t("qMove");
   if (p.choices.length && !p.mine) title += " — " + t("qOther", name);
   $("asktitle").textContent = title;
   const known = ["move", "decide", "chance", "hidden"].includes(p.kind);
-  $("asktext").textContent = known ? t("qAnswerHere") : (p.text || "");
+  $("asktext").textContent = known ? t("qAnswerHere") : statusWords(p.text || "");
   const list = $("choices");
   clear(list);
   p.choices.forEach((choice, i) => {
-    const b = el("button", choiceWords(g, choice), i === p.current ? "current" : "");
+    const b = el("button", choiceText(g, choice), i === p.current ? "current" : "");
     b.type = "button";
+    b.title = String(choice);
     b.disabled = !p.mine || me.role === "watch";
     b.dataset.choice = String(choice);
     b.addEventListener("click", () => send({ do: "answer", id: p.id, choice: i }));
@@ -380,14 +451,21 @@ function drawHand(g) {
   $("secret").textContent = colour ? t("yourColour", colourWord(colour)) : t("colourUnknown");
   const cards = $("cards");
   clear(cards);
-  for (const c of v.hand || []) cards.appendChild(el("span", c, "card"));
+  for (const c of v.hand || []) {
+    const card = el("span", cardWords(c) || c, "card");
+    const colour = /^(red|yellow|green|blue|purple)/.exec(c);
+    if (colour) card.classList.add("c-" + colour[1]);
+    card.title = c;
+    cards.appendChild(card);
+  }
   const plays = $("plays");
   clear(plays);
   if (g.legal && g.legal.length) {
     plays.appendChild(el("p", t("playCard")));
     for (const text of g.legal) {
-      const b = el("button", text === "discard" ? choiceWords(g, text) : text);
+      const b = el("button", choiceText(g, text));
       b.type = "button";
+      b.title = text;
       b.dataset.play = text;
       b.addEventListener("click", () => send({ do: "play", text }));
       plays.appendChild(b);
@@ -403,7 +481,7 @@ function drawFacts(g) {
   if (g.name === "mahe") {
     if (v.dice && v.dice.length) {
       out.push(t("dice", v.mover, v.dice.join(" + ") + (v.dice.length > 1 ? " = " + v.dice.reduce((a, b) => a + b, 0) : "")));
-      if (v.decider !== null && v.decider !== undefined) out.push(t("decider", who(v.decider, g)));
+      if (v.decider !== null && v.decider !== undefined) out.push(t("decider", who(v.decider, g, true)));
     }
     out.push(t("faceup", v.faceup || t("none")));
     out.push(t("pile", v.pile || 0));
@@ -414,13 +492,13 @@ function drawFacts(g) {
     }
     if (v.nest !== null && v.nest !== undefined) out.push(t("nest", who(v.nest, g)));
   } else if (g.name === "race") {
-    out.push(t("lastCard", v.last_card || t("none")));
+    out.push(t("lastCard", v.last_card ? cardWords(v.last_card) || v.last_card : t("none")));
     out.push(t("piles", v.draw_pile || 0, v.played_pile || 0));
     const known = (v.colours || []).map((c, p) => (c ? who(p, g) + " " + colourWord(c) : null)).filter((x) => x);
     if (known.length) out.push(t("colours", known.join(", ")));
-    if (v.hand_sizes) out.push(t("handSizes", v.hand_sizes.map((n, p) => who(p, g) + ": " + n).join(", ")));
+    if (v.hand_sizes) out.push(t("handSizes", v.hand_sizes.map((n, p) => said(who(p, g), n)).join(", ")));
   } else if (g.name === "tortuga") {
-    out.push(t("phase", v.phase, v.turns || 0));
+    out.push(t("phase", WORDS[lang].phases[v.phase] || v.phase, v.turns || 0));
     if (v.reserve) out.push(t("reserve", v.reserve[0], v.reserve[1]));
     if (v.pending && v.pending.length) out.push(t("pending", v.pending.join(", ")));
   }
@@ -440,9 +518,11 @@ function drawMoves(g) {
       prev.li.textContent = t("drawnMany", prev.count);
       continue;
     }
-    const text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : m.text;
-    const li = el("li", (m.who >= 0 ? who(m.who, g) + ": " : "") + text);
+    const text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : moveText(g, m.text);
+    const li = el("li", m.who >= 0 ? said(who(m.who, g), text) : text);
     li.value = m.n;
+    if (m.text !== null) li.dataset.text = m.text;  // the notation, as in the record
+    li.title = m.text || "";
     list.appendChild(li);
     prev = m.text === null ? { kind: m.kind, count: 1, li } : null;
   }
@@ -527,5 +607,6 @@ document.addEventListener("DOMContentLoaded", () => {
   $("newbtn").addEventListener("click", () => { $("newgame").hidden = !$("newgame").hidden; });
   $("cancelbtn").addEventListener("click", () => { $("newgame").hidden = true; });
   $("newgame").addEventListener("submit", startNewGame);
+  UPRIGHT.addEventListener("change", () => { if (last) draw(last); });
   connect();
 });
