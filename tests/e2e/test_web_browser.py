@@ -293,14 +293,18 @@ def firmware_sentences() -> list[str]:
 
     where = {"set_status": 0, "open_prompt": 1, "guide": 3}
     out = []
-    for name in ("control.py", "computer.py"):
-        for fn in ast.walk(ast.parse((root / name).read_text())):
+    for path in sorted(root.glob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text())):
             if not isinstance(fn, ast.FunctionDef):
                 continue
             said, says_text = [], False
             for node in ast.walk(fn):
-                if isinstance(node, ast.Call) and getattr(node.func, "attr", "") in where:
-                    i = where[node.func.attr]
+                # a method (display.set_status(text, ...)) or a function given
+                # the controller first (open_prompt(ctl, kind, text, ...))
+                called = getattr(node.func, "attr", None) or getattr(node.func, "id", "") \
+                    if isinstance(node, ast.Call) else ""
+                if called in where:
+                    i = where[called] + (1 if isinstance(node.func, ast.Name) else 0)
                     if len(node.args) > i:
                         out += texts(node.args[i])
                         says_text |= getattr(node.args[i], "id", "") == "text"

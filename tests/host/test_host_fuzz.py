@@ -105,7 +105,9 @@ def test_fuzzed_lines_never_crash_the_host_link_or_replica():
     r = random.Random(14)
     mirror = Mirror("/nonexistent/turtleboard-fuzz")
     link = mirror.link
-    screen = types.SimpleNamespace(mirror=mirror, player=None)  # what `play` draws from
+    # what `play` draws its side panel from: the mirror, the seat, the screen's size class
+    screen = types.SimpleNamespace(mirror=mirror, player=None,
+                                   screen=types.SimpleNamespace(has_class=lambda name: False))
     sent = 0
     crashes = []
     while sent < LINES:
