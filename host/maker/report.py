@@ -10,7 +10,7 @@ from controller.board import check_board
 from turtleboard.errors import UserError
 from turtleboard.maker import out_path
 from turtleboard.maker.boardfile import board_text, differences
-from turtleboard.maker.selftest import SelfTest
+from turtleboard.maker.selftest import SelfTest, seen_text
 
 
 def report_lines(test: SelfTest) -> list[str]:
@@ -22,8 +22,9 @@ def report_lines(test: SelfTest) -> list[str]:
         out.append("  LEDs: %d of %d not where the board file says; the mapping found:"
                    % (len(wrong), len(test.leds)))
         for led, cell, seen in wrong:
-            out.append("    LED %d is %s (the board file: cell %s)"
-                       % (led, "beside cell %s" % seen if seen else "not lit", cell))
+            out.append("    LED %d is %s (the board file: %s)"
+                       % (led, seen_text(seen), "cell " + cell if cell else
+                          "no LED there" if cell is None else "beside no cell"))
     bad = [r for r in test.cells.values() if r.problems]
     good = len(test.cells) - len(bad)
     out.append("  Sensors: %d of %d cells right%s" % (good, len(test.cells), ":" if bad else ""))

@@ -27,6 +27,7 @@ import threading
 import time
 
 from controller.board import Board, engine_cells
+from controller.selftest import SPARE
 from controller.sensing import MID
 from turtleboard.connection.link import DeviceError, Link, LinkError
 from turtleboard.errors import UserError
@@ -37,6 +38,7 @@ READS = 4            # readings the device averages per poll
 SETTLED = 3          # polls in a row that agree: a turtle has been put down
 KEEPALIVE_S = 3.0    # the device leaves the self-test after 10 s without a word
 WHITE = "ffffff"
+NO_CELL = ""         # an LED lit beside no cell: a light of a group, or one too many
 
 
 class Person:
@@ -56,13 +58,23 @@ class Person:
     def clear_board(self) -> None:
         self.ask("Take every turtle off the board, then press Enter. ")
 
-    def which_led(self, led: int, cell: str) -> str | None:
-        """The cell the person sees LED `led` beside (None: not lit)."""
-        text = self.ask("  LED %d is lit: is it beside cell %s? Enter if so; else type the cell "
-                        "it is beside, or - if no LED lights: " % (led, cell)).strip()
+    def which_led(self, led: int, expected: str | None, name: str) -> str | None:
+        """Where the person sees LED `led` lit: a cell, NO_CELL, or None (not
+        lit). `expected` is what the board file says (a cell, NO_CELL for a
+        light of a group, None past its chain), `name` says it in words."""
+        if expected is None:
+            question = ("  LED %d (%s): Enter if nothing lights; else the cell it lights beside, "
+                        "or none if beside no cell: " % (led, name))
+        elif expected == NO_CELL:
+            question = ("  LED %d (%s) is lit: Enter if it is beside no cell; else the cell it "
+                        "is beside, or - if nothing lights: " % (led, name))
+        else:
+            question = ("  LED %d is lit: is it beside cell %s? Enter if so; else the cell it is "
+                        "beside, none if beside no cell, or - if nothing lights: " % (led, expected))
+        text = self.ask(question).strip()
         if not text:
-            return cell
-        return None if text == "-" else text
+            return expected
+        return {"-": None, "none": NO_CELL}.get(text, text)
 
     def put(self, cell: str) -> None:
         self.out("  put a turtle on its feet on cell %s (Enter: skip the cell)" % cell)
@@ -123,8 +135,33 @@ def up100(n: int) -> int:
     return (n + 99) // 100 * 100
 
 
+def seen_text(seen: str | None) -> str:
+    return "not lit" if seen is None else ("beside cell %s" % seen if seen else "beside no cell")
+
+
 def where(ch: int) -> str:
     return "multiplexer %d input %d (channel %d)" % (ch >> 4, ch & 15, ch)
+
+
+def nearest_in_order(want: list[int], free: list[int], avoid=frozenset()) -> list[int]:
+    """For each of `want` (in order) one of `free` (in order, at least as
+    many), keeping their order, the sum of distances least; one in `avoid`
+    only when there is no other way."""
+    m, n = len(want), len(free)
+    inf = float("inf")
+    cost = [[inf] * (n + 1) for _ in range(m + 1)]  # cost[i][j]: want[:i] on free[:j]
+    cost[0] = [0] * (n + 1)
+    for i in range(1, m + 1):
+        for j in range(i, n + 1):
+            cost[i][j] = min(cost[i][j - 1], cost[i - 1][j - 1] + abs(want[i - 1] - free[j - 1])
+                             + (10000 if free[j - 1] in avoid else 0))
+    out, j = [], n
+    for i in range(m, 0, -1):
+        while cost[i][j] == cost[i][j - 1]:
+            j -= 1
+        out.append(free[j - 1])
+        j -= 1
+    return out[::-1]
 
 
 class SelfTest:
@@ -142,7 +179,7 @@ class SelfTest:
         self.flips = "tortuga" in self.board.games  # flipped turtles count there
         self.base: list[int] = []
         self.noise: list[int] = []
-        self.leds: list[tuple[int, str, str | None]] = []  # (led, the file's cell, seen)
+        self.leds: list[tuple[int, str | None, str | None]] = []  # (led, the file's, seen)
         self.cells: dict[str, CellResult] = {}
         self.buttons: dict[str, str | None] = {}  # button -> what the board read when pressed
         self.notes: list[str] = []
@@ -233,21 +270,34 @@ class SelfTest:
     def at_rail(self, value: int) -> bool:
         return value <= self.rail or value >= 65535 - self.rail
 
+    def led_roles(self) -> list[tuple[int, str | None, str]]:
+        """Every LED of the chain and SPARE places past it: (led, where the
+        board file puts it: its cell, NO_CELL or None past the chain, its name)."""
+        b = self.board
+        roles = {led: (cell, "cell " + cell) for led, cell in zip(b.led_of, b.cells)}
+        for group in sorted(b.groups):
+            lights = b.groups[group]
+            for k, led in enumerate(lights):
+                roles.setdefault(led, (NO_CELL, "the %s light%s" % (
+                    group, " %d" % (k + 1) if len(lights) > 1 else "")))
+        past = "past the %d LEDs of the board file" % b.led_count
+        return [(led,) + roles.get(led, (NO_CELL, "no cell's nor group's") if led < b.led_count else (None, past))
+                for led in range(b.led_count + SPARE)]
+
     def test_leds(self) -> None:
         b = self.board
-        order = sorted(range(len(b.cells)), key=lambda i: b.led_of[i])
-        self.person.tell("LEDs: each cell's LED lights in turn, in the order of the chain.")
-        for k, i in enumerate(order):
-            led, cell = b.led_of[i], b.cells[i]
+        roles = self.led_roles()
+        self.person.tell("LEDs: each LED of the chain lights in turn, and %d past its end." % SPARE)
+        for k, (led, expected, name) in enumerate(roles):
             self.light(led)
             while True:
-                seen = self.person.which_led(led, cell)
-                if seen is None or seen in b.cells:
+                seen = self.person.which_led(led, expected, name)
+                if seen is None or seen == NO_CELL or seen in b.cells:
                     break
                 self.person.tell("  there is no cell %r; the cells are %s" % (seen, " ".join(b.cells)))
-            self.leds.append((led, cell, seen))
-            verdict = "ok" if seen == cell else ("not lit" if seen is None else "beside %s" % seen)
-            self.person.tell("  [%d/%d] LED %d (cell %s): %s" % (k + 1, len(order), led, cell, verdict))
+            self.leds.append((led, expected, seen))
+            self.person.tell("  [%d/%d] LED %d (%s): %s" % (k + 1, len(roles), led, name,
+                                                           "ok" if seen == expected else seen_text(seen)))
         self.light(-1)
 
     def test_sensors(self) -> None:
@@ -410,9 +460,14 @@ class SelfTest:
                 self.notes.append("button %s is wired to GP%d, the pin of %s in the board file"
                                   % (name.upper(), pins[got], got.upper()))
         for led, cell, seen in self.leds:
-            if seen is None:
-                self.notes.append("LED %d (cell %s) does not light: check its power and the data "
-                                  "line from the LED before it" % (led, cell))
+            if seen is None and cell is not None:
+                self.notes.append("LED %d (%s) does not light: check its power and the data "
+                                  "line from the LED before it" % (led, "cell " + cell if cell else
+                                                                   "beside no cell"))
+        for led in self.extra_leds():
+            self.notes.append("LED %d lights beside no cell, and no light of the board file is "
+                              "there: an LED too many on the chain, every LED after it one place "
+                              "further on; the corrected board file leaves it dark" % led)
 
     def judge_weak(self, weak: list, answered: list) -> None:
         """What to do about turtles read weakly, at once: the same test turtle
@@ -440,7 +495,25 @@ class SelfTest:
 
     def led_mapping(self) -> dict[str, int]:
         """cell -> LED, as the person saw them."""
-        return {seen: led for led, _, seen in self.leds if seen is not None}
+        return {seen: led for led, _, seen in self.leds if seen}
+
+    def group_leds(self) -> dict[str, list[int]]:
+        """Each group's lights as found: the board file's lights, in chain
+        order, on the LEDs seen beside no cell nearest to where the file has
+        them, not on one the file gives a cell (a shifted chain moves them
+        along; an LED too many is left dark)."""
+        groups = self.board.groups
+        lights = sorted(led for g in groups.values() for led in g)
+        free = [led for led, _, seen in self.leds if seen == NO_CELL]
+        if not self.leds or len(free) < len(lights):
+            return {g: list(v) for g, v in groups.items()}  # what cannot be told stays
+        place = dict(zip(lights, nearest_in_order(lights, free, set(self.board.led_of))))
+        return {g: [place[led] for led in v] for g, v in groups.items()}
+
+    def extra_leds(self) -> list[int]:
+        """LEDs lit beside no cell that no light of the board file is on."""
+        used = {led for v in self.group_leds().values() for led in v}
+        return [led for led, _, seen in self.leds if seen == NO_CELL and led not in used]
 
     def measured_sensing(self) -> dict:
         """Threshold and hysteresis from the turtles measured: about half the
@@ -471,6 +544,10 @@ class SelfTest:
                 cells[cell]["sensor"] = r.found
         for cell, led in self.led_mapping().items():
             cells[cell]["led"] = led
+        if self.leds:
+            obj["leds"]["groups"] = self.group_leds()
+            lit = [led for led, _, seen in self.leds if seen is not None]
+            obj["leds"]["count"] = max([obj["leds"]["count"]] + [led + 1 for led in lit])
         for name, got in self.buttons.items():
             if got is not None:
                 obj["buttons"][name] = self.obj["buttons"][got]

@@ -69,6 +69,7 @@ class Wiring:
         self.polarity = {c: 1 for c in self.cells}
         self.field = {c: FIELD for c in self.cells}
         self.dead: set[str] = set()
+        self.chain = int((spec or {}).get("chain", board.led_count))  # LEDs soldered on the chain
         for cell, item in sorted((spec or {}).get("cells", {}).items()):
             if cell not in self.led:
                 raise WorldError("the wiring names cell %r, which the board has not" % cell)
@@ -85,7 +86,7 @@ class Wiring:
         """The wiring another board file describes (its cells' sensor and led)."""
         spec = {c: {"sensor": other.sensor_of[i], "led": other.led_of[i]}
                 for i, c in enumerate(other.cells) if c in board.cells}
-        return cls(board, {"cells": spec})
+        return cls(board, {"cells": spec, "chain": other.led_count})
 
     def check(self) -> None:
         channels = self.board.channels()
@@ -99,9 +100,9 @@ class Wiring:
                 raise WorldError("cells %s and %s are both wired to channel %d"
                                  % (seen[ch], cell, ch))
             seen[ch] = cell
-            if not 0 <= self.led[cell] < self.board.led_count:
+            if not 0 <= self.led[cell] < self.chain:
                 raise WorldError("cell %s: LED %d is not on the chain of %d"
-                                 % (cell, self.led[cell], self.board.led_count))
+                                 % (cell, self.led[cell], self.chain))
 
     def _known(self, cell: str) -> str:
         if cell not in self.sensor:
@@ -119,6 +120,17 @@ class Wiring:
         a, b = self._known(a), self._known(b)
         self.led[a], self.led[b] = self.led[b], self.led[a]
 
+    def extra_led(self, place: int) -> None:
+        """An LED too many soldered in at `place` on the chain: every LED
+        from there on one place further."""
+        if not 0 <= place <= self.chain:
+            raise WorldError("an extra LED goes at a place 0..%d of the chain, not %d"
+                             % (self.chain, place))
+        for cell in self.cells:
+            if self.led[cell] >= place:
+                self.led[cell] += 1
+        self.chain += 1
+
     def reverse(self, cell: str) -> None:
         self.polarity[self._known(cell)] *= -1
 
@@ -132,6 +144,8 @@ class Wiring:
         """What differs from the board file, in words."""
         out = []
         board = self.board
+        if self.chain != board.led_count:
+            out.append("%d LEDs on the chain (the board file says %d)" % (self.chain, board.led_count))
         for i, cell in enumerate(self.cells):
             if self.sensor[cell] != board.sensor_of[i]:
                 out.append("cell %s: sensor on channel %d (the board file says %d)"
@@ -159,7 +173,10 @@ class Wiring:
             if cell in self.dead:
                 item["dead"] = True
             cells[cell] = item
-        return {"cells": cells}
+        out = {"cells": cells}
+        if self.chain != self.board.led_count:
+            out["chain"] = self.chain
+        return out
 
     def save(self, world_dir: str) -> None:
         _atomic_write(os.path.join(world_dir, WIRING_FILE),
@@ -269,6 +286,11 @@ class World:
         colours = self.leds()
         return [c for c in self.board.cells
                 if self.wiring.led[c] < len(colours) and colours[self.wiring.led[c]] != "000000"]
+
+    def lit_leds(self) -> list[int]:
+        """The LEDs lit now that are soldered on the chain (beside a cell or not)."""
+        colours = self.leds()[:self.wiring.chain]
+        return [i for i, c in enumerate(colours) if c != "000000"]
 
     def set_wiring(self, wiring: Wiring) -> None:
         """Solder the board anew (a repair): saved for every program on this world."""

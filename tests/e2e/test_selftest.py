@@ -89,7 +89,7 @@ def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path
     r = turtleboard("board", "test", "--port", v.path, "--board", fixed_path,
                     "--sim-hands", v.dir, "--patience", "3")
     assert r.returncode == 0, r.stdout + r.stderr
-    assert "Sensors: 12 of 12 cells right" in r.stdout and "LEDs: all 12" in r.stdout
+    assert "Sensors: 12 of 12 cells right" in r.stdout and "LEDs: all 24" in r.stdout
     assert "is right as it is: nothing to correct" in r.stdout
 
     # And a whole game through the sensors.
@@ -101,6 +101,37 @@ def test_a_faulty_board_is_found_out_corrected_flashed_and_played(vdev, tmp_path
     game = m.replica.game
     assert game.is_over() and m.replica.mismatches == 0
     assert v.device_log() == [game.action_text(a) for a in game.history]
+
+
+def test_an_led_too_many_at_the_start_of_the_chain_is_found_and_corrected(vdev):
+    # An LED soldered in before the first: every LED one place further on.
+    # The test lights past the chain too, and the LED beside no cell is
+    # told from the lights of the groups, which move along with the cells.
+    v = vdev("race", fields=10, extra=["--extra-led", "0"])
+    r = turtleboard("board", "test", "--port", v.path, "--board", v.board_path,
+                    "--sim-hands", v.dir, "--patience", "3")
+    out = r.stdout
+    assert r.returncode == 1, out + r.stderr
+    assert "LED 0 is beside no cell (the board file: cell start)" in out
+    assert "LED 1 is beside cell start (the board file: cell 1)" in out
+    assert "LED 20 is beside no cell (the board file: no LED there)" in out
+    assert "LED 0 lights beside no cell, and no light of the board file is there: an LED too many" in out
+    assert "does not light" not in out and "nothing was written" not in out
+    fixed_path = os.path.splitext(v.board_path)[0] + "-v2.json"
+    fixed = json.loads(open(fixed_path).read())
+    order = ["start"] + [str(i) for i in range(1, 11)] + ["lettuce"]
+    assert [fixed["cells"][c]["led"] for c in order] == list(range(1, 13))
+    assert fixed["leds"]["count"] == 21
+    assert fixed["leds"]["groups"] == {"turn": [13, 14, 15, 16], "dice": [17, 18], "status": [19, 20]}
+    assert turtleboard("board", "check", fixed_path).returncode == 0
+
+    # Flashed, the board file is right: LED 0 stays dark beside no cell.
+    r = turtleboard("flash", "--port", v.path, "--board", fixed_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = turtleboard("board", "test", "--port", v.path, "--board", fixed_path,
+                    "--sim-hands", v.dir, "--patience", "3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "LEDs: all 25" in r.stdout and "is right as it is" in r.stdout
 
 
 def settled_leds(world, still_s=2.0, timeout=20.0) -> list[str]:

@@ -233,6 +233,24 @@ def test_led_order_is_reported_as_the_mapping_found_and_corrected():
     assert check_board(new) == [] and new["version"] == 2
 
 
+def test_a_shifted_chain_moves_the_lights_of_the_groups_along():
+    # The race board: cells on LEDs 0..9, turn 10..14, status 15. One LED
+    # too many before cell 5 (place 5): 5.. one further, LED 5 beside no cell.
+    obj = ref("race")
+    board = board_of(obj)
+    test = SelfTest(None, obj, Person(out=lambda s: None))
+    cell_at = {led: c for led, c in zip(board.led_of, board.cells)}
+    for led, expected, _ in test.led_roles():
+        seen = cell_at.get(led if led < 5 else led - 1, "") if led != 5 else ""
+        test.leds.append((led, expected, seen if led <= 16 else None))
+    test.judge()
+    new = test.corrected()
+    assert new["leds"]["groups"] == {"turn": [11, 12, 13, 14, 15], "status": [16]}
+    assert new["leds"]["count"] == 17 and new["cells"]["lettuce"]["led"] == 10
+    assert check_board(new) == []
+    assert test.extra_leds() == [5] and "LED 5 lights beside no cell" in test.notes[0]
+
+
 def test_swapped_and_silent_buttons_are_named_and_swaps_corrected():
     obj = ref("race")
     test = SelfTest(None, obj, Person(out=lambda s: None))
@@ -341,7 +359,7 @@ def test_sim_options_build_the_wiring(tmp_path):
     from turtleboard.commands.sim import wiring_of
 
     board = board_of(ref("race"))
-    ns = dict(wiring=None, swap_sensors=["2,3"], swap_leds=[], reverse_sensor=["5"],
+    ns = dict(wiring=None, swap_sensors=["2,3"], swap_leds=[], extra_led=[], reverse_sensor=["5"],
               kill_sensor=[], weak_magnet=["8=5000"])
     w = wiring_of(board, argparse.Namespace(**ns))
     assert (w.sensor["2"], w.polarity["5"], w.field["8"]) == (3, -1, 5000)
