@@ -86,6 +86,11 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
         print("Test again, with the turtle on the very cell asked for and each LED's own cell.")
         print_repairs(test)
         return 1
+    if test.doubts:
+        print("\nNot written, as two findings disagree (a turtle on another cell than asked, "
+              "or an LED answered for the wrong cell); test these again:")
+        for line in test.doubts:
+            print("  " + line)
     board_path = versioned(board_file, new["version"], ".json", out_dir)
     cal_path = versioned(board_file, new["version"], ".calibration.txt", out_dir)
     if not changes:
@@ -113,4 +118,7 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
     fix = print_repairs(test)
     print(f"{'Then put' if fix else 'Put'} them on the board:\n  turtleboard flash --port {port} "
           f"--board {board_path} --calibration {cal_path}")
-    return 1 if changes or fix else 0
+    if test.doubts:
+        print(f"Then test again for what disagreed:\n  turtleboard board test --port {port} "
+              f"--board {board_path}")
+    return 1 if changes or fix or test.doubts else 0

@@ -39,6 +39,7 @@ SETTLED = 3          # polls in a row that agree: a turtle has been put down
 KEEPALIVE_S = 3.0    # the device leaves the self-test after 10 s without a word
 WHITE = "ffffff"
 NO_CELL = ""         # an LED lit beside no cell: a light of a group, or one too many
+BACK = "<"           # typed: the step before again (<N: LED N again)
 
 
 class Person:
@@ -74,28 +75,34 @@ class Person:
         text = self.ask(question).strip()
         if not text:
             return expected
-        return {"-": None, "none": NO_CELL}.get(text, text)
+        return {"-": None, "none": NO_CELL}.get(text, text)  # or <, <N: back
+
+    def review(self) -> str:
+        """Once every cell is done: a cell to test again (< the last), or '' to go on."""
+        return self.ask("  Enter to go on; or a cell to test it again (< the last one): ").strip()
 
     def put(self, cell: str) -> None:
-        self.out("  put a turtle on its feet on cell %s (Enter: skip the cell)" % cell)
+        self.out("  put a turtle on its feet on cell %s (Enter: skip it; <: the cell before "
+                 "again)" % cell)
 
-    def skips(self) -> bool:
-        """True once the person pressed Enter while a cell waits for its turtle."""
+    def typed(self) -> str | None:
+        """The line the person typed while a step waits (Enter: '', skip it;
+        <: the step before again; a cell's name: that cell again), or None."""
         import select
         import sys
 
         if self.stdin_closed:
-            return False
+            return None
         try:
             if not select.select([sys.stdin], [], [], 0)[0]:
-                return False
+                return None
             line = sys.stdin.readline()
         except (OSError, ValueError):
             line = ""
         if not line:  # no terminal to read from, or its end
             self.stdin_closed = True
-            return False
-        return True
+            return None
+        return line.strip()
 
     def flip(self, cell: str) -> None:
         self.out("  turn it over (on its back) on cell %s" % cell)
@@ -183,6 +190,7 @@ class SelfTest:
         self.cells: dict[str, CellResult] = {}
         self.buttons: dict[str, str | None] = {}  # button -> what the board read when pressed
         self.notes: list[str] = []
+        self.doubts: list[str] = []  # findings not written: they disagree (corrected())
         self._stop = threading.Event()
         self._alive: threading.Thread | None = None
 
@@ -287,42 +295,89 @@ class SelfTest:
     def test_leds(self) -> None:
         b = self.board
         roles = self.led_roles()
-        self.person.tell("LEDs: each LED of the chain lights in turn, and %d past its end." % SPARE)
-        for k, (led, expected, name) in enumerate(roles):
+        self.person.tell("LEDs: each LED of the chain lights in turn, and %d past its end "
+                         "(< at a question: the LED before again; <N: LED N)." % SPARE)
+        answers: dict[int, str | None] = {}
+        k = 0
+        while k < len(roles):
+            led, expected, name = roles[k]
             self.light(led)
-            while True:
-                seen = self.person.which_led(led, expected, name)
-                if seen is None or seen == NO_CELL or seen in b.cells:
-                    break
+            seen = self.person.which_led(led, expected, name)
+            if isinstance(seen, str) and seen.startswith(BACK):
+                back = seen[1:].strip()
+                if back.isdigit() and int(back) < len(roles):
+                    k = int(back)
+                elif back:
+                    self.person.tell("  <N goes back to LED N, one of 0..%d" % (len(roles) - 1))
+                else:
+                    k = max(0, k - 1)
+                continue
+            if seen and seen not in b.cells:
                 self.person.tell("  there is no cell %r; the cells are %s" % (seen, " ".join(b.cells)))
-            self.leds.append((led, expected, seen))
-            self.person.tell("  [%d/%d] LED %d (%s): %s" % (k + 1, len(roles), led, name,
-                                                           "ok" if seen == expected else seen_text(seen)))
+                continue
+            answers[k] = seen
+            twice = [roles[j][0] for j, other in answers.items() if seen and other == seen and j != k]
+            self.person.tell("  [%d/%d] LED %d (%s): %s%s" % (
+                k + 1, len(roles), led, name, "ok" if seen == expected else seen_text(seen),
+                "; cell %s was beside LED %d too: <%d asks that one again"
+                % (seen, twice[0], twice[0]) if twice else ""))
+            k += 1
+        self.leds = [(led, expected, answers[k]) for k, (led, expected, _) in enumerate(roles)]
         self.light(-1)
 
     def test_sensors(self) -> None:
         b = self.board
-        self.person.tell("Sensors: a turtle on each cell in turn%s."
+        self.person.tell("Sensors: a turtle on each cell in turn%s. While a cell waits, type "
+                         "another cell's name to test it again."
                          % (", on its feet then flipped" if self.flips else ""))
-        for k, cell in enumerate(b.cells):
-            r = CellResult(cell, b.sensor_of[k])
-            self.cells[cell] = r
-            self.person.put(cell)
-            found = self.wait_change(None, None)
-            if found is None:
-                self.person.tell("  [%d/%d] cell %s: no sensor answered" % (k + 1, len(b.cells), cell))
-                self.person.lift(cell)
+        order = list(b.cells)  # the cells to test, a cell again where the person asks
+        k = 0
+        while True:
+            if k == len(order):
+                typed = self.person.review()
+                if not typed:
+                    return
+            else:
+                typed = self.test_cell(order[k])
+                if typed is None:
+                    k += 1
+                    continue
+            again = (order[k - 1] if k else None) if typed == BACK else typed
+            if again not in b.cells:
+                self.person.tell("  there is no cell %r; the cells are %s" % (typed, " ".join(b.cells)))
                 continue
-            r.found, r.up = found
-            r.empty = self.base[r.found]
-            if self.flips:
-                self.person.flip(cell)
-                flipped = self.wait_change(r.found, r.up)
-                if flipped is not None:
-                    r.down = flipped[1]
+            order.insert(k, again)  # that cell, then this one again
+
+    def test_cell(self, cell: str) -> str | None:
+        """A turtle on `cell`, flipped, taken off; what the person typed
+        instead (to test another cell first), or None when done."""
+        b = self.board
+        k = b.cells.index(cell)
+        step = "[%d/%d] cell %s" % (k + 1, len(b.cells), cell)
+        r = CellResult(cell, b.sensor_of[k])
+        self.person.put(cell)
+        found = self.wait_change(None, None)
+        if isinstance(found, str):
+            return found
+        self.cells[cell] = r
+        if found is None:
+            self.person.tell("  %s: no sensor answered" % step)
             self.person.lift(cell)
-            self.wait_quiet(r.found)
-            self.person.tell("  [%d/%d] cell %s: %s" % (k + 1, len(b.cells), cell, self.describe(r)))
+            return None
+        r.found, r.up = found
+        r.empty = self.base[r.found]
+        if self.flips:
+            self.person.flip(cell)
+            flipped = self.wait_change(r.found, r.up)
+            if isinstance(flipped, tuple):
+                r.down = flipped[1]
+        self.person.lift(cell)
+        self.wait_quiet(r.found)
+        twice = [c for c, o in self.cells.items() if c != cell and o.found == r.found]
+        self.person.tell("  %s: %s%s" % (step, self.describe(r), (
+            "; it answered for cell %s too: one of the two had its turtle on another cell; "
+            "type the one to test again" % twice[0]) if twice else ""))
+        return None
 
     def test_buttons(self) -> None:
         names = [name for name, _ in self.board.buttons]
@@ -360,12 +415,16 @@ class SelfTest:
 
     def wait_change(self, channel: int | None, before: int | None):
         """(channel, offset) of the sensor a turtle changed and that held
-        still for SETTLED polls; None when nothing answered in time. With
-        `channel`, wait for that channel to leave the offset `before` (a flip)."""
+        still for SETTLED polls; None when nothing answered in time or the
+        person skipped; what else the person typed. With `channel`, wait
+        for that channel to leave the offset `before` (a flip)."""
         end = time.monotonic() + self.patience_s
         last = None
         agree = 0
-        while time.monotonic() < end and not self.person.skips():
+        while time.monotonic() < end:
+            typed = self.person.typed()
+            if typed is not None:
+                return typed or None
             d = self.offsets(self.read())
             if channel is None:
                 live = [ch for ch in range(len(d))
@@ -536,17 +595,61 @@ class SelfTest:
         s["hysteresis"] = hysteresis
         return s
 
+    def consistent(self, found: dict, key: str, what: str, taken=()) -> dict:
+        """cell -> the `key` to write (sensor or led): each cell's own finding
+        where no other cell (nor a light of a group, `taken`) has it too,
+        else the board file's (a turtle on another cell than asked, a cell
+        named for two LEDs: one slip does not spoil the rest). What is left
+        as the file says, and why, goes to self.doubts."""
+        file = {c: item[key] for c, item in self.obj["cells"].items()}
+        keep = {}
+        for c, values in found.items():
+            if len(set(values)) == 1:
+                keep[c] = values[0]
+            else:
+                self.doubts.append("cell %s: seen beside %s; left as the board file says (LED %d)"
+                                   % (c, " and ".join("LED %d" % v for v in values), file[c]))
+        while True:
+            final = {c: keep.get(c, file[c]) for c in file}
+            holders: dict[int, list[str]] = {}
+            for c, v in final.items():
+                holders.setdefault(v, []).append(c)
+            drop = [(c, v) for v, cs in holders.items() if len(cs) > 1 or v in taken
+                    for c in cs if c in keep and keep[c] != file[c]]
+            if not drop:
+                return final
+            for c, v in drop:
+                others = [o for o in holders[v] if o != c]
+                self.doubts.append("cell %s: %s %s, %s; left as the board file says (%s %d)" % (
+                    c, what, v, "as cell %s too" % " and ".join(others) if others else
+                    "a light of a group", what, file[c]))
+                del keep[c]
+
     def corrected(self) -> dict:
+        """The board file as found, where the findings agree (self.doubts: where not)."""
         obj = copy.deepcopy(self.obj)
         cells = obj["cells"]
-        for cell, r in self.cells.items():
-            if r.found is not None:
-                cells[cell]["sensor"] = r.found
-        for cell, led in self.led_mapping().items():
-            cells[cell]["led"] = led
+        self.doubts: list[str] = []
+        sensors = {c: [r.found] for c, r in self.cells.items() if r.found is not None}
+        for cell, ch in self.consistent(sensors, "sensor", "channel").items():
+            cells[cell]["sensor"] = ch
         if self.leds:
-            obj["leds"]["groups"] = self.group_leds()
-            lit = [led for led, _, seen in self.leds if seen is not None]
+            seen: dict[str, list[int]] = {}
+            for led, _, cell in self.leds:
+                if cell:
+                    seen.setdefault(cell, []).append(led)
+            groups = self.group_leds()
+            mark = len(self.doubts)
+            lights = {led for v in groups.values() for led in v}
+            leds = self.consistent(seen, "led", "LED", lights)
+            if lights & set(leds.values()):  # the groups' lights as found do not fit
+                groups = obj["leds"]["groups"]
+                del self.doubts[mark:]
+                leds = self.consistent(seen, "led", "LED", {led for v in groups.values() for led in v})
+            for cell, led in leds.items():
+                cells[cell]["led"] = led
+            obj["leds"]["groups"] = groups
+            lit = [led for led, _, seen_ in self.leds if seen_ is not None]
             obj["leds"]["count"] = max([obj["leds"]["count"]] + [led + 1 for led in lit])
         for name, got in self.buttons.items():
             if got is not None:
@@ -562,6 +665,6 @@ class SelfTest:
         lines = ["turtleboard calibration 1 %s %s" % (obj["version"], obj["name"].replace("\n", " "))]
         for cell in self.board.cells:
             r = self.cells.get(cell)
-            if r is not None and r.found is not None:
+            if r is not None and r.found is not None and r.found == obj["cells"][cell]["sensor"]:
                 lines.append("%s %d" % (cell, self.base[r.found]))
         return "\n".join(lines) + "\n"

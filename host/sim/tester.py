@@ -25,8 +25,11 @@ class TesterHands(Person):
         self.out("(the hands take every turtle off the board)")
         self.world.clear()
 
-    def skips(self) -> bool:
-        return False
+    def typed(self) -> str | None:
+        return None
+
+    def review(self) -> str:
+        return ""
 
     def which_led(self, led: int, expected: str | None, name: str) -> str | None:
         end = time.monotonic() + 0.3  # the frame is out before the device says ok

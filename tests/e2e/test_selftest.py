@@ -134,6 +134,84 @@ def test_an_led_too_many_at_the_start_of_the_chain_is_found_and_corrected(vdev):
     assert "LEDs: all 25" in r.stdout and "is right as it is" in r.stdout
 
 
+def self_test(v, hands, patience=3.0):
+    """`turtleboard board test` in this process, with `hands` as the person:
+    its output and exit status."""
+    from turtleboard.connection.link import Link
+    from turtleboard.maker.report import write_results
+    from turtleboard.maker.selftest import SelfTest
+
+    obj = json.loads(open(v.board_path).read())
+    link = Link(v.path)
+    link.open()
+    try:
+        test = SelfTest(link, obj, hands, patience)
+        test.run()
+    finally:
+        link.close()
+    test.judge()
+    return write_results(test, v.board_path, None, v.path)
+
+
+def slip_hands(v, out):
+    """Hands that slip as a person does: LED 2 said to be beside cell 5
+    (then < to answer it again), a turtle put on cell 4 when cell 3 is asked
+    (then cell 3 typed to test it again), and on cell 9 when 8 is asked
+    (never put right)."""
+    from turtleboard.sim.tester import TesterHands
+
+    class Slips(TesterHands):
+        slips = {"3": "4", "8": "9"}
+        led_slip = True
+        back = False
+        redo = None
+        at = None
+
+        def which_led(self, led, expected, name):
+            if self.back:
+                self.back = False
+                return "<"
+            if led == 2 and self.led_slip:
+                self.led_slip, self.back = False, True
+                return "5"
+            return super().which_led(led, expected, name)
+
+        def put(self, cell):
+            self.out("  put a turtle on its feet on cell %s" % cell)
+            self.at = self.slips.pop(cell, cell)
+            self.world.take("tester")
+            self.world.place(self.at, up=True)
+
+        def lift(self, cell):
+            super().lift(self.at)
+
+        def typed(self):
+            if self.redo is None and any("answered for cell 3 too" in line for line in out):
+                self.redo = "3"
+                return "3"
+            return None
+
+    return Slips(v.board, v.dir, out=lambda line: (out.append(line), print(line)))
+
+
+def test_a_slip_is_redone_and_one_left_does_not_spoil_the_rest(vdev, capsys):
+    v = vdev("race", fields=10, extra=["--swap-sensors", "6,7"])
+    out: list[str] = []
+    assert self_test(v, slip_hands(v, out)) == 1
+    printed = capsys.readouterr().out
+    said = "\n".join(out)
+    assert "[3/24] LED 2 (cell 2): beside cell 5" in said and "[3/24] LED 2 (cell 2): ok" in said
+    assert "[5/12] cell 4: channel 4, on its feet +14000; it answered for cell 3 too" in said
+    assert "[4/12] cell 3: channel 3" in said.split("answered for cell 3 too")[1]  # tested again
+    assert "[10/12] cell 9: channel 9, on its feet +14000; it answered for cell 8 too" in said
+    assert "  cell 8: channel 9, as cell 9 too; left as the board file says (channel 8)" in printed
+    fixed = json.loads(open(os.path.splitext(v.board_path)[0] + "-v2.json").read())
+    cells = fixed["cells"]
+    assert [cells[c]["sensor"] for c in ("3", "4", "6", "7", "8", "9")] == [3, 4, 7, 6, 8, 9]
+    assert cells["2"]["led"] == 2 and cells["5"]["led"] == 5
+    assert "Then test again for what disagreed" in printed
+
+
 def settled_leds(world, still_s=2.0, timeout=20.0) -> list[str]:
     """The LED frame once it has not changed for `still_s`."""
     end = time.monotonic() + timeout

@@ -261,26 +261,38 @@ def test_swapped_and_silent_buttons_are_named_and_swaps_corrected():
     assert test.corrected()["buttons"] == {"next": 7, "ok": 6, "undo": 8}
 
 
-def test_a_cell_named_twice_writes_nothing(tmp_path, capsys):
+def test_one_slip_spoils_only_its_own_cells(tmp_path, capsys):
+    # LED 4 said to be beside cell 1, whose LED 1 was seen there too, and a
+    # turtle put on cell 4 when cell 3 was asked: those cells stay as the
+    # board file says, named to test again; the real swap of 6 and 7 and
+    # the threshold are written all the same.
     from turtleboard.maker.report import write_results
 
     leds = [(i, c, c) for i, c in enumerate(board_of(ref("race")).cells)]
-    leds[4] = (4, "4", "1")  # LED 4 said to be beside cell 1, whose LED 1 was seen there too
-    test = judged(leds=leds)
+    leds[4] = (4, "4", "1")
+    test = judged(leds=leds, results={"3": (4, 14000), "6": (7, 14000), "7": (6, 14000)})
     board = tmp_path / "my.json"
     board.write_text(json.dumps(ref("race")))
     assert write_results(test, str(board), None, "/dev/ttyACM0") == 1
     out = capsys.readouterr().out
-    assert "nothing was written" in out and "LED 4 is also the LED of $.cells.1" in out
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["my.json"]
+    assert "nothing was written" not in out
+    assert "  cell 1: seen beside LED 1 and LED 4; left as the board file says (LED 1)" in out
+    assert "  cell 3: channel 4, as cell 4 too; left as the board file says (channel 3)" in out
+    new = json.loads((tmp_path / "my-v2.json").read_text())
+    assert check_board(new) == []
+    assert [new["cells"][c]["sensor"] for c in ("3", "4", "6", "7")] == [3, 4, 7, 6]
+    assert (new["cells"]["1"]["led"], new["cells"]["4"]["led"]) == (1, 4)
+    cal = (tmp_path / "my-v2.calibration.txt").read_text().splitlines()[1:]
+    assert [line.split()[0] for line in cal] == [c for c in board_of(ref("race")).cells if c != "3"]
+    # (cell 3's empty level was read on another cell's input)
 
 
 def test_an_upside_down_sensor_is_a_repair_even_when_nothing_is_written(tmp_path, capsys):
     from turtleboard.maker.report import write_results
 
-    leds = [(i, c, c) for i, c in enumerate(board_of(ref("race")).cells)]
-    leds[4] = (4, "4", "1")  # nothing can be written
-    test = judged(leds=leds, results={"5": (5, -14000)})
+    test = judged(results={"5": (5, -14000)})
+    test.buttons = {"next": "ok", "ok": "ok", "undo": "undo"}  # two buttons on one pin
+    test.judge()
     board = tmp_path / "my.json"
     board.write_text(json.dumps(ref("race")))
     assert write_results(test, str(board), None, "/dev/ttyACM0") == 1
