@@ -49,6 +49,8 @@ def add_arguments(p) -> None:
                    help="the sensor wires of cells A and B swapped")
     w.add_argument("--swap-leds", action="append", default=[], metavar="A,B",
                    help="the LEDs of cells A and B in each other's place on the chain")
+    w.add_argument("--swap-buttons", action="append", default=[], metavar="A,B",
+                   help="buttons A and B (next, ok, undo) soldered to each other's pin")
     w.add_argument("--extra-led", action="append", default=[], type=int, metavar="N",
                    help="an LED too many soldered in at place N of the chain (0: before the "
                         "first): every LED from there on one place further")
@@ -83,6 +85,7 @@ def wiring_of(board, args):
     from turtleboard.sim.world import WEAK_FIELD, Wiring, WorldError
 
     if not (args.wiring or args.swap_sensors or args.swap_leds or args.extra_led
+            or args.swap_buttons
             or args.reverse_sensor
             or args.kill_sensor or args.weak_magnet):
         return None
@@ -100,7 +103,8 @@ def wiring_of(board, args):
         else:
             wiring = Wiring(board)
         for option, swap in (("--swap-sensors", wiring.swap_sensors),
-                             ("--swap-leds", wiring.swap_leds)):
+                             ("--swap-leds", wiring.swap_leds),
+                             ("--swap-buttons", wiring.swap_buttons)):
             for pair in getattr(args, option[2:].replace("-", "_")):
                 cells = pair.split(",")
                 if len(cells) != 2:

@@ -21,19 +21,25 @@ def report_lines(test: SelfTest) -> list[str]:
     else:
         out.append("  LEDs: %d of %d not where the board file says; the mapping found:"
                    % (len(wrong), len(test.leds)))
+        names = {led: name for led, _, name in test.led_roles()}
         for led, cell, seen in wrong:
             out.append("    LED %d is %s (the board file: %s)"
-                       % (led, seen_text(seen), "cell " + cell if cell else
-                          "no LED there" if cell is None else "beside no cell"))
+                       % (led, seen_text(seen), "no LED there" if cell is None else names[led]))
     bad = [r for r in test.cells.values() if r.problems]
-    good = len(test.cells) - len(bad)
-    out.append("  Sensors: %d of %d cells right%s" % (good, len(test.cells), ":" if bad else ""))
+    skipped = [r.cell for r in test.cells.values() if r.skipped]
+    good = len(test.cells) - len(bad) - len(skipped)
+    out.append("  Sensors: %d of %d cells right%s%s" % (
+        good, len(test.cells), "; skipped (not tested): " + " ".join(skipped) if skipped else "",
+        ":" if bad else ""))
     for r in bad:
         for problem in r.problems:
             out.append("    cell %s: %s" % (r.cell, problem))
-    if test.buttons:
+    if test.buttons or test.skipped_buttons:
         good = [n for n, got in test.buttons.items() if got == n]
-        out.append("  Buttons: %d of %d answer as the board file says" % (len(good), len(test.buttons)))
+        out.append("  Buttons: %d of %d answer as the board file says%s" % (
+            len(good), len(test.buttons) + len(test.skipped_buttons),
+            "; skipped (not tested): " + " ".join(n.upper() for n in test.skipped_buttons)
+            if test.skipped_buttons else ""))
     for note in test.notes:
         out.append("  Note: " + note)
     answered = [r for r in test.cells.values() if r.found is not None]

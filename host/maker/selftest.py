@@ -50,8 +50,34 @@ class Person:
     stdin_closed = False
 
     def __init__(self, out=print, ask=input):
-        self.out = out
-        self.ask = ask
+        import sys
+
+        self.tty = out is print and sys.stdout.isatty()  # a countdown can be shown
+        self.counting: int | None = None  # the seconds the countdown shows
+        self.out = self._fresh_line(out)
+        self.ask = self._fresh_line(ask)
+
+    def _fresh_line(self, say):
+        def call(*args):
+            self.waiting(None)  # what is said next goes on a line of its own
+            return say(*args)
+        return call
+
+    def waiting(self, left_s: float | None) -> None:
+        """While a step waits: the seconds left, on a line of its own that
+        counts down (None: the wait is over)."""
+        import math
+        import sys
+
+        if not self.tty:
+            return
+        shown = None if left_s is None else max(0, math.ceil(left_s))
+        if shown == self.counting:
+            return
+        self.counting = shown
+        sys.stdout.write("\r\033[K" if shown is None else
+                         "\r    %3d s left; Enter skips this step " % shown)
+        sys.stdout.flush()
 
     def tell(self, text: str) -> None:
         self.out(text)
@@ -111,7 +137,7 @@ class Person:
         self.out("  take it off cell %s" % cell)
 
     def press(self, button: str) -> None:
-        self.out("  press and hold %s" % button.upper())
+        self.out("  press and hold %s (Enter: skip it)" % button.upper())
 
     def release(self, button: str) -> None:
         self.out("  let go of %s" % button.upper())
@@ -130,6 +156,7 @@ class CellResult:
         self.up: int | None = None    # offset from empty, a turtle on its feet
         self.down: int | None = None  # offset from empty, flipped
         self.empty: int | None = None  # the empty reading of the channel found
+        self.skipped = False           # the person skipped it: not tested, no fault
         self.problems: list[str] = []
 
     @property
@@ -189,6 +216,7 @@ class SelfTest:
         self.leds: list[tuple[int, str | None, str | None]] = []  # (led, the file's, seen)
         self.cells: dict[str, CellResult] = {}
         self.buttons: dict[str, str | None] = {}  # button -> what the board read when pressed
+        self.skipped_buttons: list[str] = []       # the person skipped them: not tested
         self.notes: list[str] = []
         self.doubts: list[str] = []  # findings not written: they disagree (corrected())
         self._stop = threading.Event()
@@ -357,6 +385,11 @@ class SelfTest:
         r = CellResult(cell, b.sensor_of[k])
         self.person.put(cell)
         found = self.wait_change(None, None)
+        if found == "":
+            r.skipped = True
+            self.cells[cell] = r
+            self.person.tell("  %s: skipped" % step)
+            return None
         if isinstance(found, str):
             return found
         self.cells[cell] = r
@@ -384,27 +417,43 @@ class SelfTest:
         self.person.tell("Buttons: each in turn.")
         for k, name in enumerate(names):
             self.person.press(name)
-            held = self.wait_held(lambda held: len(held) > 0)
+            held = self.wait_held(lambda held: len(held) > 0, 1)  # a press may be short
+            if held == "":
+                self.skipped_buttons.append(name)
+                self.person.tell("  [%d/%d] %s: skipped" % (k + 1, len(names), name.upper()))
+                continue
             self.buttons[name] = held[0] if held and len(held) == 1 else None
             self.person.release(name)
-            self.wait_held(lambda held: not held)
+            self.wait_held(lambda held: not held, SETTLED)
             got = self.buttons[name]
             verdict = "ok" if got == name else ("read as %s" % got.upper() if got else "no answer")
             self.person.tell("  [%d/%d] %s: %s" % (k + 1, len(names), name.upper(), verdict))
 
-    def wait_held(self, done) -> list[str] | None:
-        """The buttons held once `done(held)` has held for SETTLED polls."""
+    def waited(self, end: float) -> str | None:
+        """Once a poll while a step waits: the person sees the time left;
+        what they typed, if anything."""
+        self.person.waiting(end - time.monotonic())
+        return self.person.typed()
+
+    def wait_held(self, done, polls: int):
+        """The buttons held once `done(held)` has held for `polls` polls;
+        None when it did not in time, '' when the person skipped."""
         end = time.monotonic() + self.patience_s
         agree = 0
         last = None
-        while time.monotonic() < end:
-            held = self.read_all().get("held", [])
-            agree = agree + 1 if done(held) and held == last else 0
-            last = held
-            if agree >= SETTLED - 1:
-                return held
-            time.sleep(POLL_S)
-        return None
+        try:
+            while time.monotonic() < end:
+                if self.waited(end) is not None:
+                    return ""
+                held = self.read_all().get("held", [])
+                agree = agree + 1 if done(held) and (held == last or polls == 1) else 0
+                last = held
+                if agree >= polls:
+                    return held
+                time.sleep(POLL_S)
+            return None
+        finally:
+            self.person.waiting(None)
 
     def offsets(self, raw: list[int]) -> list[int]:
         return [raw[ch] - self.base[ch] for ch in range(len(raw))]
@@ -415,16 +464,22 @@ class SelfTest:
 
     def wait_change(self, channel: int | None, before: int | None):
         """(channel, offset) of the sensor a turtle changed and that held
-        still for SETTLED polls; None when nothing answered in time or the
-        person skipped; what else the person typed. With `channel`, wait
+        still for SETTLED polls; None when nothing answered in time; what the
+        person typed ('' for Enter: skip the step). With `channel`, wait
         for that channel to leave the offset `before` (a flip)."""
+        try:
+            return self._wait_change(channel, before)
+        finally:
+            self.person.waiting(None)
+
+    def _wait_change(self, channel: int | None, before: int | None):
         end = time.monotonic() + self.patience_s
         last = None
         agree = 0
         while time.monotonic() < end:
-            typed = self.person.typed()
+            typed = self.waited(end)
             if typed is not None:
-                return typed or None
+                return typed
             d = self.offsets(self.read())
             if channel is None:
                 live = [ch for ch in range(len(d))
@@ -469,6 +524,8 @@ class SelfTest:
         weak = []
         for cell, r in self.cells.items():
             ch = r.channel
+            if r.skipped:
+                continue  # not tested: nothing to say about it
             if r.found is None:
                 if self.at_rail(self.base[ch]):
                     r.problems.append("dead: its input reads %d, at the %s rail; check the sensor "

@@ -15,7 +15,7 @@ nearest cell that way) or a click, then lift (l), put down (p, or P
 flipped), flip (f), turn a turtle about to the other team (r); take a turtle
 from the box (t), put the hand back in the box (x); lay out the start of the
 board's game (s; +/- the number of players it is laid out for), clear the
-board into the box (c); press NEXT (n) or OK (o); quit (q or Ctrl-C).
+board into the box (c); press NEXT (n), OK (o) or UNDO (u); quit (q or Ctrl-C).
 """
 
 from __future__ import annotations
@@ -253,7 +253,8 @@ class WorldApp(App):
         ("x", "put_away", "to box"),
         ("s", "start", "start"), ("plus", "players(1)", "player"),
         ("minus", "players(-1)", "player"), ("c", "clear", "clear"),
-        ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"), ("q", "quit", "quit"),
+        ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"), ("u", "press('undo')", "UNDO"),
+        ("q", "quit", "quit"),
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
 

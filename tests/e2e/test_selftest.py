@@ -134,7 +134,7 @@ def test_an_led_too_many_at_the_start_of_the_chain_is_found_and_corrected(vdev):
     assert "LEDs: all 25" in r.stdout and "is right as it is" in r.stdout
 
 
-def self_test(v, hands, patience=3.0):
+def self_test(v, hands, patience=3.0, out_dir=None):
     """`turtleboard board test` in this process, with `hands` as the person:
     its output and exit status."""
     from turtleboard.connection.link import Link
@@ -150,7 +150,7 @@ def self_test(v, hands, patience=3.0):
     finally:
         link.close()
     test.judge()
-    return write_results(test, v.board_path, None, v.path)
+    return write_results(test, v.board_path, out_dir, v.path)
 
 
 def slip_hands(v, out):
@@ -210,6 +210,68 @@ def test_a_slip_is_redone_and_one_left_does_not_spoil_the_rest(vdev, capsys):
     assert [cells[c]["sensor"] for c in ("3", "4", "6", "7", "8", "9")] == [3, 4, 7, 6, 8, 9]
     assert cells["2"]["led"] == 2 and cells["5"]["led"] == 5
     assert "Then test again for what disagreed" in printed
+
+
+def test_a_step_that_does_not_answer_counts_down_and_is_skipped_not_a_fault(vdev, tmp_path, capsys):
+    # The reference Race board soldered with NEXT and OK on each other's
+    # pins; the person at it has no UNDO to press (as on a table without
+    # the key) and skips it, and skips cell 7 too, while the time left
+    # counts down. Skipped is not a fault: nothing is said against them.
+    from turtleboard.sim.tester import TesterHands
+
+    board = tmp_path / "race.json"
+    board.write_text(open(os.path.join(os.path.dirname(__file__), "..", "..", "boards",
+                                       "race.json")).read())
+    v = vdev("race", board=str(board), extra=["--swap-buttons", "next,ok"])
+
+    class NoUndo(TesterHands):
+        waits: list = []
+        asked = None
+
+        def put(self, cell):
+            if cell == "7":
+                self.asked = cell  # the hands do not put it down
+                self.out("  put a turtle on its feet on cell 7")
+            else:
+                super().put(cell)
+
+        def lift(self, cell):
+            if cell != "7":
+                super().lift(cell)
+
+        def press(self, button):
+            if button == "undo":
+                self.asked = button  # nothing to press
+                self.out("  press and hold UNDO")
+            else:
+                super().press(button)
+
+        def waiting(self, left_s):
+            if self.asked and left_s is not None:
+                self.waits.append((self.asked, left_s))
+
+        def typed(self):
+            seen = [left for what, left in self.waits if what == self.asked]
+            if len(seen) >= 3 and seen[-1] < seen[0] - 0.1:  # it counted down a while
+                self.asked = None
+                return ""  # Enter: skip it
+            return None
+
+    hands = NoUndo(v.board, v.dir)
+    assert self_test(v, hands, patience=30) == 1
+    out = capsys.readouterr().out
+    assert "[8/10] cell 7: skipped" in out and "[3/3] UNDO: skipped" in out
+    assert "Sensors: 9 of 10 cells right; skipped (not tested): 7" in out
+    assert "Buttons: 0 of 3 answer as the board file says; skipped (not tested): UNDO" in out
+    assert "button NEXT is wired to GP7, the pin of OK in the board file" in out
+    assert "UNDO (GP8) does not answer" not in out and "cell 7: no answer" not in out
+    assert "Repair first" not in out
+    for what in ("7", "undo"):
+        left = [s for w, s in hands.waits if w == what]
+        assert left[0] <= 30 and left == sorted(left, reverse=True)  # counting down
+    fixed = json.loads((tmp_path / "race-v2.json").read_text())
+    assert fixed["buttons"] == {"next": 7, "ok": 6, "undo": 8}
+    assert fixed["cells"]["7"] == {"sensor": 7, "led": 7}
 
 
 def settled_leds(world, still_s=2.0, timeout=20.0) -> list[str]:

@@ -371,7 +371,8 @@ def test_sim_options_build_the_wiring(tmp_path):
     from turtleboard.commands.sim import wiring_of
 
     board = board_of(ref("race"))
-    ns = dict(wiring=None, swap_sensors=["2,3"], swap_leds=[], extra_led=[], reverse_sensor=["5"],
+    ns = dict(wiring=None, swap_sensors=["2,3"], swap_leds=[], swap_buttons=[], extra_led=[],
+              reverse_sensor=["5"],
               kill_sensor=[], weak_magnet=["8=5000"])
     w = wiring_of(board, argparse.Namespace(**ns))
     assert (w.sensor["2"], w.polarity["5"], w.field["8"]) == (3, -1, 5000)
