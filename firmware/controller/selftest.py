@@ -2,7 +2,9 @@
 # While it runs the game stands still: no move is read off the board, no
 # prompt opens, the LEDs show only what the host asks for. The host reads
 # every multiplexer channel raw (also channels no cell uses: a sensor wired
-# to the wrong input shows up there) and lights one LED at a time. When the
+# to the wrong input shows up there) and lights one LED at a time, also the
+# SPARE places past the chain the board file counts (an extra LED soldered
+# in shifts the chain: its last LEDs are found there). When the
 # host says `on: false`, or says nothing for TIMEOUT_MS (it went away), the
 # board is given back to the game as it was: its scene and its LEDs again.
 
@@ -10,13 +12,14 @@ from . import scenes
 
 TIMEOUT_MS = 10000  # the host keeps the self-test alive with any selftest command
 MAX_READS = 16      # readings averaged per channel in one `channels` frame
+SPARE = 4           # LEDs lit past the board file's count (the HALs drive them too)
 
 
 class SelfTest:
     def __init__(self, ctl, now):
         self.ctl = ctl
         self.heard = now
-        self.frame = [scenes.OFF] * ctl.board.led_count
+        self.frame = [scenes.OFF] * (ctl.board.led_count + SPARE)
         ctl.hal.write_leds(self.frame)
 
     def light(self, led, colour):
@@ -46,7 +49,9 @@ class SelfTest:
 
 
 def leave(ctl):
-    # Back to the game: the scene, the status and the LEDs as before.
+    # Back to the game: the scene, the status and the LEDs as before (the
+    # places past the chain dark first: the game's frames do not reach them).
+    ctl.selftest.light(-1, None)
     ctl.selftest = None
     ctl.seen_version = -1  # read the board afresh
     ctl.resend()
@@ -70,8 +75,9 @@ def command(ctl, payload):
     test.heard = now
     if "led" in payload:
         led = payload.get("led")
-        if not isinstance(led, int) or isinstance(led, bool) or led < -1 or led >= ctl.board.led_count:
-            return "led must be an LED index 0..%d, or -1 for none, not %r" % (ctl.board.led_count - 1, led)
+        last = ctl.board.led_count + SPARE - 1
+        if not isinstance(led, int) or isinstance(led, bool) or led < -1 or led > last:
+            return "led must be an LED index 0..%d, or -1 for none, not %r" % (last, led)
         colour = payload.get("colour", "ffffff")
         if not isinstance(colour, str) or len(colour) != 6:
             return "colour must be rrggbb in hex, like ff0000, not %r" % (colour,)

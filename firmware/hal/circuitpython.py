@@ -30,7 +30,8 @@ class Hal:
         self._adc = [analogio.AnalogIn(pin(n)) for n in board.mux["adc"]]
         self._input = 0
         self._one = [0]  # read_channel's reading
-        self._pixels = neopixel.NeoPixel(pin(board.led_pin), board.led_count,
+        # 4 past the chain too: the self-test looks for LEDs there (controller/selftest.py SPARE)
+        self._pixels = neopixel.NeoPixel(pin(board.led_pin), board.led_count + 4,
                                          auto_write=False, pixel_order=neopixel.GRB)
         self._colors = None
         self._buttons = {}

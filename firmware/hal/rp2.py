@@ -32,7 +32,8 @@ class Hal:
         self.ticks_diff = time.ticks_diff
         self._input = 0  # the multiplexer input selected now
         self._one = array("i", [0])  # read_channel's reading
-        self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count)
+        # 4 past the chain too: the self-test looks for LEDs there (controller/selftest.py SPARE)
+        self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count + 4)
         self._colors = None
         self._buttons = {}
         for name, pin in board.buttons:

@@ -49,6 +49,11 @@ def add_arguments(p) -> None:
                    help="the sensor wires of cells A and B swapped")
     w.add_argument("--swap-leds", action="append", default=[], metavar="A,B",
                    help="the LEDs of cells A and B in each other's place on the chain")
+    w.add_argument("--swap-buttons", action="append", default=[], metavar="A,B",
+                   help="buttons A and B (next, ok, undo) soldered to each other's pin")
+    w.add_argument("--extra-led", action="append", default=[], type=int, metavar="N",
+                   help="an LED too many soldered in at place N of the chain (0: before the "
+                        "first): every LED from there on one place further")
     w.add_argument("--reverse-sensor", action="append", default=[], metavar="CELL",
                    help="the sensor of CELL mounted the wrong way round")
     w.add_argument("--kill-sensor", action="append", default=[], metavar="CELL",
@@ -79,7 +84,9 @@ def wiring_of(board, args):
     from turtleboard.sim.device import load_board_file
     from turtleboard.sim.world import WEAK_FIELD, Wiring, WorldError
 
-    if not (args.wiring or args.swap_sensors or args.swap_leds or args.reverse_sensor
+    if not (args.wiring or args.swap_sensors or args.swap_leds or args.extra_led
+            or args.swap_buttons
+            or args.reverse_sensor
             or args.kill_sensor or args.weak_magnet):
         return None
     try:
@@ -96,13 +103,16 @@ def wiring_of(board, args):
         else:
             wiring = Wiring(board)
         for option, swap in (("--swap-sensors", wiring.swap_sensors),
-                             ("--swap-leds", wiring.swap_leds)):
+                             ("--swap-leds", wiring.swap_leds),
+                             ("--swap-buttons", wiring.swap_buttons)):
             for pair in getattr(args, option[2:].replace("-", "_")):
                 cells = pair.split(",")
                 if len(cells) != 2:
                     raise UserError("%s takes two cells with a comma between, like 3,4; not %r"
                                     % (option, pair))
                 swap(cells[0], cells[1])
+        for place in args.extra_led:
+            wiring.extra_led(place)
         for cell in args.reverse_sensor:
             wiring.reverse(cell)
         for cell in args.kill_sensor:

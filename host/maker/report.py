@@ -10,7 +10,7 @@ from controller.board import check_board
 from turtleboard.errors import UserError
 from turtleboard.maker import out_path
 from turtleboard.maker.boardfile import board_text, differences
-from turtleboard.maker.selftest import SelfTest
+from turtleboard.maker.selftest import SelfTest, seen_text
 
 
 def report_lines(test: SelfTest) -> list[str]:
@@ -21,18 +21,25 @@ def report_lines(test: SelfTest) -> list[str]:
     else:
         out.append("  LEDs: %d of %d not where the board file says; the mapping found:"
                    % (len(wrong), len(test.leds)))
+        names = {led: name for led, _, name in test.led_roles()}
         for led, cell, seen in wrong:
-            out.append("    LED %d is %s (the board file: cell %s)"
-                       % (led, "beside cell %s" % seen if seen else "not lit", cell))
+            out.append("    LED %d is %s (the board file: %s)"
+                       % (led, seen_text(seen), "no LED there" if cell is None else names[led]))
     bad = [r for r in test.cells.values() if r.problems]
-    good = len(test.cells) - len(bad)
-    out.append("  Sensors: %d of %d cells right%s" % (good, len(test.cells), ":" if bad else ""))
+    skipped = [r.cell for r in test.cells.values() if r.skipped]
+    good = len(test.cells) - len(bad) - len(skipped)
+    out.append("  Sensors: %d of %d cells right%s%s" % (
+        good, len(test.cells), "; skipped (not tested): " + " ".join(skipped) if skipped else "",
+        ":" if bad else ""))
     for r in bad:
         for problem in r.problems:
             out.append("    cell %s: %s" % (r.cell, problem))
-    if test.buttons:
+    if test.buttons or test.skipped_buttons:
         good = [n for n, got in test.buttons.items() if got == n]
-        out.append("  Buttons: %d of %d answer as the board file says" % (len(good), len(test.buttons)))
+        out.append("  Buttons: %d of %d answer as the board file says%s" % (
+            len(good), len(test.buttons) + len(test.skipped_buttons),
+            "; skipped (not tested): " + " ".join(n.upper() for n in test.skipped_buttons)
+            if test.skipped_buttons else ""))
     for note in test.notes:
         out.append("  Note: " + note)
     answered = [r for r in test.cells.values() if r.found is not None]
@@ -85,6 +92,11 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
         print("Test again, with the turtle on the very cell asked for and each LED's own cell.")
         print_repairs(test)
         return 1
+    if test.doubts:
+        print("\nNot written, as two findings disagree (a turtle on another cell than asked, "
+              "or an LED answered for the wrong cell); test these again:")
+        for line in test.doubts:
+            print("  " + line)
     board_path = versioned(board_file, new["version"], ".json", out_dir)
     cal_path = versioned(board_file, new["version"], ".calibration.txt", out_dir)
     if not changes:
@@ -112,4 +124,7 @@ def write_results(test: SelfTest, board_file: str, out_dir: str | None, port: st
     fix = print_repairs(test)
     print(f"{'Then put' if fix else 'Put'} them on the board:\n  turtleboard flash --port {port} "
           f"--board {board_path} --calibration {cal_path}")
-    return 1 if changes or fix else 0
+    if test.doubts:
+        print(f"Then test again for what disagreed:\n  turtleboard board test --port {port} "
+              f"--board {board_path}")
+    return 1 if changes or fix or test.doubts else 0

@@ -27,6 +27,7 @@ import threading
 import time
 
 from controller.board import Board, engine_cells
+from controller.selftest import SPARE
 from controller.sensing import MID
 from turtleboard.connection.link import DeviceError, Link, LinkError
 from turtleboard.errors import UserError
@@ -37,6 +38,8 @@ READS = 4            # readings the device averages per poll
 SETTLED = 3          # polls in a row that agree: a turtle has been put down
 KEEPALIVE_S = 3.0    # the device leaves the self-test after 10 s without a word
 WHITE = "ffffff"
+NO_CELL = ""         # an LED lit beside no cell: a light of a group, or one too many
+BACK = "<"           # typed: the step before again (<N: LED N again)
 
 
 class Person:
@@ -47,8 +50,34 @@ class Person:
     stdin_closed = False
 
     def __init__(self, out=print, ask=input):
-        self.out = out
-        self.ask = ask
+        import sys
+
+        self.tty = out is print and sys.stdout.isatty()  # a countdown can be shown
+        self.counting: int | None = None  # the seconds the countdown shows
+        self.out = self._fresh_line(out)
+        self.ask = self._fresh_line(ask)
+
+    def _fresh_line(self, say):
+        def call(*args):
+            self.waiting(None)  # what is said next goes on a line of its own
+            return say(*args)
+        return call
+
+    def waiting(self, left_s: float | None) -> None:
+        """While a step waits: the seconds left, on a line of its own that
+        counts down (None: the wait is over)."""
+        import math
+        import sys
+
+        if not self.tty:
+            return
+        shown = None if left_s is None else max(0, math.ceil(left_s))
+        if shown == self.counting:
+            return
+        self.counting = shown
+        sys.stdout.write("\r\033[K" if shown is None else
+                         "\r    %3d s left; Enter skips this step " % shown)
+        sys.stdout.flush()
 
     def tell(self, text: str) -> None:
         self.out(text)
@@ -56,34 +85,50 @@ class Person:
     def clear_board(self) -> None:
         self.ask("Take every turtle off the board, then press Enter. ")
 
-    def which_led(self, led: int, cell: str) -> str | None:
-        """The cell the person sees LED `led` beside (None: not lit)."""
-        text = self.ask("  LED %d is lit: is it beside cell %s? Enter if so; else type the cell "
-                        "it is beside, or - if no LED lights: " % (led, cell)).strip()
+    def which_led(self, led: int, expected: str | None, name: str) -> str | None:
+        """Where the person sees LED `led` lit: a cell, NO_CELL, or None (not
+        lit). `expected` is what the board file says (a cell, NO_CELL for a
+        light of a group, None past its chain), `name` says it in words."""
+        if expected is None:
+            question = ("  LED %d (%s): Enter if nothing lights; else the cell it lights beside, "
+                        "or none if beside no cell: " % (led, name))
+        elif expected == NO_CELL:
+            question = ("  LED %d (%s) is lit: Enter if it is beside no cell; else the cell it "
+                        "is beside, or - if nothing lights: " % (led, name))
+        else:
+            question = ("  LED %d is lit: is it beside cell %s? Enter if so; else the cell it is "
+                        "beside, none if beside no cell, or - if nothing lights: " % (led, expected))
+        text = self.ask(question).strip()
         if not text:
-            return cell
-        return None if text == "-" else text
+            return expected
+        return {"-": None, "none": NO_CELL}.get(text, text)  # or <, <N: back
+
+    def review(self) -> str:
+        """Once every cell is done: a cell to test again (< the last), or '' to go on."""
+        return self.ask("  Enter to go on; or a cell to test it again (< the last one): ").strip()
 
     def put(self, cell: str) -> None:
-        self.out("  put a turtle on its feet on cell %s (Enter: skip the cell)" % cell)
+        self.out("  put a turtle on its feet on cell %s (Enter: skip it; <: the cell before "
+                 "again)" % cell)
 
-    def skips(self) -> bool:
-        """True once the person pressed Enter while a cell waits for its turtle."""
+    def typed(self) -> str | None:
+        """The line the person typed while a step waits (Enter: '', skip it;
+        <: the step before again; a cell's name: that cell again), or None."""
         import select
         import sys
 
         if self.stdin_closed:
-            return False
+            return None
         try:
             if not select.select([sys.stdin], [], [], 0)[0]:
-                return False
+                return None
             line = sys.stdin.readline()
         except (OSError, ValueError):
             line = ""
         if not line:  # no terminal to read from, or its end
             self.stdin_closed = True
-            return False
-        return True
+            return None
+        return line.strip()
 
     def flip(self, cell: str) -> None:
         self.out("  turn it over (on its back) on cell %s" % cell)
@@ -92,7 +137,7 @@ class Person:
         self.out("  take it off cell %s" % cell)
 
     def press(self, button: str) -> None:
-        self.out("  press and hold %s" % button.upper())
+        self.out("  press and hold %s (Enter: skip it)" % button.upper())
 
     def release(self, button: str) -> None:
         self.out("  let go of %s" % button.upper())
@@ -111,6 +156,7 @@ class CellResult:
         self.up: int | None = None    # offset from empty, a turtle on its feet
         self.down: int | None = None  # offset from empty, flipped
         self.empty: int | None = None  # the empty reading of the channel found
+        self.skipped = False           # the person skipped it: not tested, no fault
         self.problems: list[str] = []
 
     @property
@@ -123,8 +169,33 @@ def up100(n: int) -> int:
     return (n + 99) // 100 * 100
 
 
+def seen_text(seen: str | None) -> str:
+    return "not lit" if seen is None else ("beside cell %s" % seen if seen else "beside no cell")
+
+
 def where(ch: int) -> str:
     return "multiplexer %d input %d (channel %d)" % (ch >> 4, ch & 15, ch)
+
+
+def nearest_in_order(want: list[int], free: list[int], avoid=frozenset()) -> list[int]:
+    """For each of `want` (in order) one of `free` (in order, at least as
+    many), keeping their order, the sum of distances least; one in `avoid`
+    only when there is no other way."""
+    m, n = len(want), len(free)
+    inf = float("inf")
+    cost = [[inf] * (n + 1) for _ in range(m + 1)]  # cost[i][j]: want[:i] on free[:j]
+    cost[0] = [0] * (n + 1)
+    for i in range(1, m + 1):
+        for j in range(i, n + 1):
+            cost[i][j] = min(cost[i][j - 1], cost[i - 1][j - 1] + abs(want[i - 1] - free[j - 1])
+                             + (10000 if free[j - 1] in avoid else 0))
+    out, j = [], n
+    for i in range(m, 0, -1):
+        while cost[i][j] == cost[i][j - 1]:
+            j -= 1
+        out.append(free[j - 1])
+        j -= 1
+    return out[::-1]
 
 
 class SelfTest:
@@ -142,10 +213,12 @@ class SelfTest:
         self.flips = "tortuga" in self.board.games  # flipped turtles count there
         self.base: list[int] = []
         self.noise: list[int] = []
-        self.leds: list[tuple[int, str, str | None]] = []  # (led, the file's cell, seen)
+        self.leds: list[tuple[int, str | None, str | None]] = []  # (led, the file's, seen)
         self.cells: dict[str, CellResult] = {}
         self.buttons: dict[str, str | None] = {}  # button -> what the board read when pressed
+        self.skipped_buttons: list[str] = []       # the person skipped them: not tested
         self.notes: list[str] = []
+        self.doubts: list[str] = []  # findings not written: they disagree (corrected())
         self._stop = threading.Event()
         self._alive: threading.Thread | None = None
 
@@ -233,73 +306,154 @@ class SelfTest:
     def at_rail(self, value: int) -> bool:
         return value <= self.rail or value >= 65535 - self.rail
 
+    def led_roles(self) -> list[tuple[int, str | None, str]]:
+        """Every LED of the chain and SPARE places past it: (led, where the
+        board file puts it: its cell, NO_CELL or None past the chain, its name)."""
+        b = self.board
+        roles = {led: (cell, "cell " + cell) for led, cell in zip(b.led_of, b.cells)}
+        for group in sorted(b.groups):
+            lights = b.groups[group]
+            for k, led in enumerate(lights):
+                roles.setdefault(led, (NO_CELL, "the %s light%s" % (
+                    group, " %d" % (k + 1) if len(lights) > 1 else "")))
+        past = "past the %d LEDs of the board file" % b.led_count
+        return [(led,) + roles.get(led, (NO_CELL, "no cell's nor group's") if led < b.led_count else (None, past))
+                for led in range(b.led_count + SPARE)]
+
     def test_leds(self) -> None:
         b = self.board
-        order = sorted(range(len(b.cells)), key=lambda i: b.led_of[i])
-        self.person.tell("LEDs: each cell's LED lights in turn, in the order of the chain.")
-        for k, i in enumerate(order):
-            led, cell = b.led_of[i], b.cells[i]
+        roles = self.led_roles()
+        self.person.tell("LEDs: each LED of the chain lights in turn, and %d past its end "
+                         "(< at a question: the LED before again; <N: LED N)." % SPARE)
+        answers: dict[int, str | None] = {}
+        k = 0
+        while k < len(roles):
+            led, expected, name = roles[k]
             self.light(led)
-            while True:
-                seen = self.person.which_led(led, cell)
-                if seen is None or seen in b.cells:
-                    break
+            seen = self.person.which_led(led, expected, name)
+            if isinstance(seen, str) and seen.startswith(BACK):
+                back = seen[1:].strip()
+                if back.isdigit() and int(back) < len(roles):
+                    k = int(back)
+                elif back:
+                    self.person.tell("  <N goes back to LED N, one of 0..%d" % (len(roles) - 1))
+                else:
+                    k = max(0, k - 1)
+                continue
+            if seen and seen not in b.cells:
                 self.person.tell("  there is no cell %r; the cells are %s" % (seen, " ".join(b.cells)))
-            self.leds.append((led, cell, seen))
-            verdict = "ok" if seen == cell else ("not lit" if seen is None else "beside %s" % seen)
-            self.person.tell("  [%d/%d] LED %d (cell %s): %s" % (k + 1, len(order), led, cell, verdict))
+                continue
+            answers[k] = seen
+            twice = [roles[j][0] for j, other in answers.items() if seen and other == seen and j != k]
+            self.person.tell("  [%d/%d] LED %d (%s): %s%s" % (
+                k + 1, len(roles), led, name, "ok" if seen == expected else seen_text(seen),
+                "; cell %s was beside LED %d too: <%d asks that one again"
+                % (seen, twice[0], twice[0]) if twice else ""))
+            k += 1
+        self.leds = [(led, expected, answers[k]) for k, (led, expected, _) in enumerate(roles)]
         self.light(-1)
 
     def test_sensors(self) -> None:
         b = self.board
-        self.person.tell("Sensors: a turtle on each cell in turn%s."
+        self.person.tell("Sensors: a turtle on each cell in turn%s. While a cell waits, type "
+                         "another cell's name to test it again."
                          % (", on its feet then flipped" if self.flips else ""))
-        for k, cell in enumerate(b.cells):
-            r = CellResult(cell, b.sensor_of[k])
-            self.cells[cell] = r
-            self.person.put(cell)
-            found = self.wait_change(None, None)
-            if found is None:
-                self.person.tell("  [%d/%d] cell %s: no sensor answered" % (k + 1, len(b.cells), cell))
-                self.person.lift(cell)
+        order = list(b.cells)  # the cells to test, a cell again where the person asks
+        k = 0
+        while True:
+            if k == len(order):
+                typed = self.person.review()
+                if not typed:
+                    return
+            else:
+                typed = self.test_cell(order[k])
+                if typed is None:
+                    k += 1
+                    continue
+            again = (order[k - 1] if k else None) if typed == BACK else typed
+            if again not in b.cells:
+                self.person.tell("  there is no cell %r; the cells are %s" % (typed, " ".join(b.cells)))
                 continue
-            r.found, r.up = found
-            r.empty = self.base[r.found]
-            if self.flips:
-                self.person.flip(cell)
-                flipped = self.wait_change(r.found, r.up)
-                if flipped is not None:
-                    r.down = flipped[1]
+            order.insert(k, again)  # that cell, then this one again
+
+    def test_cell(self, cell: str) -> str | None:
+        """A turtle on `cell`, flipped, taken off; what the person typed
+        instead (to test another cell first), or None when done."""
+        b = self.board
+        k = b.cells.index(cell)
+        step = "[%d/%d] cell %s" % (k + 1, len(b.cells), cell)
+        r = CellResult(cell, b.sensor_of[k])
+        self.person.put(cell)
+        found = self.wait_change(None, None)
+        if found == "":
+            r.skipped = True
+            self.cells[cell] = r
+            self.person.tell("  %s: skipped" % step)
+            return None
+        if isinstance(found, str):
+            return found
+        self.cells[cell] = r
+        if found is None:
+            self.person.tell("  %s: no sensor answered" % step)
             self.person.lift(cell)
-            self.wait_quiet(r.found)
-            self.person.tell("  [%d/%d] cell %s: %s" % (k + 1, len(b.cells), cell, self.describe(r)))
+            return None
+        r.found, r.up = found
+        r.empty = self.base[r.found]
+        if self.flips:
+            self.person.flip(cell)
+            flipped = self.wait_change(r.found, r.up)
+            if isinstance(flipped, tuple):
+                r.down = flipped[1]
+        self.person.lift(cell)
+        self.wait_quiet(r.found)
+        twice = [c for c, o in self.cells.items() if c != cell and o.found == r.found]
+        self.person.tell("  %s: %s%s" % (step, self.describe(r), (
+            "; it answered for cell %s too: one of the two had its turtle on another cell; "
+            "type the one to test again" % twice[0]) if twice else ""))
+        return None
 
     def test_buttons(self) -> None:
         names = [name for name, _ in self.board.buttons]
         self.person.tell("Buttons: each in turn.")
         for k, name in enumerate(names):
             self.person.press(name)
-            held = self.wait_held(lambda held: len(held) > 0)
+            held = self.wait_held(lambda held: len(held) > 0, 1)  # a press may be short
+            if held == "":
+                self.skipped_buttons.append(name)
+                self.person.tell("  [%d/%d] %s: skipped" % (k + 1, len(names), name.upper()))
+                continue
             self.buttons[name] = held[0] if held and len(held) == 1 else None
             self.person.release(name)
-            self.wait_held(lambda held: not held)
+            self.wait_held(lambda held: not held, SETTLED)
             got = self.buttons[name]
             verdict = "ok" if got == name else ("read as %s" % got.upper() if got else "no answer")
             self.person.tell("  [%d/%d] %s: %s" % (k + 1, len(names), name.upper(), verdict))
 
-    def wait_held(self, done) -> list[str] | None:
-        """The buttons held once `done(held)` has held for SETTLED polls."""
+    def waited(self, end: float) -> str | None:
+        """Once a poll while a step waits: the person sees the time left;
+        what they typed, if anything."""
+        self.person.waiting(end - time.monotonic())
+        return self.person.typed()
+
+    def wait_held(self, done, polls: int):
+        """The buttons held once `done(held)` has held for `polls` polls;
+        None when it did not in time, '' when the person skipped."""
         end = time.monotonic() + self.patience_s
         agree = 0
         last = None
-        while time.monotonic() < end:
-            held = self.read_all().get("held", [])
-            agree = agree + 1 if done(held) and held == last else 0
-            last = held
-            if agree >= SETTLED - 1:
-                return held
-            time.sleep(POLL_S)
-        return None
+        try:
+            while time.monotonic() < end:
+                if self.waited(end) is not None:
+                    return ""
+                held = self.read_all().get("held", [])
+                agree = agree + 1 if done(held) and (held == last or polls == 1) else 0
+                last = held
+                if agree >= polls:
+                    return held
+                time.sleep(POLL_S)
+            return None
+        finally:
+            self.person.waiting(None)
 
     def offsets(self, raw: list[int]) -> list[int]:
         return [raw[ch] - self.base[ch] for ch in range(len(raw))]
@@ -310,12 +464,22 @@ class SelfTest:
 
     def wait_change(self, channel: int | None, before: int | None):
         """(channel, offset) of the sensor a turtle changed and that held
-        still for SETTLED polls; None when nothing answered in time. With
-        `channel`, wait for that channel to leave the offset `before` (a flip)."""
+        still for SETTLED polls; None when nothing answered in time; what the
+        person typed ('' for Enter: skip the step). With `channel`, wait
+        for that channel to leave the offset `before` (a flip)."""
+        try:
+            return self._wait_change(channel, before)
+        finally:
+            self.person.waiting(None)
+
+    def _wait_change(self, channel: int | None, before: int | None):
         end = time.monotonic() + self.patience_s
         last = None
         agree = 0
-        while time.monotonic() < end and not self.person.skips():
+        while time.monotonic() < end:
+            typed = self.waited(end)
+            if typed is not None:
+                return typed
             d = self.offsets(self.read())
             if channel is None:
                 live = [ch for ch in range(len(d))
@@ -360,6 +524,8 @@ class SelfTest:
         weak = []
         for cell, r in self.cells.items():
             ch = r.channel
+            if r.skipped:
+                continue  # not tested: nothing to say about it
             if r.found is None:
                 if self.at_rail(self.base[ch]):
                     r.problems.append("dead: its input reads %d, at the %s rail; check the sensor "
@@ -410,9 +576,14 @@ class SelfTest:
                 self.notes.append("button %s is wired to GP%d, the pin of %s in the board file"
                                   % (name.upper(), pins[got], got.upper()))
         for led, cell, seen in self.leds:
-            if seen is None:
-                self.notes.append("LED %d (cell %s) does not light: check its power and the data "
-                                  "line from the LED before it" % (led, cell))
+            if seen is None and cell is not None:
+                self.notes.append("LED %d (%s) does not light: check its power and the data "
+                                  "line from the LED before it" % (led, "cell " + cell if cell else
+                                                                   "beside no cell"))
+        for led in self.extra_leds():
+            self.notes.append("LED %d lights beside no cell, and no light of the board file is "
+                              "there: an LED too many on the chain, every LED after it one place "
+                              "further on; the corrected board file leaves it dark" % led)
 
     def judge_weak(self, weak: list, answered: list) -> None:
         """What to do about turtles read weakly, at once: the same test turtle
@@ -440,7 +611,25 @@ class SelfTest:
 
     def led_mapping(self) -> dict[str, int]:
         """cell -> LED, as the person saw them."""
-        return {seen: led for led, _, seen in self.leds if seen is not None}
+        return {seen: led for led, _, seen in self.leds if seen}
+
+    def group_leds(self) -> dict[str, list[int]]:
+        """Each group's lights as found: the board file's lights, in chain
+        order, on the LEDs seen beside no cell nearest to where the file has
+        them, not on one the file gives a cell (a shifted chain moves them
+        along; an LED too many is left dark)."""
+        groups = self.board.groups
+        lights = sorted(led for g in groups.values() for led in g)
+        free = [led for led, _, seen in self.leds if seen == NO_CELL]
+        if not self.leds or len(free) < len(lights):
+            return {g: list(v) for g, v in groups.items()}  # what cannot be told stays
+        place = dict(zip(lights, nearest_in_order(lights, free, set(self.board.led_of))))
+        return {g: [place[led] for led in v] for g, v in groups.items()}
+
+    def extra_leds(self) -> list[int]:
+        """LEDs lit beside no cell that no light of the board file is on."""
+        used = {led for v in self.group_leds().values() for led in v}
+        return [led for led, _, seen in self.leds if seen == NO_CELL and led not in used]
 
     def measured_sensing(self) -> dict:
         """Threshold and hysteresis from the turtles measured: about half the
@@ -463,14 +652,62 @@ class SelfTest:
         s["hysteresis"] = hysteresis
         return s
 
+    def consistent(self, found: dict, key: str, what: str, taken=()) -> dict:
+        """cell -> the `key` to write (sensor or led): each cell's own finding
+        where no other cell (nor a light of a group, `taken`) has it too,
+        else the board file's (a turtle on another cell than asked, a cell
+        named for two LEDs: one slip does not spoil the rest). What is left
+        as the file says, and why, goes to self.doubts."""
+        file = {c: item[key] for c, item in self.obj["cells"].items()}
+        keep = {}
+        for c, values in found.items():
+            if len(set(values)) == 1:
+                keep[c] = values[0]
+            else:
+                self.doubts.append("cell %s: seen beside %s; left as the board file says (LED %d)"
+                                   % (c, " and ".join("LED %d" % v for v in values), file[c]))
+        while True:
+            final = {c: keep.get(c, file[c]) for c in file}
+            holders: dict[int, list[str]] = {}
+            for c, v in final.items():
+                holders.setdefault(v, []).append(c)
+            drop = [(c, v) for v, cs in holders.items() if len(cs) > 1 or v in taken
+                    for c in cs if c in keep and keep[c] != file[c]]
+            if not drop:
+                return final
+            for c, v in drop:
+                others = [o for o in holders[v] if o != c]
+                self.doubts.append("cell %s: %s %s, %s; left as the board file says (%s %d)" % (
+                    c, what, v, "as cell %s too" % " and ".join(others) if others else
+                    "a light of a group", what, file[c]))
+                del keep[c]
+
     def corrected(self) -> dict:
+        """The board file as found, where the findings agree (self.doubts: where not)."""
         obj = copy.deepcopy(self.obj)
         cells = obj["cells"]
-        for cell, r in self.cells.items():
-            if r.found is not None:
-                cells[cell]["sensor"] = r.found
-        for cell, led in self.led_mapping().items():
-            cells[cell]["led"] = led
+        self.doubts: list[str] = []
+        sensors = {c: [r.found] for c, r in self.cells.items() if r.found is not None}
+        for cell, ch in self.consistent(sensors, "sensor", "channel").items():
+            cells[cell]["sensor"] = ch
+        if self.leds:
+            seen: dict[str, list[int]] = {}
+            for led, _, cell in self.leds:
+                if cell:
+                    seen.setdefault(cell, []).append(led)
+            groups = self.group_leds()
+            mark = len(self.doubts)
+            lights = {led for v in groups.values() for led in v}
+            leds = self.consistent(seen, "led", "LED", lights)
+            if lights & set(leds.values()):  # the groups' lights as found do not fit
+                groups = obj["leds"]["groups"]
+                del self.doubts[mark:]
+                leds = self.consistent(seen, "led", "LED", {led for v in groups.values() for led in v})
+            for cell, led in leds.items():
+                cells[cell]["led"] = led
+            obj["leds"]["groups"] = groups
+            lit = [led for led, _, seen_ in self.leds if seen_ is not None]
+            obj["leds"]["count"] = max([obj["leds"]["count"]] + [led + 1 for led in lit])
         for name, got in self.buttons.items():
             if got is not None:
                 obj["buttons"][name] = self.obj["buttons"][got]
@@ -485,6 +722,6 @@ class SelfTest:
         lines = ["turtleboard calibration 1 %s %s" % (obj["version"], obj["name"].replace("\n", " "))]
         for cell in self.board.cells:
             r = self.cells.get(cell)
-            if r is not None and r.found is not None:
+            if r is not None and r.found is not None and r.found == obj["cells"][cell]["sensor"]:
                 lines.append("%s %d" % (cell, self.base[r.found]))
         return "\n".join(lines) + "\n"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import time
 
-from turtleboard.maker.selftest import Person
+from turtleboard.maker.selftest import NO_CELL, Person
 from turtleboard.sim.world import World
 
 
@@ -25,17 +25,23 @@ class TesterHands(Person):
         self.out("(the hands take every turtle off the board)")
         self.world.clear()
 
-    def skips(self) -> bool:
-        return False
+    def typed(self) -> str | None:
+        return None
 
-    def which_led(self, led: int, cell: str) -> str | None:
-        end = time.monotonic() + 1.0
+    def review(self) -> str:
+        return ""
+
+    def which_led(self, led: int, expected: str | None, name: str) -> str | None:
+        end = time.monotonic() + 0.3  # the frame is out before the device says ok
         while True:
-            lit = self.world.lit_cells()
+            lit = self.world.lit_leds()
             if lit or time.monotonic() > end:
                 break
             time.sleep(0.02)
-        return lit[0] if len(lit) == 1 else None
+        cells = self.world.lit_cells()
+        if len(cells) == 1:
+            return cells[0]
+        return NO_CELL if lit and not cells else None
 
     def put(self, cell: str) -> None:
         super().put(cell)

@@ -69,6 +69,13 @@ class Wiring:
         self.polarity = {c: 1 for c in self.cells}
         self.field = {c: FIELD for c in self.cells}
         self.dead: set[str] = set()
+        self.chain = int((spec or {}).get("chain", board.led_count))  # LEDs soldered on the chain
+        self.buttons = dict(board.buttons)  # each button's GPIO as soldered
+        for name, pin in sorted((spec or {}).get("buttons", {}).items()):
+            if name not in self.buttons:
+                raise WorldError("the wiring names button %r, which the board has not; its "
+                                 "buttons are %s" % (name, " ".join(self.buttons)))
+            self.buttons[name] = int(pin)
         for cell, item in sorted((spec or {}).get("cells", {}).items()):
             if cell not in self.led:
                 raise WorldError("the wiring names cell %r, which the board has not" % cell)
@@ -85,7 +92,8 @@ class Wiring:
         """The wiring another board file describes (its cells' sensor and led)."""
         spec = {c: {"sensor": other.sensor_of[i], "led": other.led_of[i]}
                 for i, c in enumerate(other.cells) if c in board.cells}
-        return cls(board, {"cells": spec})
+        buttons = {name: pin for name, pin in other.buttons if name in dict(board.buttons)}
+        return cls(board, {"cells": spec, "chain": other.led_count, "buttons": buttons})
 
     def check(self) -> None:
         channels = self.board.channels()
@@ -99,9 +107,9 @@ class Wiring:
                 raise WorldError("cells %s and %s are both wired to channel %d"
                                  % (seen[ch], cell, ch))
             seen[ch] = cell
-            if not 0 <= self.led[cell] < self.board.led_count:
+            if not 0 <= self.led[cell] < self.chain:
                 raise WorldError("cell %s: LED %d is not on the chain of %d"
-                                 % (cell, self.led[cell], self.board.led_count))
+                                 % (cell, self.led[cell], self.chain))
 
     def _known(self, cell: str) -> str:
         if cell not in self.sensor:
@@ -119,6 +127,30 @@ class Wiring:
         a, b = self._known(a), self._known(b)
         self.led[a], self.led[b] = self.led[b], self.led[a]
 
+    def swap_buttons(self, a: str, b: str) -> None:
+        for name in (a, b):
+            if name not in self.buttons:
+                raise WorldError("there is no button %r on this board; the buttons are %s"
+                                 % (name, " ".join(self.buttons)))
+        self.buttons[a], self.buttons[b] = self.buttons[b], self.buttons[a]
+
+    def read_as(self, held: list[str]) -> list[str]:
+        """The buttons the board reads held when the buttons `held` are
+        pressed: the board file's names of the pins they are soldered to."""
+        at_pin = {pin: name for name, pin in self.board.buttons}
+        return [at_pin[self.buttons[n]] for n in held if self.buttons.get(n) in at_pin]
+
+    def extra_led(self, place: int) -> None:
+        """An LED too many soldered in at `place` on the chain: every LED
+        from there on one place further."""
+        if not 0 <= place <= self.chain:
+            raise WorldError("an extra LED goes at a place 0..%d of the chain, not %d"
+                             % (self.chain, place))
+        for cell in self.cells:
+            if self.led[cell] >= place:
+                self.led[cell] += 1
+        self.chain += 1
+
     def reverse(self, cell: str) -> None:
         self.polarity[self._known(cell)] *= -1
 
@@ -132,6 +164,12 @@ class Wiring:
         """What differs from the board file, in words."""
         out = []
         board = self.board
+        if self.chain != board.led_count:
+            out.append("%d LEDs on the chain (the board file says %d)" % (self.chain, board.led_count))
+        for name, pin in board.buttons:
+            if self.buttons[name] != pin:
+                out.append("button %s on GP%d (the board file says GP%d)"
+                           % (name.upper(), self.buttons[name], pin))
         for i, cell in enumerate(self.cells):
             if self.sensor[cell] != board.sensor_of[i]:
                 out.append("cell %s: sensor on channel %d (the board file says %d)"
@@ -159,7 +197,13 @@ class Wiring:
             if cell in self.dead:
                 item["dead"] = True
             cells[cell] = item
-        return {"cells": cells}
+        out = {"cells": cells}
+        if self.chain != self.board.led_count:
+            out["chain"] = self.chain
+        moved = {n: p for n, p in self.board.buttons if self.buttons[n] != p}
+        if moved:
+            out["buttons"] = {n: self.buttons[n] for n in moved}
+        return out
 
     def save(self, world_dir: str) -> None:
         _atomic_write(os.path.join(world_dir, WIRING_FILE),
@@ -270,12 +314,17 @@ class World:
         return [c for c in self.board.cells
                 if self.wiring.led[c] < len(colours) and colours[self.wiring.led[c]] != "000000"]
 
+    def lit_leds(self) -> list[int]:
+        """The LEDs lit now that are soldered on the chain (beside a cell or not)."""
+        colours = self.leds()[:self.wiring.chain]
+        return [i for i, c in enumerate(colours) if c != "000000"]
+
     def set_wiring(self, wiring: Wiring) -> None:
         """Solder the board anew (a repair): saved for every program on this world."""
         with self.lock:
             self.wiring = wiring
             wiring.save(self.dir)
-            self.write()
+            self.write(buttons=True)
 
     # -- what a person does ---------------------------------------------------
 
@@ -432,7 +481,8 @@ class World:
 
     def _write_buttons(self) -> None:
         self.changes += 1
-        _atomic_write(os.path.join(self.dir, "buttons"), " ".join(self.held) + "\n")
+        read = self.wiring.read_as(self.held)  # as soldered
+        _atomic_write(os.path.join(self.dir, "buttons"), " ".join(read) + "\n")
 
     def _save(self) -> None:
         state = {

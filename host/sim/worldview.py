@@ -22,7 +22,7 @@ on the same cell: the next one under it too; L the whole stack), put the
 hand down (p, or P flipped), flip (f), turn a turtle about to the other team (r); take a turtle
 from the box (t), put the hand back in the box (x); lay out the start of the
 board's game (s; +/- the number of players it is laid out for), clear the
-board into the box (c); press NEXT (n) or OK (o); quit (q or Ctrl-C).
+board into the box (c); press NEXT (n), OK (o) or UNDO (u); quit (q or Ctrl-C).
 """
 
 from __future__ import annotations
@@ -310,7 +310,8 @@ class WorldApp(App):
         # s, + and - are said on the hand's line
         Binding("s", "start", "start", show=False), Binding("plus", "players(1)", "player", show=False),
         Binding("minus", "players(-1)", "player", show=False), ("c", "clear", "clear"),
-        ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"), ("q", "quit", "quit"),
+        ("n", "press('next')", "NEXT"), ("o", "press('ok')", "OK"),
+        ("u", "press('undo')", "UNDO"), ("q", "quit", "quit"),
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
 

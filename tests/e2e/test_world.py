@@ -89,6 +89,48 @@ def test_buttons_file_and_leds(world):
     assert world.cell_led("2") == "000000"
 
 
+def test_undo_key_and_buttons_soldered_to_each_others_pin(tmp_path):
+    # The table view has a key for every button of the board (UNDO: u); a
+    # button soldered to another's pin is read as that one (docs/sim-world.md).
+    from turtleboard.sim.world import Wiring
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, "tortuga")
+
+    def read():
+        with open(os.path.join(world.dir, "buttons")) as f:
+            return f.read()
+
+    async def run():
+        app = WorldApp(world)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await finish(app, pilot)
+            pressed = []  # (the key lets go after 200 ms: a busy machine may be past it)
+            press = world.press
+            world.press = lambda name: (pressed.append(name), press(name))
+            await pilot.press("u")
+            assert pressed == ["undo"] and app.message == ""
+            await pilot.pause(0.4)
+            assert world.held == [] and read() == "\n"
+
+    try:
+        asyncio.run(run())
+        wiring = Wiring(world.board, {"buttons": {"undo": 9}})  # a pin the board file leaves free
+        wiring.swap_buttons("next", "ok")
+        world.set_wiring(wiring)
+        world.press("next")
+        assert read() == "ok\n"
+        world.release("next")
+        world.press("undo")
+        assert read() == "\n"  # nothing reads it
+        assert "button UNDO on GP9 (the board file says GP8)" in wiring.faults()
+        assert Wiring(world.board, wiring.to_json()).buttons == {"next": 7, "ok": 6, "undo": 9}
+        with pytest.raises(WorldError, match="no button 'reset'"):
+            wiring.swap_buttons("reset", "ok")
+    finally:
+        world.close()
+
+
 def test_pieces_stay_where_they_are_across_a_restart(world, tmp_path):
     world.take()
     world.place("4")

@@ -3,7 +3,7 @@
 # back as it was when the host says so or goes away.
 from ctl_rig import FIELD, Rig, actions, kinds, only
 
-from controller.selftest import TIMEOUT_MS
+from controller.selftest import SPARE, TIMEOUT_MS
 from controller.sensing import MID
 
 
@@ -39,8 +39,10 @@ def test_one_led_at_a_time_then_the_scene_again():
     assert lit == [7] and rig.hal.leds[7] == (255, 255, 255)
     rig.send("selftest", {"led": 3, "colour": "00ff00"})
     assert [i for i, c in enumerate(rig.hal.leds) if c != (0, 0, 0)] == [3]
+    rig.send("selftest", {"led": len(before) + SPARE - 1})  # past the chain: an LED too many?
+    assert [i for i, c in enumerate(rig.hal.leds) if c != (0, 0, 0)] == [len(before) + SPARE - 1]
     rig.send("selftest", {"led": -1})
-    assert rig.hal.leds == [(0, 0, 0)] * len(before)
+    assert rig.hal.leds == [(0, 0, 0)] * (len(before) + SPARE)
     rig.send("selftest", {"on": False}, run=200)
     assert rig.hal.leds == before
 
