@@ -17,6 +17,8 @@
 #   - a turtle lifted: light its legal destinations;
 #   - anything else, stable for GRACE_MS: light the cells that differ.
 
+import gc
+
 from turtles import BadSetup, GameError, IllegalAction, game_class
 from turtles.game import CHANCE, TERMINAL
 from turtles.rng import Rng, derived
@@ -37,6 +39,7 @@ BUILD_MS = 3           # a cycle with nothing else to do adds candidates this lo
 GAME = "game"          # must_match: the game moved (host, dice, engine, new game)
 RESTORE = "restore"    # must_match: the game came back from the log
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
+STILL_MS = 300         # the board this still after a change: the log written behind, a collection
 HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
 
 
@@ -100,6 +103,7 @@ class Controller:
         self.cell_map = []       # game cell -> board cell
         self.cells_in_order = False  # cell_map is 0, 1, 2, ...: the game's cells first on the board
         self.selftest = None     # a running self-test (controller/selftest.py)
+        self.chores_done = -1    # the change after which chores() last finished
 
     # ---- the game -----------------------------------------------------------
 
@@ -284,7 +288,10 @@ class Controller:
         game = self.game
         text = game.action_text(action)
         try:
-            self.log.append(text)
+            if by == "sensors":
+                self.log.queue(text)  # to flash by chores(): the pieces show it again after a power cut
+            else:
+                self.log.append(text)
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
@@ -424,6 +431,8 @@ class Controller:
                     self.build()  # not in a cycle that sends the host a state frame
             elif self.game is not None and self.game.history.pack():
                 pass  # a commit's history entry, packed
+            elif not unsent and self.chores(now):
+                pass  # the log written behind, a garbage collection
             elif not unsent and sensing.check(now):
                 pass  # the sensors' slow checks, when due
             elif not self.keep_snapshot():
@@ -471,6 +480,27 @@ class Controller:
                 break
         if pos.done():
             self.dirty = True
+
+    def chores(self, now):
+        # Once the board has been still STILL_MS after a change: the actions
+        # the sensors committed to flash (a write stalls the cycle: on a Pico
+        # ~0.8 ms a page, ~45 ms a sector erased), then in the next such
+        # cycle a garbage collection, so that no commit meets one. True if
+        # this cycle did one of them.
+        key = self.changes + self.seen_version  # grows with either
+        if key == self.chores_done or self.hal.ticks_diff(now, self.stable_since) < STILL_MS:
+            return False
+        if self.log.pending():
+            try:
+                self.log.write_pending()
+            except Exception as e:
+                self.chores_done = key  # tried again after the next change
+                self.link.error("log", "could not write %d actions to the game log (%s); a power cut "
+                                "before they are written loses them" % (self.log.pending(), e))
+            return True
+        gc.collect()
+        self.chores_done = key
+        return True
 
     def trouble(self, now, e):
         # A bug must not stop the board: report it (once a second at most).
@@ -522,7 +552,7 @@ class Controller:
             return
         if self.must_match is not None:
             self.close_prompt(None)
-            actions = pos.match(sensed) if self.must_match == GAME and pos.player else []
+            actions = pos.match(sensed) if pos.player else []  # (RESTORE: a move the log had not yet written)
             if len(actions) == 1 and pos.lifted(sensed) is None and steady:
                 # set right and moved on before the board was read in between
                 self.commit(actions[0], "sensors", on_board=True)
