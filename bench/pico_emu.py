@@ -20,6 +20,10 @@ Set up first (once a machine, outside the repository):
 
     python bench/pico_emu.py [MOVES] [stock|romfs ...]
         (results: bench/results/pico-emu.json; the images' sizes and hashes in it)
+    python bench/pico_emu.py --after NAME stock|romfs
+        only the quiet cycles (the Tortuga game a run left, the board still)
+        and the boot with a 900-action Mahe game, on the emulator NAME a
+        run left flashed ($EMU_ROOT/work/bench-<kind>-<pid>)
 """
 
 import hashlib
@@ -114,8 +118,9 @@ def measure(kind, moves, env, project):
             out["new_ms"] = {"warm_up_at_boot": warm / 1000, "new": [n / 1000 for n in news]}
         else:
             out["new_ms"] = {"error": (r.stdout + r.stderr)[-500:]}
-        run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "reset", timeout=300)
-        time.sleep(5)
+        # a fresh boot for the game (the emulator has no reset: power it off and on)
+        run(env, py, str(scripts / "emuctl.py"), "stop", name)
+        run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
         ctl = [py, str(scripts / "ctlcmd.py"), name, '{"stats": 1}']
         before = json.loads(run(env, *ctl).stdout)
         r = run(env, py, str(scripts / "play30.py"), name, str(moves), "1")
@@ -130,9 +135,57 @@ def measure(kind, moves, env, project):
         cyc = json.loads((work / "cycles-action.json").read_text())
         out["cycles"] = {"all_us": cyc["summary"],
                          "committing_ms": summary([x["containing_ms"] for x in cyc["rows"]])}
+        out["quiet_cycle_ms"] = quiet_cycles(env, name)
+        out["boot_to_hello_ms"] = boot_with_a_long_game(env, name, kind, work)
     finally:
         run(env, py, str(scripts / "emuctl.py"), "stop", name)
     return out
+
+
+def quiet_cycles(env, name, seconds=4.0):
+    # The board left as it is, nothing asked: the control cycles of the last
+    # `seconds` of emulated time (from the scans of channel 0).
+    py = env["VENV_BIN"] + "/python"
+    ctl = [py, str(Path(env["EMU_ROOT"]) / "scripts" / "ctlcmd.py"), name]
+    t0 = json.loads(run(env, *ctl, '{"stats": 1}').stdout)["t"]
+    while json.loads(run(env, *ctl, '{"stats": 1}').stdout)["t"] - t0 < (seconds + 1) * 1e9:
+        time.sleep(1)
+    ch0 = json.loads(run(env, *ctl, '{"cycles": 1, "raw": 1}').stdout)["ch0_ns"]
+    start = t0 + 1e9  # a second for what the last command left to finish
+    ms = [(b - a) / 1e6 for a, b in zip(ch0, ch0[1:]) if a >= start]
+    return summary(ms)
+
+
+def boot_with_a_long_game(env, name, kind, work):
+    # The Mahe board and a 900-action Mahe game in game.log, as the device
+    # writes it (bench/pico.py's), then power off and on: boot to `hello`.
+    py = env["VENV_BIN"] + "/python"
+    scripts = Path(env["EMU_ROOT"]) / "scripts"
+    r = run(env, py, str(scripts / "timed_flash.py"), name, "--board", "mahe",
+            "--" + ("files" if kind == "stock" else "romfs"))
+    if "FLASHTIME" not in r.stdout:
+        return {"error": "turtleboard flash --board mahe failed: " + (r.stdout + r.stderr)[-500:]}
+    sys.path.insert(0, str(HERE))
+    from pico import LOG_ACTIONS, write_boot_files
+
+    folder = Path(tempfile.mkdtemp(prefix="tb-log-"))
+    (folder / "board.json").write_text((REPO / "boards" / "mahe.json").read_text())
+    expect = write_boot_files(folder)
+    r = run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "cp",
+            str(folder / "game.log"), ":game.log", timeout=1800)
+    if r.returncode:
+        return {"error": "could not copy game.log: " + (r.stdout + r.stderr)[-500:]}
+    run(env, py, str(scripts / "emuctl.py"), "stop", name)
+    run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
+    stats = {}
+    for _ in range(600):
+        stats = json.loads(run(env, py, str(scripts / "ctlcmd.py"), name, '{"stats": 1}').stdout)
+        if stats.get("hello_ns"):
+            break
+        time.sleep(1)
+    hello = [x for x in (work / "lines.log").read_text(errors="replace").splitlines() if " hello " in x]
+    return {"actions": LOG_ACTIONS, "ms": stats.get("hello_ns") and stats["hello_ns"] / 1e6,
+            "hello": hello[-1][-160:] if hello else None, "game_hash": "%08x" % int(expect["LOG_HASH"])}
 
 
 def main():
@@ -141,6 +194,23 @@ def main():
         sys.exit("set %s first: the emulated Pico is set up outside the repository "
                  "(../shared/pico-emu/README.md says how; this file's docstring lists what each is)"
                  % ", ".join(missing))
+    if sys.argv[1:2] == ["--after"]:  # only the boot, on an emulator NAME that bench left flashed
+        name, kind = sys.argv[2], sys.argv[3]
+        work = Path(os.environ["EMU_ROOT"]) / "work" / name
+        env = dict(os.environ)
+        run(env, env["VENV_BIN"] + "/python", str(Path(env["EMU_ROOT"]) / "scripts" / "emuctl.py"), "start", name, kind)
+        try:
+            time.sleep(20)
+            quiet = quiet_cycles(env, name)
+            got = boot_with_a_long_game(env, name, kind, work)
+        finally:
+            run(env, env["VENV_BIN"] + "/python", str(Path(env["EMU_ROOT"]) / "scripts" / "emuctl.py"), "stop", name)
+        results = json.loads(RESULTS.read_text())
+        results.setdefault(kind, {})["boot_to_hello_ms"] = got
+        results[kind]["quiet_cycle_ms"] = quiet
+        RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+        print(json.dumps({"quiet_cycle_ms": quiet, "boot_to_hello_ms": got}, indent=1))
+        return
     moves = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 30
     kinds = [a for a in sys.argv[1:] if a in ("stock", "romfs")] or ["stock", "romfs"]
     # the harness reads the engine and the board files from PROJECT

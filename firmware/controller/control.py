@@ -284,7 +284,8 @@ class Controller:
         return self.pos
 
     def commit(self, action, by, on_board=False):
-        # Log first, then apply, then report. False if it could not be logged.
+        # Log first (a move read off the board: queued, on flash by
+        # chores()), then apply, then report. False if it could not be logged.
         game = self.game
         text = game.action_text(action)
         try:
