@@ -40,6 +40,8 @@ GAME = "game"          # must_match: the game moved (host, dice, engine, new gam
 RESTORE = "restore"    # must_match: the game came back from the log
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
 STILL_MS = 300         # the board this still after a change: the log written behind, a collection
+HEAP_LOW = 32 * 1024   # less heap free than this in a quiet cycle: collect there, not in a commit
+MEM_FREE = getattr(gc, "mem_free", None)  # (MicroPython's; CPython has none)
 HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
 
 
@@ -486,10 +488,14 @@ class Controller:
         # Once the board has been still STILL_MS after a change: the actions
         # the sensors committed to flash (a write stalls the cycle: on a Pico
         # ~0.8 ms a page, ~45 ms a sector erased), then in the next such
-        # cycle a garbage collection, so that no commit meets one. True if
+        # cycle a garbage collection, so that no commit meets one; one also
+        # when moves come quicker than that and the heap runs low. True if
         # this cycle did one of them.
         key = self.changes + self.seen_version  # grows with either
         if key == self.chores_done or self.hal.ticks_diff(now, self.stable_since) < STILL_MS:
+            if MEM_FREE is not None and MEM_FREE() < HEAP_LOW:
+                gc.collect()
+                return True
             return False
         if self.log.pending():
             try:
