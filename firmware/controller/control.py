@@ -40,8 +40,7 @@ GAME = "game"          # must_match: the game moved (host, dice, engine, new gam
 RESTORE = "restore"    # must_match: the game came back from the log
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
 STILL_MS = 300         # the board this still after a change: the log written behind, a collection
-HEAP_LOW = 32 * 1024   # less heap free than this in a quiet cycle: collect there, not in a commit
-MEM_FREE = getattr(gc, "mem_free", None)  # (MicroPython's; CPython has none)
+COLLECT_EVERY = 4      # game changes without a still board: collect in a quiet cycle all the same
 HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
 
 
@@ -106,6 +105,7 @@ class Controller:
         self.cells_in_order = False  # cell_map is 0, 1, 2, ...: the game's cells first on the board
         self.selftest = None     # a running self-test (controller/selftest.py)
         self.chores_done = -1    # the change after which chores() last finished
+        self.collected = 0       # self.changes at the last collection (chores())
 
     # ---- the game -----------------------------------------------------------
 
@@ -488,16 +488,16 @@ class Controller:
         # Once the board has been still STILL_MS after a change: the actions
         # the sensors committed to flash (a write stalls the cycle: on a Pico
         # ~0.8 ms a page, ~45 ms a sector erased), then in the next such
-        # cycle a garbage collection, so that no commit meets one; one also
-        # when moves come quicker than that and the heap runs low. True if
-        # this cycle did one of them.
+        # cycle a garbage collection (~12 ms on the emulated Pico), so that
+        # no commit meets one; one also after COLLECT_EVERY game changes
+        # when moves come quicker than that (gc.mem_free() would tell when
+        # the heap runs low, but it costs a collection's time). True if this
+        # cycle did one of them.
         key = self.changes + self.seen_version  # grows with either
         if key == self.chores_done or self.hal.ticks_diff(now, self.stable_since) < STILL_MS:
-            if MEM_FREE is not None and MEM_FREE() < HEAP_LOW:
-                gc.collect()
-                return True
-            return False
-        if self.log.pending():
+            if self.changes - self.collected < COLLECT_EVERY:
+                return False
+        elif self.log.pending():
             try:
                 self.log.write_pending()
             except Exception as e:
@@ -505,8 +505,10 @@ class Controller:
                 self.link.error("log", "could not write %d actions to the game log (%s); a power cut "
                                 "before they are written loses them" % (self.log.pending(), e))
             return True
+        else:
+            self.chores_done = key
         gc.collect()
-        self.chores_done = key
+        self.collected = self.changes
         return True
 
     def trouble(self, now, e):
