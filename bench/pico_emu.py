@@ -58,13 +58,15 @@ ctl = Controller(hal, board, sensing, GameLog("newtime.log"), 1)
 t = time.ticks_us()
 warm_up(ctl)
 warm = time.ticks_diff(time.ticks_us(), t)
+from controller.commands import run_command
 out = []
-for i in range(3):
+for i in range(3):  # the command as the host sends it: the game, the log begun, state + log + synced + ok
     gc.collect()
     t = time.ticks_us()
-    ctl.new("tortuga", 2, {}, "electronic")
+    run_command(ctl, i + 1, "new", {"game": board.games[0], "players": 2})
     out.append(time.ticks_diff(time.ticks_us(), t))
 os.remove("newtime.log")
+print()
 print("NEWTIME", warm, out)
 """
 
