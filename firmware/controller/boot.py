@@ -3,11 +3,14 @@
 # it reports the problems, shows an LED error pattern and keeps answering on
 # the serial port, so the host can flash a fixed board.json.
 
+from turtles import game_class
+
 from .board import BoardError, load_board
 from .commands import FW_VERSION, PROTO_VERSION, send_hello
 from .control import Controller
 from .frames import FrameError, LineReader, decode, encode, is_frame
 from .gamelog import GameLog
+from .matcher import Position
 from .sensing import Sensing
 
 BOARD_FILE = "board.json"
@@ -46,7 +49,8 @@ def main(platform_hal, period_ms=5):
         seed = (seed * 31 + r) & 0xFFFFFFFF
     ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
     ctl.display.level = board.brightness
-    ctl.restore()
+    if not ctl.restore():
+        warm_up(ctl)
     send_hello(ctl)  # with the restored game, if any
     if trouble is not None:
         ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
@@ -84,6 +88,19 @@ def led_spec(text, problems):
         return leds["pin"], leds["count"]
     except Exception:
         return None
+
+
+def warm_up(ctl):
+    # No game came back: import and build now what the first `new` would
+    # (each game's engine and flow, a game and its first candidates), so
+    # that it is as quick as the next.
+    for name in ctl.board.games:
+        try:
+            cls = game_class(name)
+            game, cell_map = ctl.session.make_game(name, cls.min_players, {})
+            Position(game).fill()
+        except Exception:  # a board the games refuse: `new` says why
+            pass
 
 
 def broken(platform_hal, text, problems):

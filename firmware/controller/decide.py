@@ -45,7 +45,9 @@ def decide(ctl, now, scene):
         return
     if ctl.must_match is not None:
         close_prompt(ctl, None)
-        actions = pos.match(sensed) if ctl.must_match == GAME and pos.player else []
+        # GAME: the board may show the move already; RESTORE: a move the log had
+        # not yet written; never a move taken back (TAKEN)
+        actions = pos.match(sensed) if ctl.must_match != TAKEN and pos.player else []
         if len(actions) == 1 and pos.lifted(sensed) is None and steady:
             # set right and moved on before the board was read in between
             ctl.commit(actions[0], "sensors", on_board=True)

@@ -17,6 +17,13 @@
 # described in `damage`, for the controller to tell the host. A snapshot
 # only saves time: one that a takeback went behind, or that does not fit the
 # game, is passed over (the actions are all in the log).
+#
+# Writing behind: queue() keeps an action in RAM until write_pending() puts
+# every queued line on flash in one write, so that no flash write (a page
+# program, often a sector erase: littlefs copies a file's last block to a
+# fresh one on each append) stands between a move on the board and its
+# `action` frame. Only for actions the board's sensors see again after a
+# power cut; a takeback of a queued action just drops it.
 
 import json
 import os
@@ -69,11 +76,13 @@ class GameLog:
         self._kept = []  # where the actions scan() found start in the file
         self._snap = None  # (n, where) of the last snapshot scan() found good
         self.snapped = 0  # the actions the last good snapshot in the file follows
+        self._queue = []  # texts of actions queued, not yet on flash (queue())
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
         header = {"game": game, "players": players, "options": options or {},
                   "extra": extra or {}}
+        self._queue = []  # the old game's: a new game replaces them
         self._replace([seal("H " + dumps(header))])
         self._clean = True
         self.count = 0
@@ -85,8 +94,30 @@ class GameLog:
         self._write(seal("A " + text))
         self.count += 1
 
+    def queue(self, text):
+        # One committed action, kept in RAM: on flash at the next
+        # write_pending() (or any write: they go first, in order).
+        self._check_text(text)
+        self._queue.append(text)
+        self.count += 1
+
+    def pending(self):
+        # How many actions are queued, not yet on flash.
+        return len(self._queue)
+
+    def write_pending(self):
+        # The queued actions on flash, in one write. -> how many there were.
+        n = len(self._queue)
+        if n:
+            self._write("")
+        return n
+
     def pop(self):
         # One takeback of the last action.
+        if self._queue:  # never written: nothing to write either
+            self._queue.pop()
+            self.count -= 1
+            return
         if self._clean and self.count == 0:
             raise GameLogError("no action to take back")
         self._write(seal("U"))
@@ -299,19 +330,34 @@ class GameLog:
             raise GameLogError("an action text is one non-empty line, not %r" % (text,))
 
     def _write(self, line):
+        # `line` after the queued actions' lines, in one append; the queue
+        # is emptied once they are all on flash.
+        queued = self._queue
         if not self._clean:
             # Never append after a torn line: scan() first repairs the file.
+            want = self.count  # the game's actions, the queued ones too
             if self.scan() is None:
                 raise GameLogError("no game in %s to add to; begin() one first" % self.path)
+            if queued:
+                done = self.count - (want - len(queued))  # put on flash by a write that then failed
+                if done > 0:
+                    queued = self._queue = queued[done:]
+                self.count = want
             if line.startswith("U ") and self.count == 0:
                 raise GameLogError("no action to take back")
+        self._clean = False  # until the write is done: a failed one is looked at again
         f = open(self.path, "a")
         try:
+            for text in queued:
+                f.write(seal("A " + text))
             f.write(line)
             f.flush()
             _sync(f)
         finally:
             f.close()
+        self._clean = True
+        if queued:
+            self._queue = []
 
     def _replace(self, lines):
         # `lines`: the new file's lines, written to a new file that is then

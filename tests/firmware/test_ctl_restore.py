@@ -15,7 +15,7 @@ def test_power_cut_restores_the_game_and_guides_the_board():
     rig.run(100)
     rig.take("g4")
     rig.put("g3")
-    rig.run(100)
+    rig.run(400)  # the board still: the log is written
     assert rig.ctl.session.game.history and len(rig.log.load()[1]) == 2
     want = rig.ctl.session.hash()
     # The power goes; meanwhile someone knocks two turtles off the board.
@@ -43,6 +43,71 @@ def test_power_cut_restores_the_game_and_guides_the_board():
     again.put("d3")  # the game goes on from the restored position
     got = again.run(100)
     assert len(actions(got)) == 1
+
+
+def test_a_cut_before_the_log_is_written_reads_the_move_again():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    rig.take("c1")
+    rig.put("c2")
+    got = rig.run(100)
+    assert actions(got) == ["c1-c2"]  # the host was told ...
+    assert rig.log.pending() == 1  # ... before the log line was on flash
+    # The power goes now; the pieces stay where the move left them.
+    adc = list(rig.hal.adc)
+    again = Rig("tortuga", folder=rig.folder)
+    again.hal.adc = adc
+    assert again.ctl.restore()
+    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
+    assert only(got, "hello")[0]["n"] == 0  # the host sees the board one action behind it
+    got += again.run(1000)
+    assert [(p["n"], p["text"], p["by"]) for p in only(got, "action")] == [(1, "c1-c2", "sensors")]
+    assert again.ctl.session.hash() == rig.ctl.session.hash()
+    assert again.log.load()[1] == ["c1-c2"]
+
+
+def test_takeback_of_an_unwritten_move_writes_nothing():
+    rig = Rig("tortuga")
+    rig.new()
+    rig.show()
+    rig.run(100)
+    size = len(open(rig.folder + "/game.log").read())
+    rig.take("c1")
+    rig.put("c2")
+    assert actions(rig.run(100)) == ["c1-c2"]
+    rig.take("c2")
+    rig.put("c1")
+    assert len(only(rig.run(1000), "undone")) == 1
+    assert rig.log.load()[1] == [] and rig.log.pending() == 0
+    assert len(open(rig.folder + "/game.log").read()) == size
+
+
+def until_action(rig, by, ms=5000):
+    # Cycle by cycle up to the first action frame by `by`.
+    for _ in range(ms // 5):
+        for p in only(rig.run(5), "action"):
+            if p["by"] == by:
+                return p
+    raise AssertionError("no action by %s" % by)
+
+
+def test_a_roll_and_an_ok_answer_are_on_flash_before_their_frames():
+    # What the sensors cannot see again: never written behind.
+    rig = Rig("mahe")
+    rig.new(players=2, dice="electronic")
+    rig.show()
+    roll = until_action(rig, "dice")
+    assert rig.log.pending() == 0 and rig.log.load()[1] == [roll["text"]]
+    rig = Rig("race")
+    rig.new(players=3, dice="electronic")
+    rig.show()
+    rig.run(700)  # the Race's start stack: a chance prompt, answered with OK
+    rig.hal.held.append("ok")
+    answer = until_action(rig, "buttons")
+    rig.hal.held.remove("ok")
+    assert rig.log.pending() == 0 and rig.log.load()[1] == [answer["text"]]
 
 
 def test_hello_after_restore_reports_the_game():

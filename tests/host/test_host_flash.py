@@ -10,6 +10,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from hosttools import ROOT, turtleboard
@@ -90,7 +91,8 @@ PICO_BOARD_DIR = ROOT / "micropython" / "boards" / "TURTLEBOARD_PICO"
 
 def turtleboard_pico_sizes(**defines) -> dict:
     """The board definition's CMake variables, as CMake itself computes them
-    (script mode: the board file alone, without the Pico SDK)."""
+    (script mode: the board file alone, without the Pico SDK; the linker
+    script it writes goes to a scratch folder, given back as LD)."""
     if not shutil.which("cmake"):
         pytest.skip("cmake is not installed")
     script = ('include(${BOARD}/mpconfigboard.cmake)\n'
@@ -101,25 +103,36 @@ def turtleboard_pico_sizes(**defines) -> dict:
               'message("PICO_PLATFORM=${PICO_PLATFORM}")\n')
     with tempfile.NamedTemporaryFile("w", suffix=".cmake", delete=False) as f:
         f.write(script)
+    build = tempfile.mkdtemp()
     try:
-        cmd = ["cmake", f"-DBOARD={PICO_BOARD_DIR}"] + [f"-D{k}={v}" for k, v in defines.items()]
-        proc = subprocess.run(cmd + ["-P", f.name], capture_output=True, text=True, timeout=60)
+        cmd = ["cmake", f"-DBOARD={PICO_BOARD_DIR}", "-DMICROPY_PORT_DIR=/port"]
+        cmd += [f"-D{k}={v}" for k, v in defines.items()]
+        proc = subprocess.run(cmd + ["-P", f.name], capture_output=True, text=True, timeout=60, cwd=build)
+        if proc.returncode != 0:
+            return {"ERROR": proc.stderr}
+        ld = Path(build, "turtleboard_memmap.ld")
+        out = dict(line.split("=", 1) for line in proc.stderr.splitlines() if "=" in line)
+        out["LD"] = ld.read_text() if ld.exists() else None
     finally:
         os.unlink(f.name)
-    assert proc.returncode == 0, proc.stderr
-    out = dict(line.split("=", 1) for line in proc.stderr.splitlines() if "=" in line)
+        shutil.rmtree(build)
     return {k: int(v) if v.isdigit() else v for k, v in out.items()}
 
 
-def test_the_turtleboard_pico_board_definition_is_what_the_rp2_port_of_v1_29_reads():
-    """Since v1.29 the rp2 port takes the ROMFS and filesystem sizes as CMake
-    variables; a board also needs board.json. The sizes: MicroPython keeps
-    RPI_PICO's 640 KB, the partition comes out of the filesystem."""
+def test_the_turtleboard_pico_board_definition_is_what_the_rp2_port_of_v1_28_reads():
+    """The rp2 port of v1.28.0 reads the ROMFS and filesystem sizes only as C
+    macros: the board passes both on (MICROPY_DEF_BOARD); a board also needs
+    board.json. The sizes: MicroPython keeps RPI_PICO's 640 KB, the
+    partition comes out of the filesystem, and the link fails if the code
+    reaches the partition."""
     sizes = turtleboard_pico_sizes()
     assert (sizes["PICO_BOARD"], sizes["PICO_PLATFORM"]) == ("pico", "rp2040")
     assert sizes["ROMFS"] == 256 * 1024 and sizes["FS"] == 1152 * 1024
     assert sizes["ROMFS"] + sizes["FS"] == 1408 * 1024  # RPI_PICO's filesystem
-    assert sizes["DEF"] == "MICROPY_HW_ROMFS_BYTES=262144"
+    assert sizes["DEF"] == "MICROPY_HW_ROMFS_BYTES=262144;MICROPY_HW_FLASH_STORAGE_BYTES=1179648"
+    assert 'INCLUDE "/port/memmap_mp_rp2040.ld"' in sizes["LD"]
+    assert "ASSERT(__flash_binary_end <= 0x10000000 + 655360," in sizes["LD"]  # 640 KB
+    assert "do not fit" in turtleboard_pico_sizes(MICROPY_HW_FLASH_STORAGE_BYTES=2000 * 1024)["ERROR"]
     smaller = turtleboard_pico_sizes(MICROPY_HW_ROMFS_BYTES=128 * 1024)
     assert smaller["FS"] == 1280 * 1024 and smaller["ROMFS"] % 4096 == 0
     header = (PICO_BOARD_DIR / "mpconfigboard.h").read_text()

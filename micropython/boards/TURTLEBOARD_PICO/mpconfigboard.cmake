@@ -1,20 +1,39 @@
 # cmake file for the Turtleboard's Pico: MicroPython's RPI_PICO with a ROMFS
 # partition for the firmware's modules, which then run from flash in place.
+# Built and tested on MicroPython v1.28.0.
 set(PICO_BOARD "pico")
 set(PICO_PLATFORM "rp2040")
 
-# The 2 MB of flash: MicroPython 640 KB (as on RPI_PICO), then the ROMFS
+# The 2 MB of flash: MicroPython's code 640 KB (as on RPI_PICO), then the ROMFS
 # partition 256 KB, then the filesystem 1152 KB (1408 KB on RPI_PICO, less the
-# partition). Since v1.29 the rp2 port takes both sizes as CMake variables
-# (plain numbers: they also become linker symbols) and places the partition
-# just below the filesystem. `-DMICROPY_HW_ROMFS_BYTES=...` on the command
-# line overrides them; keep both multiples of 4096.
+# partition). The rp2 port reads both sizes only as C macros and places the
+# partition just below the filesystem. `-DMICROPY_HW_ROMFS_BYTES=...` (and
+# `-DMICROPY_HW_FLASH_STORAGE_BYTES=...`) on the cmake line override them;
+# keep both multiples of 4096.
 if(NOT DEFINED MICROPY_HW_ROMFS_BYTES)
     set(MICROPY_HW_ROMFS_BYTES 262144)  # 256 * 1024
 endif()
 if(NOT DEFINED MICROPY_HW_FLASH_STORAGE_BYTES)
     math(EXPR MICROPY_HW_FLASH_STORAGE_BYTES "1408 * 1024 - ${MICROPY_HW_ROMFS_BYTES}")
 endif()
-# Also as a definition for the C code, in case the port passes only the
-# filesystem's size on (the same value twice is no redefinition).
-list(APPEND MICROPY_DEF_BOARD "MICROPY_HW_ROMFS_BYTES=${MICROPY_HW_ROMFS_BYTES}")
+list(APPEND MICROPY_DEF_BOARD
+    "MICROPY_HW_ROMFS_BYTES=${MICROPY_HW_ROMFS_BYTES}"
+    "MICROPY_HW_FLASH_STORAGE_BYTES=${MICROPY_HW_FLASH_STORAGE_BYTES}"
+)
+
+# The build fails if MicroPython's code grows into the ROMFS partition (the
+# port's linker script does not check it): the port's own linker script,
+# plus an ASSERT on where the code ends, written into the build folder.
+set(TURTLEBOARD_FLASH_BYTES 2097152)  # the Pico's 2 MB
+math(EXPR TURTLEBOARD_ROMFS_BASE
+    "${TURTLEBOARD_FLASH_BYTES} - ${MICROPY_HW_FLASH_STORAGE_BYTES} - ${MICROPY_HW_ROMFS_BYTES}")
+if(TURTLEBOARD_ROMFS_BASE LESS 0)
+    message(FATAL_ERROR "ROMFS ${MICROPY_HW_ROMFS_BYTES} + filesystem ${MICROPY_HW_FLASH_STORAGE_BYTES} bytes do not fit in the 2 MB flash")
+endif()
+set(MICROPY_BOARD_LINKER_SCRIPT ${CMAKE_BINARY_DIR}/turtleboard_memmap.ld)
+file(WRITE ${MICROPY_BOARD_LINKER_SCRIPT}
+"/* Written by the board's mpconfigboard.cmake: the rp2 port's linker script and a check. */
+INCLUDE \"${MICROPY_PORT_DIR}/memmap_mp_rp2040.ld\"
+ASSERT(__flash_binary_end <= 0x10000000 + ${TURTLEBOARD_ROMFS_BASE},
+    \"MicroPython's code overlaps the ROMFS partition: make MICROPY_HW_ROMFS_BYTES or MICROPY_HW_FLASH_STORAGE_BYTES smaller\")
+")

@@ -1,0 +1,237 @@
+"""The firmware's Pico figures measured on an emulated RP2040 (rp2040js) running
+MicroPython's rp2 port: emulated time at 125 MHz (a real Pico, whose code runs
+through a 16 KB flash cache, is ~1.3x slower; flash erase and program take no
+emulated time: add ~45 ms a 4 KB sector erased, ~0.8 ms a 256-byte page).
+
+Drives the harness of ../shared/pico-emu (see its README): for each image,
+an emulator started on a fresh flash, the firmware put on with
+`turtleboard flash` (files on the stock image, ROMFS on TURTLEBOARD_PICO),
+the first and later `new` timed on the device, MOVES seeded Tortuga moves
+made through the sensors (every `action` frame checked against the engine),
+the control cycles around each `action` frame, and the flash erases and
+programs counted during play.
+
+Set up first (once a machine, outside the repository):
+    EMU_ROOT   the harness's work folder (emu/ with rp2040js, scripts/)
+    VENV_BIN   a venv's bin with mpremote and turtleboard installed from a
+               wheel of this checkout
+    FW_STOCK   MicroPython v1.28.0 built for RPI_PICO (firmware.bin)
+    FW_ROMFS   the same built for micropython/boards/TURTLEBOARD_PICO
+
+    python bench/pico_emu.py [MOVES] [stock|romfs ...]
+        (results: bench/results/pico-emu.json; the images' sizes and hashes in it)
+    python bench/pico_emu.py --after NAME stock|romfs
+        only the quiet cycles (the Tortuga game a run left, the board still)
+        and the boot with a 900-action Mahe game, on the emulator NAME a
+        run left flashed ($EMU_ROOT/work/bench-<kind>-<pid>)
+"""
+
+import hashlib
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+RESULTS = HERE / "results" / "pico-emu.json"
+NEED = ("EMU_ROOT", "VENV_BIN", "FW_STOCK", "FW_ROMFS")
+
+NEW_SNIPPET = """
+import time, gc, os
+from controller.board import load_board
+from controller.gamelog import GameLog
+from controller.control import Controller
+from controller.sensing import Sensing
+from controller.boot import warm_up
+from hal import platform_hal
+board = load_board(open("board.json").read())
+board.keep_small()
+hal = platform_hal(board)
+sensing = Sensing(hal, board)
+sensing.calibrate()
+ctl = Controller(hal, board, sensing, GameLog("newtime.log"), 1)
+t = time.ticks_us()
+warm_up(ctl)
+warm = time.ticks_diff(time.ticks_us(), t)
+from controller.commands import run_command
+out = []
+for i in range(3):  # the command as the host sends it: the game, the log begun, state + log + synced + ok
+    gc.collect()
+    t = time.ticks_us()
+    run_command(ctl, i + 1, "new", {"game": board.games[0], "players": 2})
+    out.append(time.ticks_diff(time.ticks_us(), t))
+os.remove("newtime.log")
+print()
+print("NEWTIME", warm, out)
+"""
+
+
+def pct(values, q):
+    s = sorted(values)
+    return s[min(len(s) - 1, math.ceil(q * len(s)) - 1)] if s else None
+
+
+def summary(values):
+    if not values:
+        return None
+    s = sorted(values)
+    return {"n": len(s), "median": round(s[len(s) // 2], 2), "p99": round(pct(s, 0.99), 2),
+            "max": round(s[-1], 2), "min": round(s[0], 2)}
+
+
+def image_info(path):
+    data = Path(path).read_bytes()
+    return {"file": os.path.basename(path), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+
+
+def run(env, *args, timeout=7200):
+    return subprocess.run([*args], env=env, capture_output=True, text=True, timeout=timeout)
+
+
+def measure(kind, moves, env, project):
+    root = Path(env["EMU_ROOT"])
+    py = env["VENV_BIN"] + "/python"
+    name = "bench-%s-%d" % (kind, os.getpid())
+    work = root / "work" / name
+    scripts = root / "scripts"
+    out = {"image": image_info(env["FW_STOCK" if kind == "stock" else "FW_ROMFS"]),
+           "deploy": "files" if kind == "stock" else "romfs"}
+    r = run(env, py, str(scripts / "emuctl.py"), "start", name, kind, "--fresh")
+    if r.returncode:
+        raise SystemExit("the emulator did not start: " + r.stderr[-500:])
+    try:
+        time.sleep(20)  # a fresh flash: MicroPython formats its filesystem
+        r = run(env, py, str(scripts / "timed_flash.py"), name, "--board", "tortuga", "--" + out["deploy"])
+        line = [x for x in r.stdout.splitlines() if x.startswith("FLASHTIME ")]
+        if not line or json.loads(line[0][10:])["rc"]:
+            raise SystemExit("turtleboard flash failed: " + (r.stdout + r.stderr)[-1500:])
+        out["flash"] = json.loads(line[0][10:])
+        snippet = work / "newtime.py"
+        snippet.write_text(NEW_SNIPPET)
+        r = run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "run", str(snippet), timeout=900)
+        got = [x for x in r.stdout.splitlines() if x.startswith("NEWTIME")]
+        if got:
+            warm, news = json.loads("[" + got[0][8:].replace(" [", ", [") + "]")
+            out["new_ms"] = {"warm_up_at_boot": warm / 1000, "new": [n / 1000 for n in news]}
+        else:
+            out["new_ms"] = {"error": (r.stdout + r.stderr)[-500:]}
+        # a fresh boot for the game (the emulator has no reset: power it off and on)
+        run(env, py, str(scripts / "emuctl.py"), "stop", name)
+        run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
+        ctl = [py, str(scripts / "ctlcmd.py"), name, '{"stats": 1}']
+        before = json.loads(run(env, *ctl).stdout)
+        r = run(env, py, str(scripts / "play30.py"), name, str(moves), "1")
+        after = json.loads(run(env, *ctl).stdout)
+        play = json.loads((work / "play30.json").read_text())
+        lats = [m["latency_ms"] for m in play["moves"] if m["latency_ms"] is not None]
+        failed = [c for c in play["checks"] if not c[1]]
+        out["play"] = {"moves": len(play["moves"]), "checks": len(play["checks"]), "failed": failed[:5],
+                       "sensor_to_action_ms": summary(lats),
+                       "flash_during_play": {k: after["flash"][k] - before["flash"][k] for k in ("erase", "program")}}
+        r = run(env, py, str(scripts / "cycles.py"), name, "action")
+        cyc = json.loads((work / "cycles-action.json").read_text())
+        out["cycles"] = {"all_us": cyc["summary"],
+                         "committing_ms": summary([x["containing_ms"] for x in cyc["rows"]])}
+        out["quiet_cycle_ms"] = quiet_cycles(env, name)
+        out["boot_to_hello_ms"] = boot_with_a_long_game(env, name, kind, work)
+    finally:
+        run(env, py, str(scripts / "emuctl.py"), "stop", name)
+    return out
+
+
+def quiet_cycles(env, name, seconds=4.0):
+    # The board left as it is, nothing asked: the control cycles of the last
+    # `seconds` of emulated time (from the scans of channel 0).
+    py = env["VENV_BIN"] + "/python"
+    ctl = [py, str(Path(env["EMU_ROOT"]) / "scripts" / "ctlcmd.py"), name]
+    t0 = json.loads(run(env, *ctl, '{"stats": 1}').stdout)["t"]
+    while json.loads(run(env, *ctl, '{"stats": 1}').stdout)["t"] - t0 < (seconds + 1) * 1e9:
+        time.sleep(1)
+    ch0 = json.loads(run(env, *ctl, '{"cycles": 1, "raw": 1}').stdout)["ch0_ns"]
+    start = t0 + 1e9  # a second for what the last command left to finish
+    ms = [(b - a) / 1e6 for a, b in zip(ch0, ch0[1:]) if a >= start]
+    return summary(ms)
+
+
+def boot_with_a_long_game(env, name, kind, work):
+    # The Mahe board and a 900-action Mahe game in game.log, as the device
+    # writes it (bench/pico.py's), then power off and on: boot to `hello`.
+    py = env["VENV_BIN"] + "/python"
+    scripts = Path(env["EMU_ROOT"]) / "scripts"
+    r = run(env, py, str(scripts / "timed_flash.py"), name, "--board", "mahe",
+            "--" + ("files" if kind == "stock" else "romfs"))
+    if "FLASHTIME" not in r.stdout:
+        return {"error": "turtleboard flash --board mahe failed: " + (r.stdout + r.stderr)[-500:]}
+    sys.path.insert(0, str(HERE))
+    from pico import LOG_ACTIONS, write_boot_files
+
+    folder = Path(tempfile.mkdtemp(prefix="tb-log-"))
+    (folder / "board.json").write_text((REPO / "boards" / "mahe.json").read_text())
+    expect = write_boot_files(folder)
+    r = run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "cp",
+            str(folder / "game.log"), ":game.log", timeout=1800)
+    if r.returncode:
+        return {"error": "could not copy game.log: " + (r.stdout + r.stderr)[-500:]}
+    run(env, py, str(scripts / "emuctl.py"), "stop", name)
+    run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
+    stats = {}
+    for _ in range(600):
+        stats = json.loads(run(env, py, str(scripts / "ctlcmd.py"), name, '{"stats": 1}').stdout)
+        if stats.get("hello_ns"):
+            break
+        time.sleep(1)
+    hello = [x for x in (work / "lines.log").read_text(errors="replace").splitlines() if " hello " in x]
+    return {"actions": LOG_ACTIONS, "ms": stats.get("hello_ns") and stats["hello_ns"] / 1e6,
+            "hello": hello[-1][-160:] if hello else None, "game_hash": "%08x" % int(expect["LOG_HASH"])}
+
+
+def main():
+    missing = [k for k in NEED if not os.environ.get(k)]
+    if missing:
+        sys.exit("set %s first: the emulated Pico is set up outside the repository "
+                 "(../shared/pico-emu/README.md says how; this file's docstring lists what each is)"
+                 % ", ".join(missing))
+    if sys.argv[1:2] == ["--after"]:  # only the boot, on an emulator NAME that bench left flashed
+        name, kind = sys.argv[2], sys.argv[3]
+        work = Path(os.environ["EMU_ROOT"]) / "work" / name
+        env = dict(os.environ)
+        run(env, env["VENV_BIN"] + "/python", str(Path(env["EMU_ROOT"]) / "scripts" / "emuctl.py"), "start", name, kind)
+        try:
+            time.sleep(20)
+            quiet = quiet_cycles(env, name)
+            got = boot_with_a_long_game(env, name, kind, work)
+        finally:
+            run(env, env["VENV_BIN"] + "/python", str(Path(env["EMU_ROOT"]) / "scripts" / "emuctl.py"), "stop", name)
+        results = json.loads(RESULTS.read_text())
+        results.setdefault(kind, {})["boot_to_hello_ms"] = got
+        results[kind]["quiet_cycle_ms"] = quiet
+        RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+        print(json.dumps({"quiet_cycle_ms": quiet, "boot_to_hello_ms": got}, indent=1))
+        return
+    moves = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 30
+    kinds = [a for a in sys.argv[1:] if a in ("stock", "romfs")] or ["stock", "romfs"]
+    # the harness reads the engine and the board files from PROJECT
+    project = Path(tempfile.mkdtemp(prefix="tb-emu-"))
+    (project / "src" / "turtleboard").mkdir(parents=True)
+    (project / "firmware").symlink_to(REPO / "firmware")
+    (project / "src" / "turtleboard" / "boards").symlink_to(REPO / "boards")
+    env = dict(os.environ, PROJECT=str(project))
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results["about"] = ("emulated RP2040 (rp2040js) at 125 MHz, MicroPython v1.28.0 rp2 port; "
+                        "emulated ms (a real Pico ~1.3x slower); flash erase/program take no emulated time "
+                        "(a real Pico: ~45 ms typ, 400 ms max a 4 KB sector erased; ~0.8 ms a 256-byte page)")
+    for kind in kinds:
+        print("measuring", kind, "...", flush=True)
+        results[kind] = measure(kind, moves, env, project)
+        results[kind]["when"] = time.strftime("%Y-%m-%d")
+        print(json.dumps(results[kind], indent=1), flush=True)
+        RESULTS.write_text(json.dumps(results, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
