@@ -9,13 +9,12 @@
 # means and what to do about it is decide.py; the prompts and the buttons,
 # prompts.py; both commit and take back through here.
 
-import gc
-
 from turtles import GameError, IllegalAction
 from turtles.rng import Rng
 
 from . import scenes
 from .buttons import Buttons
+from .chores import chores
 from .commands import run_command
 from .computer import Computer
 from .decide import GAME, RESTORE, TAKEN, decide
@@ -27,8 +26,6 @@ from .session import Session
 
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 BUILD_MS = 3           # a cycle with nothing else to do adds candidates this long
-STILL_MS = 300         # the board this still after a change: the log written behind, a collection
-COLLECT_EVERY = 4      # game changes without a still board: collect in a quiet cycle all the same
 HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
 
 
@@ -259,7 +256,7 @@ class Controller:
                     self.build()  # not in a cycle that sends the host a state frame
             elif game is not None and game.history.pack():
                 pass  # a commit's history entry, packed
-            elif not unsent and self.chores(now):
+            elif not unsent and chores(self, now):
                 pass  # the log written behind, a garbage collection
             elif not unsent and sensing.check(now):
                 pass  # the sensors' slow checks, when due
@@ -308,34 +305,6 @@ class Controller:
                 break
         if pos.done():
             self.dirty = True
-
-    def chores(self, now):
-        # Once the board has been still STILL_MS after a change: the actions
-        # the sensors committed to flash (a write stalls the cycle: on a Pico
-        # ~0.8 ms a page, ~45 ms a sector erased), then in the next such
-        # cycle a garbage collection (~12 ms on the emulated Pico), so that
-        # no commit meets one; one also after COLLECT_EVERY game changes
-        # when moves come quicker than that (gc.mem_free() would tell when
-        # the heap runs low, but it costs a collection's time). True if this
-        # cycle did one of them.
-        key = self.changes + self.seen_version  # grows with either
-        if key == self.chores_done or self.hal.ticks_diff(now, self.stable_since) < STILL_MS:
-            if self.changes - self.collected < COLLECT_EVERY:
-                return False
-        elif self.session.log.pending():
-            log = self.session.log
-            try:
-                log.write_pending()
-            except Exception as e:
-                self.chores_done = key  # tried again after the next change
-                self.link.error("log", "could not write %d actions to the game log (%s); a power cut "
-                                "before they are written loses them" % (log.pending(), e))
-            return True
-        else:
-            self.chores_done = key
-        gc.collect()
-        self.collected = self.changes
-        return True
 
     def trouble(self, now, e):
         # A bug must not stop the board: report it (once a second at most).
