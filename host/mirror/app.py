@@ -74,6 +74,17 @@ def led_of_cells(board: dict | None) -> dict:
     return out
 
 
+BAD_EVERY = 1.0  # seconds between two lines about lines from the board the host cannot use
+
+
+def bad_text(ev) -> str:
+    """One line about a Damaged or Overlong event."""
+    why = getattr(ev, "why", None)
+    if why is not None:
+        return f"dropped a line from the board ({why}); resyncing"
+    return f"dropped a line from the board over {getattr(ev, 'length', '?')} bytes; resyncing"
+
+
 class BoardView(Static):
     """The board: drawn again for the room it has whenever that changes."""
 
@@ -118,6 +129,8 @@ class MirrorApp(App):
         self.last_note = ""
         self.logged = 0  # the actions the log shows: 1..logged
         self.last_status = ""
+        self.bad_at = -BAD_EVERY  # when a bad line was last said
+        self.bad_hidden = 0  # bad lines left unsaid since
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -175,52 +188,86 @@ class MirrorApp(App):
                     return
 
     def on_events(self, events) -> None:
+        # Whatever the events, this callback must return: an event it cannot
+        # show is said in one line (rate-limited) and the mirror resyncs.
         log = self.query_one("#log", RichLog)
         redraw = False
         for kind, data in events:
-            if kind == "frame":
-                f = data
-                redraw = True
-                if f.kind == "action":
-                    who = f.payload.get("by", "")
-                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
-                              f" [dim]({escape(str(who))})[/dim]")
-                    if isinstance(f.payload.get("n"), int):
-                        self.logged = f.payload["n"]
-                elif f.kind == "hint":
-                    p = f.payload
-                    log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
-                              f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {p.get('level')} "
-                              f"level's move, lit on the board)[/dim]")
-                elif f.kind == "undone":
-                    log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
-                    if isinstance(f.payload.get("n"), int):
-                        self.logged = f.payload["n"]
-                elif f.kind == "status":
-                    self.log_status(f.payload)
-                elif f.kind == "error":
-                    log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
-                elif f.kind == "prompt":
-                    log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
-            elif kind == "raw":
-                log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
-            elif kind == "note":
-                self.last_note = data
-                log.write(f"[bold]{escape(data)}[/bold]")
-                if data.startswith(("synced", "resynced")):
-                    self.log_history()
-                redraw = True
-            elif kind == "link":
-                self.link_state = data
-                redraw = True
-            elif kind == "bad":
-                log.write(f"[red]! {escape(str(data)[:120])}[/red]")
+            try:
+                redraw = self.on_event(log, kind, data) or redraw
+            except Exception as e:  # noqa: BLE001 - a bug must show, never stop the mirror
+                self.say_bad(f"the mirror could not show a {kind} ({e!r}); resyncing")
+                with self.mirror.lock:
+                    self.mirror.replica.lost(f"the mirror hit {e!r}")
         if self.host_seats is not None:
-            text = self.host_seats.poll()
+            try:
+                text = self.host_seats.poll()
+            except Exception as e:  # noqa: BLE001
+                self.say_bad(f"the computer on this PC could not move ({e!r})")
+                text = None
             if text:
                 log.write(f"[bold cyan]the computer on this PC plays {escape(text)}[/bold cyan]")
         if redraw:
-            self.refresh_view()
+            try:
+                self.refresh_view()
+            except Exception as e:  # noqa: BLE001
+                self.say_bad(f"the mirror could not draw the board ({e!r}); resyncing")
+                with self.mirror.lock:
+                    self.mirror.replica.lost(f"the mirror hit {e!r}")
+
+    def say_bad(self, text: str) -> None:
+        """One line in the log for something the board sent that the host
+        cannot use, at most one a second (the ones left out are counted)."""
+        now = time.monotonic()
+        if now - self.bad_at < BAD_EVERY:
+            self.bad_hidden += 1
+            return
+        more = f" (and {self.bad_hidden} more like it)" if self.bad_hidden else ""
+        self.bad_at = now
+        self.bad_hidden = 0
+        self.query_one("#log", RichLog).write(f"[red]! {escape(text[:160])}{more}[/red]")
+
+    def on_event(self, log, kind, data) -> bool:
+        """Show one event; True if the view needs drawing again."""
+        redraw = False
+        if kind == "frame":
+            f = data
+            redraw = True
+            if f.kind == "action":
+                who = f.payload.get("by", "")
+                log.write(f"[bold cyan]{f.payload.get('n')}. {escape(str(f.payload.get('text')))}[/bold cyan]"
+                          f" [dim]({escape(str(who))})[/dim]")
+                if isinstance(f.payload.get("n"), int):
+                    self.logged = f.payload["n"]
+            elif f.kind == "hint":
+                p = f.payload
+                log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
+                          f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {escape(str(p.get('level')))} "
+                          f"level's move, lit on the board)[/dim]")
+            elif f.kind == "undone":
+                log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
+                if isinstance(f.payload.get("n"), int):
+                    self.logged = f.payload["n"]
+            elif f.kind == "status":
+                self.log_status(f.payload)
+            elif f.kind == "error":
+                log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
+            elif f.kind == "prompt":
+                log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
+        elif kind == "raw":
+            log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
+        elif kind == "note":
+            self.last_note = data
+            log.write(f"[bold]{escape(data)}[/bold]")
+            if data.startswith(("synced", "resynced")):
+                self.log_history()
+            redraw = True
+        elif kind == "link":
+            self.link_state = data
+            redraw = True
+        elif kind == "bad":
+            self.say_bad(bad_text(data))
+        return redraw
 
     def log_history(self) -> None:
         """After a (re)connection or a sync: the game's actions the log does not

@@ -139,7 +139,7 @@ def test_mirror_resyncs_after_a_damaged_line_or_missing_frames():
             notes += [d for k, d in mirror.poll(0.05) if k == "note"]
             if any(n.startswith("resynced") for n in notes):
                 break
-        assert "out of step with the board: a damaged line came from the board; resyncing" in notes
+        assert "out of step with the board: a line from the board was damaged or unusable; resyncing" in notes
         assert [k for k, _ in peer.received].count("sync") == 2
         peer.seq += 5  # five frames lost on the way
         peer.write(peer.frame("status", {"text": "x"}))
