@@ -65,6 +65,11 @@ def game_error_code(e):
     return "refused"
 
 
+def log_report(ctl):
+    # What the game log lost at a boot, until a host acknowledges it (`ack`).
+    return getattr(ctl.log, "report", None)
+
+
 def send_hello(ctl):
     game = ctl.game
     ctl.link.send("hello", {
@@ -75,6 +80,7 @@ def send_hello(ctl):
         "game": ctl.name if game is not None else None,
         "n": len(game.history) if game is not None else 0,
         "hash": ctl.hash() if game is not None else None,
+        "log": log_report(ctl),
     })
 
 
@@ -83,7 +89,7 @@ def send_state(ctl):
     link = ctl.link
     if game is None:
         link.send("state", {"game": None, "players": 0, "options": {}, "dice": None,
-                            "n": 0, "hash": None, "over": False, "result": None})
+                            "n": 0, "hash": None, "over": False, "result": None, "log": log_report(ctl)})
         link.send("synced", {"n": 0, "hash": None})
     else:
         hash_text = ctl.hash()
@@ -97,6 +103,7 @@ def send_state(ctl):
             "hash": hash_text,
             "over": game.is_over(),
             "result": game.result(),
+            "log": log_report(ctl),
         })
         link.send_log(ctl.action_texts())
         link.send("synced", {"n": len(game.history), "hash": hash_text})
@@ -211,6 +218,16 @@ def cmd_undo(ctl, payload):
     ctl.takeback("host")
 
 
+def cmd_ack(ctl, payload):
+    # The host has shown the game log's damage report: stop repeating it.
+    # Only the report the host was sent: a newer one stays.
+    report = log_report(ctl)
+    if report is not None and payload.get("log") != report:
+        raise CommandError("bad-payload", "log must be the damage report the board sent last (in "
+                           "hello or state); sync and acknowledge that one")
+    ctl.log.forget_report()
+
+
 def cmd_bright(ctl, payload):
     ctl.level = whole(payload, "level", 0, 255)
 
@@ -243,6 +260,7 @@ COMMANDS = {
     "enter": cmd_enter,
     "undo": cmd_undo,
     "hint": cmd_hint,
+    "ack": cmd_ack,
     "bright": cmd_bright,
     "diag": cmd_diag,
     "ledtest": cmd_ledtest,

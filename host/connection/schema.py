@@ -47,7 +47,13 @@ def _list_of(test):
 
 
 def _text(v) -> bool:
-    return type(v) is str
+    if type(v) is not str:
+        return False
+    try:
+        v.encode()  # a lone surrogate (JSON "\ud800") is no text: no terminal can show it
+    except UnicodeError:
+        return False
+    return True
 
 
 def _hex_colour(v) -> bool:

@@ -152,6 +152,8 @@ def safe_text(text: str) -> str:
     def shown(m):
         return m.group(0).encode("unicode_escape").decode("ascii").replace("\\x1b", "\\e")
 
+    # (a lone surrogate, from a JSON "\ud800", is shown as its code too)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return _CONTROL.sub(shown, text)
 
 
@@ -225,10 +227,12 @@ class Console:
         with self.lock:
             try:
                 text = self._text(ev)
+                if text is not None:
+                    self._print(text)
             except Exception as e:  # noqa: BLE001 - a bug must show, never stop the reader
                 text = self._bad(f"[red]! could not show a line from the board ({escape(repr(e))})[/red]")
-            if text is not None:
-                self._print(text)
+                if text is not None:
+                    self._print(text)
 
     def _bad(self, text: str) -> str | None:
         # Lines about what the host cannot use: at most one a second.
@@ -283,7 +287,11 @@ class Console:
         if again:
             sys.stdout.write("\r\x1b[K")
             sys.stdout.flush()
-        self.out.print(text, soft_wrap=True)
+        try:
+            self.out.print(text, soft_wrap=True)
+        except UnicodeError:  # a terminal that cannot show it: never the text that follows
+            del self.out._buffer[:]
+            self.out.print(escape(text.encode("ascii", "backslashreplace").decode("ascii")), soft_wrap=True)
         if again:
             again()
 
@@ -440,7 +448,7 @@ def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) ->
     except ImportError:  # Windows: the console works, without completion and history
         readline = None
 
-    log = open(log_path, "a", encoding="utf-8") if log_path else None
+    log = open(log_path, "a", encoding="utf-8", errors="backslashreplace") if log_path else None
     con = Console(link, log=log)
     prompt = "tb> "
 

@@ -194,7 +194,7 @@ class MirrorApp(App):
         redraw = False
         for kind, data in events:
             try:
-                redraw = self.on_event(log, kind, data) or redraw
+                redraw = self.show_event(log, kind, data) or redraw
             except Exception as e:  # noqa: BLE001 - a bug must show, never stop the mirror
                 self.say_bad(f"the mirror could not show a {kind} ({e!r}); resyncing")
                 with self.mirror.lock:
@@ -227,7 +227,7 @@ class MirrorApp(App):
         self.bad_hidden = 0
         self.query_one("#log", RichLog).write(f"[red]! {escape(text[:160])}{more}[/red]")
 
-    def on_event(self, log, kind, data) -> bool:
+    def show_event(self, log, kind, data) -> bool:
         """Show one event; True if the view needs drawing again."""
         redraw = False
         if kind == "frame":
