@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 
 from turtleboard.connection.link import (
     Disconnected,
@@ -257,6 +258,7 @@ class Mirror:
         self.gaps_seen = 0
         self.synced_at = -SYNC_EVERY  # when the last sync went out
         self.log_report: str | None = None  # what the board could not restore of its game log
+        self.log_reports: deque = deque(maxlen=8)  # the reports noted (the last few)
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
         self.delay = 0.05
 
@@ -367,6 +369,7 @@ class Mirror:
         if text == self.log_report:
             return
         self.log_report = text
+        self.log_reports.append(text)
         out.append(("note", f"the board's game log was damaged: {text}"))
         try:
             self.link.send("ack", {"log": text})

@@ -74,6 +74,8 @@ def led_of_cells(board: dict | None) -> dict:
     return out
 
 
+BATCH_S = 0.05  # seconds: the link thread hands events to the display at most this often
+BATCH_MAX = 2000  # events, at most, in one hand-over
 BAD_EVERY = 1.0  # seconds between two lines about lines from the board the host cannot use
 
 
@@ -155,7 +157,7 @@ class MirrorApp(App):
         self.log_history()
         self.reflow(self.size.width, self.size.height)
         self.set_focus(None)
-        threading.Thread(target=self.pump, daemon=True).start()
+        threading.Thread(target=self.pump, daemon=True, name="mirror-pump").start()
 
     def on_resize(self, event) -> None:
         self.reflow(event.size.width, event.size.height)
@@ -168,24 +170,38 @@ class MirrorApp(App):
     # ---- the link thread ------------------------------------------------------
 
     def pump(self) -> None:
+        # Events go to the display at most every BATCH_S (a busy board's
+        # frames are shown together: one redraw, not one per frame).
+        batch: list = []
+        shown_at = time.monotonic()
         while not self.stopping.is_set():
-            try:
-                events = self.mirror.poll(0.05)
-            except LinkError as e:
-                events = [("link", "lost"), ("note", f"{e}; trying again")]
-                time.sleep(0.5)
-            except Exception as e:  # a bug must show, never freeze the mirror silently
-                events = [("note", f"the mirror hit {e!r} reading the board; resyncing")]
+            events = self.poll_once()
+            batch.extend(events)
+            now = time.monotonic()
+            if batch and (not events or now - shown_at >= BATCH_S or len(batch) >= BATCH_MAX):
+                shown_at = now
+                if self.stopping.is_set():
+                    return
                 try:
-                    self.mirror.replica.lost(f"the mirror hit {e!r}")
-                except Exception:
-                    pass
-                time.sleep(0.5)
-            if events and not self.stopping.is_set():
-                try:
-                    self.call_from_thread(self.on_events, events)
+                    self.call_from_thread(self.on_events, batch)
                 except RuntimeError:
                     return
+                batch = []
+
+    def poll_once(self) -> list:
+        try:
+            events = self.mirror.poll(0.05)
+        except LinkError as e:
+            events = [("link", "lost"), ("note", f"{e}; trying again")]
+            time.sleep(0.5)
+        except Exception as e:  # a bug must show, never freeze the mirror silently
+            events = [("note", f"the mirror hit {e!r} reading the board; resyncing")]
+            try:
+                self.mirror.replica.lost(f"the mirror hit {e!r}")
+            except Exception:
+                pass
+            time.sleep(0.5)
+        return events
 
     def on_events(self, events) -> None:
         # Whatever the events, this callback must return: an event it cannot

@@ -12,8 +12,9 @@ overlong and raw lines.
 
 FakeBoard plays the far end of a serial port (pyserial on os.openpty()): it
 answers hello, sync (a real game's state, log and synced) and every other
-command with ok, while a writer thread streams `lines` generated lines;
-then it stays quiet but for its answers, so the host must get back in step.
+command with ok, while a writer thread streams `lines` generated lines (a
+sync asked meanwhile is answered in among them); then it stays quiet but for
+its answers, so the host must get back in step.
 """
 
 from __future__ import annotations
@@ -182,6 +183,7 @@ class FakeBoard:
     def __init__(self, seed: int = 1, lines: int = 1000, game: str = "mahe", actions: int = 6):
         self.master, slave = os.openpty()
         tty.setraw(slave)
+        os.set_blocking(self.master, False)
         self.slave = slave
         self.path = os.ttyname(slave)
         self.gen = Generator(seed)
@@ -198,6 +200,8 @@ class FakeBoard:
         self.flooding = threading.Event()
         self.done = threading.Event()
         self._wlock = threading.Lock()
+        self._plock = threading.Lock()
+        self.pending: list[bytes] = []  # answers to syncs asked during the flood
         self._stop = False
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -217,7 +221,8 @@ class FakeBoard:
             while view and not self._stop:
                 try:
                     n = os.write(self.master, view)
-                except BlockingIOError:
+                except BlockingIOError:  # the host reads no more (yet): wait, or stop when told
+                    select.select([], [self.master], [], 0.05)
                     continue
                 except OSError:
                     return
@@ -255,6 +260,10 @@ class FakeBoard:
         if kind == "hello":
             out.append(self.frame("hello", self.hello()))
         elif kind == "sync":
+            if self.flooding.is_set() and not self.done.is_set():
+                with self._plock:  # in among the flood's lines: spoiled, most of the time
+                    self.pending.extend(self.sync_answer() + [self.frame("ok", {"re": seq})])
+                return
             out.extend(self.sync_answer())
         elif kind == "ack" and payload.get("log") == self.report:
             self.report = None
@@ -287,11 +296,16 @@ class FakeBoard:
             batch.append(self.gen.next_line())
             self.sent += 1
             if len(batch) >= 20:
-                self.write(b"".join(batch))
+                # the answers to syncs go out every 200 lines, in among them
+                self.write(b"".join(batch + (self._pending() if self.sent % 200 == 0 else [])))
                 batch = []
-        if batch:
-            self.write(b"".join(batch))
         self.done.set()
+        self.write(b"".join(batch + self._pending()))
+
+    def _pending(self) -> list[bytes]:
+        with self._plock:
+            out, self.pending = self.pending, []
+        return out
 
     def close(self) -> None:
         self._stop = True

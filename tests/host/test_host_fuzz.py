@@ -230,6 +230,7 @@ def test_the_play_pump_shows_an_unexpected_error_and_goes_on():
     app = types.SimpleNamespace(stopping=stopping, mirror=mirror,
                                 call_from_thread=lambda fn, events: shown.extend(events),
                                 on_events=None)
+    app.poll_once = lambda: MirrorApp.poll_once(app)
     MirrorApp.pump(app)
     assert calls[0] == 2  # the thread went on after the error
     assert any(kind == "note" and "TypeError" in text for kind, text in shown), shown

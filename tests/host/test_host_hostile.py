@@ -29,12 +29,12 @@ LINES = int(os.environ.get("TB_HOSTILE_LINES", "3000"))
 REPORT = "line 52 (a snapshot, passed over) of the game log is damaged; 60 actions are restored"
 
 
-def wait(cond, timeout=20.0):
+def wait(cond, timeout=20.0, step=0.02):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if cond():
             return True
-        time.sleep(0.02)
+        time.sleep(step)
     return False
 
 
@@ -206,8 +206,8 @@ def test_record_export_survives_a_hostile_board():
     board.report = REPORT
     proc = _turtleboard("record", "export", "--port", board.path)
     try:
-        assert wait(lambda: "sync" in board.received)
-        board.start_flood()
+        assert wait(lambda: "hello" in board.received, timeout=30, step=0.002)
+        board.start_flood()  # the sync's answer comes in among the flood
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -216,11 +216,13 @@ def test_record_export_survives_a_hostile_board():
     out, err = out.decode(), err.decode()
     assert "Traceback" not in err, err[-2000:]
     # the right record once a sync got through, else a one-line error saying so
+    assert board.sent > 0
     if proc.returncode == 0:
         assert out == board.game.record(True)
         assert "the board's game log was damaged: " + REPORT in err
     else:
         assert "did not finish a sync" in err and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in out
 
 
 def test_unicode_digits_never_pass_for_a_sequence_number():
