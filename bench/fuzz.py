@@ -245,12 +245,7 @@ def hostile_export(lines, seed, per_run=2000):
     while res["lines"] < lines:
         board = FakeBoard(seed=seed + res["runs"], lines=min(per_run, lines - res["lines"]))
 
-        def flood_on_hello(board=board):
-            while "hello" not in board.received and not board._stop:
-                time.sleep(0.002)
-            board.start_flood()  # the sync's answer comes in among the flood
-
-        threading.Thread(target=flood_on_hello, daemon=True).start()
+        board.start_flood()  # from the start: the sync's answers come in among the flood
         try:
             text = export_record(board.path)
             res["records"] += text == board.game.record(True)
