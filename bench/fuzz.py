@@ -276,7 +276,8 @@ def hostile(a):
         print("  " + json.dumps({k: v for k, v in row.items() if k != "rss_kb"}), flush=True)
         res[path] = row
         out.write_text(json.dumps(res, indent=1) + "\n")
-    bad = [p for p, row in res.items() if row.get("crashes") or row.get("reader_alive") is False]
+    bad = [p for p, row in res.items()
+           if row.get("crashes") or row.get("reader_alive") is False or row.get("back_in_step") is False]
     if bad:
         sys.exit("FAILED: %s" % ", ".join(bad))
     print("figures in %s" % out.relative_to(ROOT))

@@ -79,6 +79,7 @@ class Replica:
         self.sync_chars = 0  # the action texts' size in `syncing`
         self.resyncs = 0
         self.mismatches = 0
+        self.failed = 0  # syncs in a row whose answer made no game here
 
     @property
     def n(self) -> int:
@@ -90,6 +91,14 @@ class Replica:
     def lost(self, why: str) -> list[str]:
         """Something may have been missed: resync (and say why)."""
         return self._lost(why)
+
+    def _sync_failed(self, why: str) -> list[str]:
+        # A sync's answer that does not make a game here (maybe a line of it
+        # was lost): asked again, less and less often (Mirror.sync_interval).
+        self.in_sync = False
+        self.needs_sync = True
+        self.failed += 1
+        return [why + "; syncing again"]
 
     def spoiled(self, why: str) -> list[str]:
         """A line was lost, maybe one of a sync's answer: resync afresh."""
@@ -217,22 +226,19 @@ class Replica:
         try:
             game = new_game(name, state.get("players"), state.get("options") or {}, geometry)
         except Exception as e:  # GameError, or fields of the wrong type
-            self.in_sync = False
-            return [f"cannot mirror the board's game {name!r}: {e}"]
+            return self._sync_failed(f"cannot mirror the board's game {name!r}: {e}")
         for i, text in enumerate(actions):
             try:
                 game.apply_text(text)
             except GameError as e:
                 self.game = game
-                self.in_sync = False
-                return [f"the board's action {i + 1} {text!r} does not apply here ({e})"]
+                return self._sync_failed(f"the board's action {i + 1} {text!r} does not apply here ({e})")
         self.game = game
         if p.get("n") != self.n or p.get("hash") != self.hash():
-            self.in_sync = False
-            return [
+            return self._sync_failed(
                 f"after a full sync the board has {p.get('n')} actions, hash {p.get('hash')}; "
-                f"the mirror replays to {self.n} actions, hash {self.hash()}"
-            ]
+                f"the mirror replays to {self.n} actions, hash {self.hash()}")
+        self.failed = 0
         was = self.resyncs
         self.resyncs += 1
         self.in_sync = True
@@ -298,6 +304,11 @@ class Mirror:
         self.link.close()
         self.connected = False
 
+    def sync_interval(self) -> float:
+        """Seconds between two syncs asked: longer after each that failed
+        (a board whose game this host cannot mirror is not flooded)."""
+        return SYNC_EVERY * 2 ** min(self.replica.failed, 5)
+
     def _sync(self) -> None:
         self.synced_at = time.monotonic()
         self.link.send("sync")
@@ -323,7 +334,7 @@ class Mirror:
             return out
         with self.lock:
             self._apply(events, out)
-        if self.replica.needs_sync and self.link.is_open and time.monotonic() - self.synced_at >= SYNC_EVERY:
+        if self.replica.needs_sync and self.link.is_open and time.monotonic() - self.synced_at >= self.sync_interval():
             try:
                 self._sync()
             except Disconnected as e:

@@ -256,3 +256,23 @@ def _fits(kind, payload):
         return True
     except (frames.FrameError, ValueError, TypeError, RecursionError):  # (inf and nan: no JSON here)
         return False
+
+
+def test_a_sync_answer_that_makes_no_game_here_is_asked_again_less_and_less_often():
+    # (after a flood, a hostile `state` may come before the board's own log)
+    mirror = Mirror("/nonexistent/turtleboard-hostile")
+    rep = mirror.replica
+    g = new_game("mahe", 2)
+    for k in range(1, 4):
+        rep.sync_sent()
+        for f in (Frame(1, "state", {"game": "race", "players": 2, "n": 0, "hash": None}),
+                  Frame(2, "log", {"from": 0, "actions": []}),
+                  Frame(3, "synced", {"n": 0, "hash": "%08x" % g.state_hash()})):
+            notes = rep.handle(f)
+        assert not rep.in_sync and rep.needs_sync and "syncing again" in notes[0]
+        assert rep.failed == k and mirror.sync_interval() == 0.2 * 2 ** k
+    rep.sync_sent()
+    for f in (Frame(1, "state", {"game": "mahe", "players": 2, "n": 0, "hash": None}),
+              Frame(2, "synced", {"n": 0, "hash": "%08x" % g.state_hash()})):
+        notes = rep.handle(f)
+    assert rep.in_sync and rep.failed == 0 and mirror.sync_interval() == 0.2
