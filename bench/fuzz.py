@@ -2,6 +2,16 @@
 
     python bench/fuzz.py [--host-lines 1000000] [--device-lines 30000]
                          [--kills 60] [--games 20] [--quick]
+    python bench/fuzz.py --hostile [--hostile-lines 1000000] [--paths play,console,export]
+
+- hostile (host mode): a hostile fake board on a real pty (tests/host/hostile.py:
+  valid CRCs with hostile JSON in every field of every kind, Unicode digits,
+  huge lists and strings, deep nesting, unknown kinds) streams its lines into
+  the real host paths: `play` (the textual app, headless), `console` (the
+  command, a process of its own) and `record export` (its export_record, run
+  again and again, a flood during each sync); per path the lines, the time,
+  the crashes, whether the reader was alive at the end and back in step, and
+  the memory (RSS) over the run. Figures in bench/results/fuzz-host.json.
 
 - host: seeded lines into the host's frame parser, link and replica
   (tests/host/test_host_fuzz.py), under CPython;
@@ -26,6 +36,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -86,6 +97,192 @@ def noise_games(games, actions):
     return out
 
 
+def rss_kb(pid="self"):
+    with open("/proc/%s/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def growth(samples):
+    # RSS at the end against the RSS once a tenth of the lines went through
+    # (the caches and the log panes full by then): what grows with the lines.
+    if len(samples) < 3:
+        return 0
+    return samples[-1][1] - samples[max(1, len(samples) // 10)][1]
+
+
+def hostile_play(lines, seed):
+    import asyncio
+
+    from hostile import FakeBoard
+    from textual.widgets import RichLog
+
+    from turtleboard.connection.replica import Mirror
+    from turtleboard.mirror.app import MirrorApp
+
+    board = FakeBoard(seed=seed, lines=lines)
+    board.report = "line 52 (a snapshot, passed over) of the game log is damaged; 60 actions are restored"
+    mirror = Mirror(board.path)
+    res = {"path": "play", "lines": lines}
+    samples = []
+
+    async def scenario():
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(120, 40)) as pilot:
+            start = time.monotonic()
+            board.start_flood()
+            step = max(1, lines // 50)
+            while not board.done.is_set():
+                await pilot.pause(0.5)
+                if board.sent // step > len(samples):
+                    samples.append((board.sent, rss_kb()))
+            res["seconds"] = round(time.monotonic() - start, 1)
+            for _ in range(600):
+                if mirror.replica.in_sync and not mirror.replica.awaiting:
+                    break
+                await pilot.pause(0.05)
+            last = board.play()
+            want = "%d. %s" % (last["n"], last["text"])
+            for _ in range(600):
+                if any(want in line.text for line in app.query_one("#log", RichLog).lines):
+                    break
+                await pilot.pause(0.05)
+            res["back_in_step"] = mirror.replica.in_sync and mirror.replica.n == last["n"]
+            res["reader_alive"] = any(t.name == "mirror-pump" and t.is_alive() for t in threading.enumerate())
+            res["last_action_shown"] = any(want in line.text for line in app.query_one("#log", RichLog).lines)
+            res["log_pane_lines"] = len(app.query_one("#log", RichLog).lines)
+            await pilot.press("q")
+
+    try:
+        mirror.start(5)
+        asyncio.run(scenario())
+        res["crashes"] = 0
+    except Exception as e:  # noqa: BLE001 - what the run is looking for
+        res["crashes"] = 1
+        res["crash"] = repr(e)[:300]
+    finally:
+        mirror.close()
+        board.close()
+    link = mirror.link
+    res.update(frames_in=link.frames_in, damaged=link.damaged, unusable=link.unusable,
+               overlong=link.overlong, gaps=link.gaps, resyncs=mirror.replica.resyncs,
+               backlog=len(link.backlog), acknowledged="ack" in board.received)
+    res["rss_kb"] = [s[1] for s in samples]
+    res["rss_growth_kb"] = growth(samples)
+    return res
+
+
+def hostile_console(lines, seed):
+    from hostile import FakeBoard
+
+    board = FakeBoard(seed=seed, lines=lines)
+    proc = subprocess.Popen([sys.executable, "-m", "turtleboard", "console", "--port", board.path,
+                             "--linger", "2"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=dict(os.environ, COLUMNS="120", NO_COLOR="1"))
+    got = []
+    tail = [b""]
+
+    def read():
+        while True:
+            chunk = proc.stdout.read1(65536)
+            if not chunk:
+                return
+            got.append(len(chunk))
+            tail[0] = (tail[0] + chunk)[-20000:]
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    res = {"path": "console", "lines": lines}
+    samples = []
+    try:
+        deadline = time.monotonic() + 30
+        while "hello" not in board.received and time.monotonic() < deadline:
+            time.sleep(0.05)
+        start = time.monotonic()
+        board.start_flood()
+        step = max(1, lines // 50)
+        while not board.done.wait(0.5):
+            if board.sent // step > len(samples):
+                samples.append((board.sent, rss_kb(proc.pid)))
+        res["seconds"] = round(time.monotonic() - start, 1)
+        last = board.play()
+        want = ('"text":"%s"' % last["text"]).encode()
+        deadline = time.monotonic() + 60
+        while want not in tail[0] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        res["reader_alive"] = res["last_action_shown"] = want in tail[0]
+        proc.stdin.write(b"stats\n")
+        proc.stdin.close()
+        proc.wait(120)
+        reader.join(10)
+        err = proc.stderr.read().decode("utf-8", "replace")
+        res["crashes"] = int(proc.returncode != 0 or "Traceback" in err)
+        if res["crashes"]:
+            res["crash"] = err[-300:]
+        res["stats"] = [line for line in tail[0].decode("utf-8", "replace").splitlines()
+                        if line.startswith("frames in")][-1:]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        board.close()
+    res["output_bytes"] = sum(got)
+    res["rss_kb"] = [s[1] for s in samples]
+    res["rss_growth_kb"] = growth(samples)
+    return res
+
+
+def hostile_export(lines, seed, per_run=2000):
+    from hostile import FakeBoard
+
+    from turtleboard.commands.record import export_record
+    from turtleboard.errors import UserError
+
+    res = {"path": "export", "lines": 0, "runs": 0, "records": 0, "said_why": 0, "crashes": 0}
+    samples = []
+    start = time.monotonic()
+    while res["lines"] < lines:
+        board = FakeBoard(seed=seed + res["runs"], lines=min(per_run, lines - res["lines"]))
+
+        board.start_flood()  # from the start: the sync's answers come in among the flood
+        try:
+            text = export_record(board.path)
+            res["records"] += text == board.game.record(True)
+        except UserError:
+            res["said_why"] += 1  # a one-line error: no sync got through in time
+        except Exception as e:  # noqa: BLE001 - what the run is looking for
+            res["crashes"] += 1
+            res["crash"] = repr(e)[:300]
+        finally:
+            board.close()
+        res["lines"] += max(1, board.sent)
+        res["runs"] += 1
+        samples.append((res["lines"], rss_kb()))
+    res["seconds"] = round(time.monotonic() - start, 1)
+    res["rss_kb"] = [s[1] for s in samples[:: max(1, len(samples) // 50)]]
+    res["rss_growth_kb"] = growth(samples)
+    return res
+
+
+def hostile(a):
+    sys.path[:0] = [str(ROOT / "tests" / "host")]
+    out = ROOT / "bench" / "results" / "fuzz-host.json"
+    res = json.loads(out.read_text()) if out.exists() else {}
+    runs = {"play": hostile_play, "console": hostile_console, "export": hostile_export}
+    for path in a.paths.split(","):
+        print("hostile %s: %d lines" % (path, a.hostile_lines), flush=True)
+        row = runs[path](a.hostile_lines, 1)
+        print("  " + json.dumps({k: v for k, v in row.items() if k != "rss_kb"}), flush=True)
+        res[path] = row
+        out.write_text(json.dumps(res, indent=1) + "\n")
+    bad = [p for p, row in res.items()
+           if row.get("crashes") or row.get("reader_alive") is False or row.get("back_in_step") is False]
+    if bad:
+        sys.exit("FAILED: %s" % ", ".join(bad))
+    print("figures in %s" % out.relative_to(ROOT))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--host-lines", type=int, default=1000000)
@@ -94,9 +291,14 @@ def main():
     ap.add_argument("--games", type=int, default=20, help="per rule set, noise level and bounce")
     ap.add_argument("--actions", type=int, default=60, help="per game")
     ap.add_argument("--quick", action="store_true", help="a short run of everything")
+    ap.add_argument("--hostile", action="store_true", help="the hostile board against the real host paths only")
+    ap.add_argument("--hostile-lines", type=int, default=1000000, help="per host path")
+    ap.add_argument("--paths", default="play,console,export")
     ap.add_argument("--noise-only", action="store_true",
                     help="play the noisy games again only (the other figures are kept)")
     a = ap.parse_args()
+    if a.hostile:
+        return hostile(a)
     out = ROOT / "bench" / "results" / ("fuzz-quick.json" if a.quick else "fuzz.json")
     if a.noise_only:
         res = json.loads(out.read_text()) if out.exists() else {}

@@ -49,18 +49,45 @@ def main(platform_hal, period_ms=5):
         seed = (seed * 31 + r) & 0xFFFFFFFF
     ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
     ctl.display.level = board.brightness
-    if not ctl.restore():
+    if not restore(ctl):
         warm_up(ctl)
-    send_hello(ctl)  # with the restored game, if any
+    send_hello(ctl)  # with the restored game, if any (and what the log lost)
     if trouble is not None:
         ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
     if getattr(hal, "note", None):  # the rp2 HAL's register read failed its boot check
         ctl.link.error("sensor", "the sensors are read the slow way, through ADC.read_u16 (%s); "
                        "the game goes on, each control cycle ~2 ms longer" % (hal.note,))
+    if sensing.suspect:
+        ctl.link.error("sensor", "%s: a saved empty level no turtle explains, so it was calibrated "
+                       "afresh; look at %s (its sensor, a magnet left under it)" % (
+                           sensing.suspect_text(), ", ".join([c[0] for c in sensing.suspect])))
     if sensing.unreadable:
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))
     ctl.run(period_ms)
+
+
+def restore(ctl):
+    # The game from the log. Whatever it says about the log's trouble is also
+    # kept in the log's report, which `hello` and `state` repeat until a host
+    # acknowledges it: said only now, it would be lost on a Pico with no host
+    # attached yet.
+    link = ctl.link
+    say = link.error
+
+    def error(code, msg, re=None):
+        if code == "log" and hasattr(ctl.session.log, "add_report"):
+            try:
+                ctl.session.log.add_report(msg)
+            except Exception:  # the report only repeats what is said now
+                pass
+        say(code, msg, re)
+
+    link.error = error
+    try:
+        return ctl.restore()
+    finally:
+        del link.error
 
 
 class NoBoard:

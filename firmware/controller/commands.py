@@ -66,6 +66,11 @@ def game_error_code(e):
     return "refused"
 
 
+def log_report(ctl):
+    # What the game log lost at a boot, until a host acknowledges it (`ack`).
+    return getattr(ctl.session.log, "report", None)
+
+
 def send_hello(ctl):
     game = ctl.session.game
     ctl.link.send("hello", {
@@ -76,6 +81,7 @@ def send_hello(ctl):
         "game": ctl.session.name if game is not None else None,
         "n": len(game.history) if game is not None else 0,
         "hash": ctl.session.hash() if game is not None else None,
+        "log": log_report(ctl),
     })
 
 
@@ -84,7 +90,7 @@ def send_state(ctl):
     link = ctl.link
     if game is None:
         link.send("state", {"game": None, "players": 0, "options": {}, "dice": None,
-                            "n": 0, "hash": None, "over": False, "result": None})
+                            "n": 0, "hash": None, "over": False, "result": None, "log": log_report(ctl)})
         link.send("synced", {"n": 0, "hash": None})
     else:
         hash_text = ctl.session.hash()
@@ -98,6 +104,7 @@ def send_state(ctl):
             "hash": hash_text,
             "over": game.is_over(),
             "result": game.result(),
+            "log": log_report(ctl),
         })
         link.send_log(ctl.session.action_texts())
         link.send("synced", {"n": len(game.history), "hash": hash_text})
@@ -212,6 +219,16 @@ def cmd_undo(ctl, payload):
     ctl.takeback("host")
 
 
+def cmd_ack(ctl, payload):
+    # The host has shown the game log's damage report: stop repeating it.
+    # Only the report the host was sent: a newer one stays.
+    report = log_report(ctl)
+    if report is not None and payload.get("log") != report:
+        raise CommandError("bad-payload", "log must be the damage report the board sent last (in "
+                           "hello or state); sync and acknowledge that one")
+    ctl.session.log.forget_report()
+
+
 def cmd_bright(ctl, payload):
     ctl.display.level = whole(payload, "level", 0, 255)
 
@@ -244,6 +261,7 @@ COMMANDS = {
     "enter": cmd_enter,
     "undo": cmd_undo,
     "hint": cmd_hint,
+    "ack": cmd_ack,
     "bright": cmd_bright,
     "diag": cmd_diag,
     "ledtest": cmd_ledtest,

@@ -12,6 +12,7 @@ import sys
 from turtles.jsontext import dumps
 
 MARKER = "~TB "
+DIGITS = "0123456789"
 MAX_LINE = 1024  # bytes, without the newline; longer lines are dropped
 
 
@@ -97,7 +98,8 @@ def decode(line):
     if len(parts) != 3:
         raise FrameError("a frame needs a sequence number, a kind and a payload")
     seq = parts[0]
-    if not 0 < len(seq) <= 5 or not seq.isdigit() or int(seq) > 0xFFFF:
+    # ASCII digits only: CPython's isdigit() also takes '\u00b2' and int() then fails
+    if not 0 < len(seq) <= 5 or seq.strip(DIGITS) or int(seq) > 0xFFFF:
         raise FrameError("the sequence number must be a whole number 0..65535")
     try:
         payload = json.loads(parts[2])

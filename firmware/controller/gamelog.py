@@ -10,13 +10,19 @@
 #                                    hash in hex: boot resumes from the last
 #                                    one and replays only the actions after it
 # Lines are only ever appended; a new game is written to a new file that is
-# renamed over the old one. A line that fails its checksum ends the log: it
-# and everything after it are dropped, and the file is rewritten without them
-# before the next append. A torn last line (the power went mid-write) is the
-# normal end of a power cut; any other damage is kept whole in <log>.bad and
-# described in `damage`, for the controller to tell the host. A snapshot
-# only saves time: one that a takeback went behind, or that does not fit the
-# game, is passed over (the actions are all in the log).
+# renamed over the old one. Reading it back keeps every action it can prove:
+# - a torn last line (the power went mid-write) is the normal end of a power
+#   cut; a last line whole but for its newline is kept;
+# - a damaged snapshot line is passed over (it only saves time): the game
+#   resumes from the snapshot before it, or the start, and replays every
+#   action line after it;
+# - a damaged or unreadable action or takeback line ends the game there: the
+#   actions after it cannot be replayed without it.
+# Then the file is rewritten with the good lines only before the next append.
+# Any damage (not a torn end) keeps the log as it was in <log>.bad and is
+# described in `damage`; the description is also kept in <log>.report
+# (`report`) until a host says it has seen it (forget_report), so a host that
+# connects later still hears of it.
 #
 # Writing behind: queue() keeps an action in RAM until write_pending() puts
 # every queued line on flash in one write, so that no flash write (a page
@@ -29,6 +35,10 @@ import json
 import os
 
 from turtles.jsontext import dumps
+
+MAX_ACTION = 100  # characters of an action text (the engine's are under 20)
+MAX_ACTION_LINE = 2 + MAX_ACTION + 11  # "A <text> *<crc32>\n": a longer line is no action
+REPORT_MAX = 400  # characters of the damage report (it goes in `hello` and `state`)
 
 
 class GameLogError(ValueError):
@@ -77,6 +87,8 @@ class GameLog:
         self._snap = None  # (n, where) of the last snapshot scan() found good
         self.snapped = 0  # the actions the last good snapshot in the file follows
         self._queue = []  # texts of actions queued, not yet on flash (queue())
+        self.report = None  # what damage the log had, until a host has seen it (<log>.report)
+        self._kept_copy = False
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
@@ -165,6 +177,7 @@ class GameLog:
         self._kept = []
         self._snap = None
         self.snapped = 0
+        self.report = self._read_report()
         found = self._scan(self.path)
         if found is None:
             # A new game was written but the power went before its rename
@@ -173,23 +186,18 @@ class GameLog:
             if found is None or found[0] is None:
                 return None
             os.rename(self.path + ".tmp", self.path)
-        header, kept, dropped, bad_line, snap = found
-        if bad_line:
-            if header is None:
-                self.damage = "line 1 (the game's header) of the game log is damaged, so no game can be restored"
-            else:
-                self.damage = "line %d of the game log is damaged; %d actions are restored" % (
-                    bad_line, len(kept))
-            copied, where = self.keep_copy()
-            self.damage += "; %d lines could not be used; the log as it was %s" % (dropped, where)
-            if header is None and copied:
+        header, kept, dropped, aside, snap, mend = found
+        if aside:
+            self.damage = self._describe(header, kept, dropped, aside)
+            if header is None and (self._kept_copy or aside[0][0] == 0):
                 os.remove(self.path)  # its copy is in .bad; the next boot is clean
+            self.add_report(self.damage)
         if header is None:
             return None
         self._kept = kept
         self.dropped = dropped
         self._snap = snap
-        if dropped or bad_line:
+        if dropped or aside or mend:
             # Rewrite without the damage, so the next append starts clean.
             self._replace(self._lines(header))
             found = self._scan(self.path)
@@ -199,6 +207,69 @@ class GameLog:
         self._clean = True
         self.count = len(self._kept)
         return header
+
+    def _describe(self, header, kept, dropped, aside):
+        # The damage report: each line set aside, what was restored, where
+        # the log as it was is kept.
+        self._kept_copy = False
+        if aside[0][0] == 0:
+            return "the game log is empty: it holds no game, so none is restored"
+        parts = []
+        for n, what in aside[:4]:
+            parts.append("line %d (%s)" % (n, what))
+        if len(aside) > 4:
+            parts.append("%d more" % (len(aside) - 4))
+        if header is None:
+            text = "%s of the game log %s damaged, so no game can be restored" % (
+                ", ".join(parts), "is" if len(aside) == 1 else "are")
+        else:
+            text = "%s of the game log %s damaged; %d actions are restored" % (
+                ", ".join(parts), "is" if len(aside) == 1 else "are", len(kept))
+            if dropped:
+                text += "; %s could not be used" % (
+                    "that line" if dropped == 1 else "the %d lines from line %d on" % (dropped, aside[-1][0]))
+        copied, where = self.keep_copy()
+        self._kept_copy = copied
+        return text + "; the log as it was " + where
+
+    # ---- the damage report, kept until a host has seen it -----------------
+
+    def _read_report(self):
+        try:
+            f = open(self.path + ".report")
+        except OSError:
+            return None
+        try:
+            return f.read().strip() or None
+        except Exception:  # not text: a damaged report is still a report
+            return "an earlier damage report could not be read"
+        finally:
+            f.close()
+
+    def add_report(self, text):
+        # Kept in <log>.report until a host acknowledges it (forget_report).
+        if self.report and text in self.report:
+            return
+        report = text if not self.report else self.report + " | " + text
+        if len(report) > REPORT_MAX:
+            report = report[:REPORT_MAX - 3] + "..."
+        self.report = report
+        try:
+            f = open(self.path + ".report", "w")
+            try:
+                f.write(report)
+                f.flush()
+            finally:
+                f.close()
+        except OSError:
+            pass  # said at this boot only, then
+
+    def forget_report(self):
+        self.report = None
+        try:
+            os.remove(self.path + ".report")
+        except OSError:
+            pass
 
     def actions(self, start=0, stop=None):
         # The texts of the actions scan() found, in order from action
@@ -216,9 +287,9 @@ class GameLog:
                 line = f.readline()
                 if at == kept[k]:
                     try:
-                        yield line[2:-11].decode()  # "A <text> *<crc32>\n"
-                    except UnicodeError:  # sealed, yet no text: the game refuses it
-                        yield "(not UTF-8)"
+                        yield line[2:line.rfind(b" *")].decode()  # "A <text> *<crc32>\n" (the last: maybe no \n)
+                    except UnicodeError:  # (scan() sets such a line aside: the file changed since)
+                        raise GameLogError("action %d in the game log is not text" % (k + 1))
                     k += 1
                 at += len(line)
         finally:
@@ -252,9 +323,14 @@ class GameLog:
 
     def _scan(self, path):
         # -> (header or None, offsets of the kept action lines, number of
-        # damaged lines dropped, the first damaged line's number or 0 when
-        # the only damage is a torn last line, (n, offset) of the last
-        # snapshot that fits or None), or None when there is no file.
+        # lines dropped from where the provable game ends, [(line number,
+        # what)] of the lines set aside as damaged (line 0: an empty log),
+        # (n, offset) of the last snapshot that fits or None, whether the
+        # file needs mending (a torn end, a last line without its newline)),
+        # or None when there is no file.
+        # An action or takeback line that cannot be read ends the game
+        # there: the actions after it cannot be replayed without it. A
+        # damaged snapshot is passed over: it only saved time.
         try:
             f = open(path, "rb")
         except OSError:
@@ -262,8 +338,9 @@ class GameLog:
         header = None
         kept = []
         snaps = []  # (n, offset) of the snapshots not taken back behind
+        aside = []
         dropped = 0
-        bad_line = 0
+        mend = False
         at = 0
         n = 0
         try:
@@ -274,43 +351,60 @@ class GameLog:
                 n += 1
                 size = _sealed(raw)
                 if size < 0 and not raw.endswith(b"\n"):
-                    # the last line: torn short by a power cut, or whole
-                    # with its newline damaged (its body is proven: keep it)
-                    size = _sealed(raw[:-1] + b"\n")
+                    # the last line: whole but for its newline (kept), torn
+                    # short by a power cut, or whole with its newline damaged
+                    size = _sealed(raw + b"\n")
+                    if size < 0:
+                        size = _sealed(raw[:-1] + b"\n")
+                        if size >= 0:
+                            aside.append((n, "its newline"))
                     if size >= 0:
-                        bad_line = n
-                kind = raw[:2] if size >= 2 else raw[:size]  # b"A ", b"S ", b"U" (no text made)
+                        mend = True
+                    elif n > 1:
+                        dropped = 1  # a write the power cut short: no damage
+                        break
+                what = None  # why this line ends the provable game
                 if size < 0:
-                    good = False
+                    if n > 1 and _damaged_snapshot(raw, len(kept)):
+                        aside.append((n, "a snapshot, passed over"))
+                        mend = True
+                        at += len(raw)
+                        continue
+                    what = "the game's header" if n == 1 else "an action"
                 elif header is None:
                     header = _header(_text(raw, size))
-                    good = header is not None
-                elif kind == b"A ":
-                    kept.append(at)
-                    good = True
-                elif kind == b"S ":
-                    good = True
-                    k = _snapshot_n(_text(raw, size))
-                    if k == len(kept):
-                        snaps.append((k, at))
+                    if header is None:
+                        what = "the game's header"
                 else:
-                    good = kind == b"U" and len(kept) > 0
-                    if good:
+                    kind = raw[:2] if size >= 2 else raw[:size]  # b"A ", b"S ", b"U" (no text made)
+                    if kind == b"A ":
+                        if _text(raw[2:], size - 2) is None:
+                            what = "an action that is not UTF-8 text"
+                        else:
+                            kept.append(at)
+                    elif kind == b"S ":
+                        k = _snapshot_n(_text(raw, size))
+                        if k == len(kept):
+                            snaps.append((k, at))
+                    elif kind == b"U" and kept:
                         kept.pop()
                         while snaps and snaps[-1][0] > len(kept):
                             snaps.pop()
-                if not good:
-                    # this line and every line after it are dropped
+                    else:
+                        what = "a takeback of nothing" if kind == b"U" else "a line of no known kind"
+                if what is not None:
+                    # this line and every line after it are set aside
+                    aside.append((n, what))
                     dropped = 1
                     while f.readline():
                         dropped += 1
-                    if dropped > 1 or raw.endswith(b"\n") or n == 1:
-                        bad_line = n  # not just a write the power cut short
                     break
                 at += len(raw)
         finally:
             f.close()
-        return header, kept, dropped, bad_line, snaps[-1] if snaps else None
+        if n == 0:
+            aside.append((0, "empty"))
+        return header, kept, dropped, aside, snaps[-1] if snaps else None, mend
 
     def _lines(self, header):
         # The log's good lines again: the header, the actions, the last snapshot.
@@ -326,8 +420,9 @@ class GameLog:
             yield seal("S %d %08x %s" % snap)
 
     def _check_text(self, text):
-        if not isinstance(text, str) or not text or "\n" in text or "\r" in text:
-            raise GameLogError("an action text is one non-empty line, not %r" % (text,))
+        if not isinstance(text, str) or not text or "\n" in text or "\r" in text or len(text) > MAX_ACTION:
+            raise GameLogError("an action text is one non-empty line of at most %d characters, not %r" % (
+                MAX_ACTION, text))
 
     def _write(self, line):
         # `line` after the queued actions' lines, in one append; the queue
@@ -411,6 +506,16 @@ def _text(raw, size):
         return raw[:size].decode()
     except UnicodeError:
         return None
+
+
+def _damaged_snapshot(raw, count):
+    # A damaged line that can only be a snapshot written after `count`
+    # actions: longer than any action line, its kind and count intact, and
+    # no line end of another line inside it (two lines run together).
+    if len(raw) <= MAX_ACTION_LINE or not raw.startswith(("S %d " % count).encode()):
+        return False
+    star = raw.find(b" *")
+    return star == len(raw) - 11 or star == len(raw) - 10
 
 
 def _snapshot_n(body):

@@ -5,7 +5,10 @@
 #   After a power cut turtles may stand on the board at boot, so a cell that
 #   reads far from its saved baseline (or, with none saved, far from
 #   mid-scale) keeps the saved one (or mid-scale) and learns its own baseline
-#   the first time it is stably empty.
+#   the first time it is stably empty. A saved baseline farther from the
+#   boot reading than any turtle moves it (or at a rail) is wrong: it is
+#   reported (`suspect`) and the cell calibrated as with none saved, so no
+#   phantom turtle stands there.
 #   Calibration takes the median of readings spread over ~150 ms (one wild
 #   reading cannot move it), and an empty cell follows its slowly drifting
 #   empty level afterwards.
@@ -54,6 +57,7 @@ STUCK_EVERY_MS = 250  # how often the slow checks (stuck, unclear, noise) run
 LATE_CHECKS_MS = 1000  # with idle_checks: scan() runs them itself once they are this late
 LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
 NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
+FIELD_THRESHOLDS = 4  # a turtle moves a reading at most this many thresholds (the threshold is half the weakest's)
 BIAS = 1 << 17  # added to the offsets in _lo/_hi: the quick path keeps no negative numbers
 
 
@@ -102,6 +106,7 @@ class Sensing:
         self.pending = 0  # cells with a change not yet steady, or not clear
         self.faults = []  # [(cell, reason)], in cell order
         self.unreadable = None  # why the calibration file could not be read
+        self.suspect = []  # [(cell, saved level, reading)]: a saved baseline no turtle explains
         self._state = bytearray(n)  # instant states
         self._since = [0] * n  # when the instant state last changed
         self._last = array("i", [-1] * n)  # previous reading
@@ -152,17 +157,25 @@ class Sensing:
         self.noise = noise_of(samples, medians)
         self.smooth = smoothing(self.noise, self.threshold)
         saved = self.load()
+        self.suspect = []
         changed = False
         for i in range(n):
             r = medians[i]
             old = saved[i]
             if r <= self.rail or r >= 65535 - self.rail:
                 base, trusted = (MID, False) if old is None else (old, True)
-            elif old is not None:
+            elif old is not None and not self._implausible(old, r):
                 # Near the saved baseline: the cell is empty, refresh it.
                 # Far from it: a turtle stands there, keep the saved one.
                 near = abs(r - old) < self.release
                 base, trusted = (r, True) if near else (old, True)
+            elif old is not None:
+                # Farther than any turtle could move it: the saved level is
+                # wrong (or the sensor changed). Calibrated as with none
+                # saved, and reported: no phantom turtle on that cell.
+                self.suspect.append((self.board.cells[i], old, r))
+                changed = True
+                base, trusted = (r, True) if abs(r - MID) <= self.zero_band else (MID, False)
             elif abs(r - MID) <= self.zero_band:
                 base, trusted = r, True
             else:
@@ -194,6 +207,16 @@ class Sensing:
             self._band(i)
         if changed:
             self.save()
+
+    def _implausible(self, saved, reading):
+        # A saved empty level at a rail (a dead sensor's), or farther from
+        # the boot reading than a turtle's field reaches.
+        return (saved <= self.rail or saved >= 65535 - self.rail
+                or abs(reading - saved) > FIELD_THRESHOLDS * self.threshold)
+
+    def suspect_text(self):
+        # The cells whose saved baseline calibration did not believe, in words.
+        return "; ".join(["%s: saved empty level %d, it reads %d now" % c for c in self.suspect])
 
     def load(self):
         # Saved baselines per cell (None where unknown).

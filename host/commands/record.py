@@ -32,6 +32,11 @@ def export_record(port: str, geometry=None, timeout: float = 5.0) -> str:
         raise UserError(f"{e}; is the firmware on the board ours and up to date?") from None
     finally:
         mirror.close()
+    if mirror.log_reports:
+        from turtleboard.console.app import safe_text
+
+        for report in mirror.log_reports:
+            print(f"turtleboard: the board's game log was damaged: {safe_text(report)}", file=sys.stderr)
     game = mirror.replica.game
     if game is None:
         raise UserError("there is no game on the board to export; start one first")

@@ -12,7 +12,9 @@
 Events (what read() returns, in arrival order):
     Frame(seq, kind, payload)   a good protocol frame from the device
     Raw(text)                   any other line: boot text, a traceback, the REPL
-    Damaged(text, why)          a line with the frame marker that failed its check
+    Damaged(text, why)          a line with the frame marker that failed its check,
+                                or a good frame with a field of the wrong type
+                                (connection/schema.py): never handed on as a Frame
     Overlong(length)            a line longer than frames.MAX_LINE, dropped
 
 Errors (all UserError subclasses, so the CLI prints the message, not a trace):
@@ -42,13 +44,13 @@ import serial
 
 from controller import frames
 from turtleboard import __version__
+from turtleboard.connection.schema import problem
 from turtleboard.errors import UserError
 from turtleboard.sim.lock import folder_served
 
 PROTO = 1  # the protocol version this host speaks (docs/protocol.md)
 BAUD = 115200
 BACKLOG_MAX = 4096  # events kept for the next read(); beyond it the oldest go (a gap)
-LINE_ERRORS = ("not-a-frame", "bad-frame", "too-long")  # device errors about a line it could not read: no `re`
 
 
 class Frame(NamedTuple):
@@ -146,6 +148,7 @@ class Link:
         self.hello: dict | None = None
         # counters, for the status line and the console
         self.damaged = 0
+        self.unusable = 0  # good frames with a field of the wrong type (counted in damaged too)
         self.overlong = 0
         self.gaps = 0
         self.frames_in = 0
@@ -185,11 +188,20 @@ class Link:
         return self.port
 
     def connect(self) -> None:
-        """Open the port only (no hello)."""
+        """Open the port only (no hello). A newline goes out first: it ends
+        any partial line a previous host left in the device's reader, which
+        would otherwise spoil our first frame; what the device had sent
+        before we came is dropped."""
         self.close()
         self.ser = open_port(self.device_path(), self.baud, self.exclusive)
         self.reader = frames.LineReader()
         self.rx_seq = None
+        self.backlog.clear()
+        try:
+            self.ser.reset_input_buffer()
+        except (serial.SerialException, OSError):
+            pass
+        self.write_raw(b"\n")
 
     def open(self, timeout: float = 3.0) -> dict:
         """Open the port and do the hello handshake; returns the hello payload."""
@@ -319,6 +331,12 @@ class Link:
                     self.gaps += 1
                 self.rx_seq = seq
                 self.frames_in += 1
+                why = problem(kind, payload)
+                if why is not None:
+                    self.damaged += 1
+                    self.unusable += 1
+                    out.append(Damaged(line, f"a frame the host cannot use: {why}"))
+                    continue
                 re = payload.get("re")
                 if kind == "error" and isinstance(re, int):  # a refused `new` brings no game
                     self.pending_new.discard(re)
@@ -377,17 +395,13 @@ class Link:
 
     def command(self, kind: str, payload: dict | None = None, timeout: float = 2.0) -> Frame:
         """Send a command and wait for its `ok` (returned); an `error` that
-        answers it raises DeviceError."""
+        answers it (its `re` names the command) raises DeviceError."""
         seq = self.send(kind, payload)
 
         def answers(f: Frame) -> bool:
-            # An error without `re` answers only when it says the line itself
-            # was unreadable (so the device could not know its seq); a sensor
-            # or log error arriving meanwhile is not the command's answer.
-            re = f.payload.get("re")
-            if re is None:
-                return f.kind == "error" and f.payload.get("code") in LINE_ERRORS
-            return re == seq
+            # An error without `re` (a sensor or log error, a line the device
+            # could not read, maybe a previous host's) is not this answer.
+            return f.payload.get("re") == seq
 
         f = self.wait_for(("ok", "error"), timeout, answers)
         if f.kind == "error":

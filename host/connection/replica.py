@@ -31,13 +31,19 @@ display stays live), then resyncs;
 neither side loses the game: the board keeps its power-safe log, the replica
 is rebuilt from it. Mirror also keeps the last `leds`, `status`, `prompt`
 payloads, the LED colours (`leds`: "rrggbb" per LED index) and the hello
-for the display.
+for the display. A report of what the board's game log lost (`log` in
+`hello` and `state`) comes as a note once and is acknowledged (`ack`).
+
+Every frame is checked against connection/schema.py where the Link reads
+it: one with a field of the wrong type arrives as a damaged line, which
+makes the replica resync.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 
 from turtleboard.connection.link import (
     Disconnected,
@@ -49,10 +55,13 @@ from turtleboard.connection.link import (
     PortError,
     Raw,
 )
+from turtleboard.connection.schema import MAX_ACTIONS
 from turtles import new_game
 from turtles.errors import GameError
 
 FRAME_KINDS = ("hello", "action", "undone", "state", "log", "synced")
+SYNC_EVERY = 0.2  # seconds at least between two syncs asked (a board sending bad lines)
+SYNC_TEXT_MAX = 4_000_000  # characters of action texts one sync may bring (a long game has ~10 KB)
 
 
 def hash_text(h: int) -> str:
@@ -67,8 +76,10 @@ class Replica:
         self.needs_sync = True
         self.awaiting = False  # a sync went out and its `synced` has not come yet
         self.syncing = None  # the `state` payload and log while a sync arrives
+        self.sync_chars = 0  # the action texts' size in `syncing`
         self.resyncs = 0
         self.mismatches = 0
+        self.failed = 0  # syncs in a row whose answer made no game here
 
     @property
     def n(self) -> int:
@@ -79,6 +90,20 @@ class Replica:
 
     def lost(self, why: str) -> list[str]:
         """Something may have been missed: resync (and say why)."""
+        return self._lost(why)
+
+    def _sync_failed(self, why: str) -> list[str]:
+        # A sync's answer that does not make a game here (maybe a line of it
+        # was lost): asked again, less and less often (Mirror.sync_interval).
+        self.in_sync = False
+        self.needs_sync = True
+        self.failed += 1
+        return [why + "; syncing again"]
+
+    def spoiled(self, why: str) -> list[str]:
+        """A line was lost, maybe one of a sync's answer: resync afresh."""
+        self.syncing = None
+        self.awaiting = False
         return self._lost(why)
 
     def _lost(self, why: str) -> list[str]:
@@ -159,6 +184,7 @@ class Replica:
     def _on_state(self, p) -> list[str]:
         # the answer to a sync, or a new game: the log and `synced` follow
         self.syncing = (p, [])
+        self.sync_chars = 0
         self.awaiting = True
         return []
 
@@ -173,6 +199,14 @@ class Replica:
         if not isinstance(more, list) or not all(isinstance(t, str) for t in more):
             self.syncing = None
             return self._lost("a log chunk that is not a list of action texts")
+        self.sync_chars += sum(len(t) for t in more)
+        if len(actions) + len(more) > MAX_ACTIONS or self.sync_chars > SYNC_TEXT_MAX:
+            self.syncing = None
+            self.awaiting = False
+            return self._lost(
+                f"the board's sync brings over {len(actions) + len(more)} actions "
+                f"({self.sync_chars} characters), more than any game (at most {MAX_ACTIONS} "
+                f"actions, {SYNC_TEXT_MAX} characters); the rest is dropped")
         actions.extend(more)
         return []
 
@@ -192,22 +226,19 @@ class Replica:
         try:
             game = new_game(name, state.get("players"), state.get("options") or {}, geometry)
         except Exception as e:  # GameError, or fields of the wrong type
-            self.in_sync = False
-            return [f"cannot mirror the board's game {name!r}: {e}"]
+            return self._sync_failed(f"cannot mirror the board's game {name!r}: {e}")
         for i, text in enumerate(actions):
             try:
                 game.apply_text(text)
             except GameError as e:
                 self.game = game
-                self.in_sync = False
-                return [f"the board's action {i + 1} {text!r} does not apply here ({e})"]
+                return self._sync_failed(f"the board's action {i + 1} {text!r} does not apply here ({e})")
         self.game = game
         if p.get("n") != self.n or p.get("hash") != self.hash():
-            self.in_sync = False
-            return [
+            return self._sync_failed(
                 f"after a full sync the board has {p.get('n')} actions, hash {p.get('hash')}; "
-                f"the mirror replays to {self.n} actions, hash {self.hash()}"
-            ]
+                f"the mirror replays to {self.n} actions, hash {self.hash()}")
+        self.failed = 0
         was = self.resyncs
         self.resyncs += 1
         self.in_sync = True
@@ -231,6 +262,9 @@ class Mirror:
         self.reconnects = 0
         self.lost_at = self.next_try = 0.0
         self.gaps_seen = 0
+        self.synced_at = -SYNC_EVERY  # when the last sync went out
+        self.log_report: str | None = None  # what the board could not restore of its game log
+        self.log_reports: deque = deque(maxlen=8)  # the reports noted (the last few)
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
         # called with the events of every poll that had some (the web page's
         # hub); each must return at once: it runs on the thread reading the board
@@ -273,7 +307,13 @@ class Mirror:
         self.link.close()
         self.connected = False
 
+    def sync_interval(self) -> float:
+        """Seconds between two syncs asked: longer after each that failed
+        (a board whose game this host cannot mirror is not flooded)."""
+        return SYNC_EVERY * 2 ** min(self.replica.failed, 5)
+
     def _sync(self) -> None:
+        self.synced_at = time.monotonic()
         self.link.send("sync")
         self.replica.sync_sent()
 
@@ -305,7 +345,7 @@ class Mirror:
             return out
         with self.lock:
             self._apply(events, out)
-        if self.replica.needs_sync and self.link.is_open:
+        if self.replica.needs_sync and self.link.is_open and time.monotonic() - self.synced_at >= self.sync_interval():
             try:
                 self._sync()
             except Disconnected as e:
@@ -314,26 +354,49 @@ class Mirror:
 
     def _apply(self, events: list, out: list) -> None:
         for ev in events:
-            if isinstance(ev, Frame):
-                out.append(("frame", ev))
-                self._keep(ev)
-                for note in self.replica.handle(ev):
+            try:
+                self._apply_one(ev, out)
+            except Exception as e:  # noqa: BLE001 - a bug must show, never stop the reader
+                for note in self.replica.lost(f"the mirror could not use a line from the board ({e!r})"):
                     out.append(("note", note))
-                if ev.kind == "synced":
-                    self.link.pending_new.clear()
-            elif isinstance(ev, Raw):
-                out.append(("raw", ev.text))
-            else:
-                # a damaged or overlong line may have been an action: check
-                out.append(("bad", ev))
-                if self.replica.in_sync:
-                    for note in self.replica.lost("a damaged line came from the board"):
-                        out.append(("note", note))
         if self.link.gaps != self.gaps_seen:
             self.gaps_seen = self.link.gaps
             if self.replica.in_sync:
                 for note in self.replica.lost("frames from the board went missing"):
                     out.append(("note", note))
+
+    def _apply_one(self, ev, out: list) -> None:
+        if isinstance(ev, Frame):
+            out.append(("frame", ev))
+            self._keep(ev)
+            if ev.kind in ("hello", "state") and ev.payload.get("log"):
+                self._log_report(ev.payload["log"], out)
+            for note in self.replica.handle(ev):
+                out.append(("note", note))
+            if ev.kind == "synced":
+                self.link.pending_new.clear()
+        elif isinstance(ev, Raw):
+            out.append(("raw", ev.text))
+        else:
+            # a damaged or overlong line may have been an action: check
+            out.append(("bad", ev))
+            rep = self.replica
+            if rep.in_sync or rep.awaiting:  # (a sync's answer may have lost a line too)
+                for note in rep.spoiled("a line from the board was damaged or unusable"):
+                    out.append(("note", note))
+
+    def _log_report(self, text: str, out: list) -> None:
+        # The board keeps saying what its game log lost until a host has
+        # shown it and says so (`ack`); said once here.
+        if text == self.log_report:
+            return
+        self.log_report = text
+        self.log_reports.append(text)
+        out.append(("note", f"the board's game log was damaged: {text}"))
+        try:
+            self.link.send("ack", {"log": text})
+        except LinkError:
+            self.log_report = None  # said again when the board is back
 
     def _lost(self, out: list, why: str) -> None:
         self.connected = False

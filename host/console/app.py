@@ -7,6 +7,7 @@ Commands are typed at the `tb>` prompt (Tab completes):
     sync | ping | hello | undo | ledtest | diag on|off | bright N
     new GAME PLAYERS [opt=v,...] [physical] [seats=S,S,...]   enter TEXT   answer N   hint
     send KIND {json}         any protocol frame
+    ack                      the board's game log report is seen
     repl                     into the MicroPython REPL (Ctrl-] comes back)
     stats | help | quit
 
@@ -40,13 +41,13 @@ KIND_STYLE = {
 
 COMMANDS = [
     "sync", "ping", "hello", "undo", "ledtest", "diag", "bright", "new", "enter",
-    "answer", "hint", "send", "repl", "stats", "help", "quit",
+    "answer", "hint", "send", "ack", "repl", "stats", "help", "quit",
 ]
 COMPLETIONS = {
     "diag": ["on", "off"],
     "new": ["mahe", "race", "tortuga"],
     "send": ["hello", "sync", "new", "answer", "enter", "undo", "bright", "diag", "ledtest", "ping",
-             "hint"],
+             "hint", "ack"],
 }
 
 HELP = """commands:
@@ -65,6 +66,7 @@ HELP = """commands:
   ledtest            all LEDs red, green, blue, white (a dead LED shows)
   send KIND {json}   any protocol frame
   repl               the MicroPython REPL (the firmware stops); Ctrl-] back
+  ack                the board's game log damage report is seen: stop repeating
   stats              frames in/out, damaged lines, gaps
   quit               leave (Ctrl-D too)"""
 
@@ -151,8 +153,12 @@ def safe_text(text: str) -> str:
     def shown(m):
         return m.group(0).encode("unicode_escape").decode("ascii").replace("\\x1b", "\\e")
 
+    # (a lone surrogate, from a JSON "\ud800", is shown as its code too)
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return _CONTROL.sub(shown, text)
 
+
+BAD_EVERY = 1.0  # seconds between two lines about lines from the board the host cannot use
 
 SENSE_MARKS = {0: ".", 1: "^", 2: "v"}  # the image: empty, a turtle, a flipped turtle
 
@@ -187,12 +193,13 @@ def board_cells(name: str | None) -> list[str] | None:
 
 def frame_text(f: Frame, cells: list[str] | None = None) -> str:
     style = KIND_STYLE.get(f.kind, "white")
+    kind = escape(safe_text(f"{f.kind:8s}"[:40]))
     if f.kind == "sense":
-        return f"[dim]{f.seq:5d}[/dim] [{style}]{f.kind:8s}[/{style}] {escape(sense_text(f.payload, cells))}"
+        return f"[dim]{f.seq:5d}[/dim] [{style}]{kind}[/{style}] {escape(sense_text(f.payload, cells))}"
     body = json.dumps(f.payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     if len(body) > 300:
         body = body[:300] + "..."
-    return f"[dim]{f.seq:5d}[/dim] [{style}]{f.kind:8s}[/{style}] {escape(body)}"
+    return f"[dim]{f.seq:5d}[/dim] [{style}]{kind}[/{style}] {escape(safe_text(body))}"
 
 
 class Console:
@@ -209,6 +216,9 @@ class Console:
         self.waiting = threading.Event()  # set while the prompt waits for a line
         self.last_heard = time.monotonic()  # when the board last sent something
         self.cells = board_cells((link.hello or {}).get("board"))
+        self.log_report = (link.hello or {}).get("log")  # what the board's game log lost, not yet acknowledged
+        self.bad_at = -BAD_EVERY  # when a line the host cannot use was last shown
+        self.bad_hidden = 0  # such lines not shown since
 
     def note(self, direction: str, text: str) -> None:
         if self.log:
@@ -221,32 +231,60 @@ class Console:
             self.repl_out((ev.text + "\n").encode("utf-8", "replace"))
             return
         with self.lock:
-            if isinstance(ev, Frame):
-                if ev.kind == "prompt":
-                    self.prompt_id = ev.payload.get("id")
-                elif ev.kind == "closed" and ev.payload.get("id") == self.prompt_id:
-                    self.prompt_id = None
-                if ev.kind == "hello":
-                    self.cells = board_cells(ev.payload.get("board"))
-                self.note("<", f"{ev.kind} {json.dumps(ev.payload, sort_keys=True, ensure_ascii=False)}")
-                text = frame_text(ev, self.cells)
-                if ev.kind == "prompt":
-                    choices = ev.payload.get("choices") or []
-                    text += "\n" + "\n".join(
-                        f"        [magenta]{i + 1}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
-                    ) + "\n        (answer N)"
-            elif isinstance(ev, Raw):
-                self.note("|", ev.text)
-                text = f"[yellow]|[/yellow] {escape(safe_text(ev.text))}"
-            elif isinstance(ev, Damaged):
-                self.note("!", f"damaged: {ev.why}: {ev.text}")
-                text = f"[red]! damaged line dropped ({escape(ev.why)}):[/red] {escape(safe_text(ev.text[:120]))}"
-            elif isinstance(ev, Overlong):
-                self.note("!", "overlong line dropped")
-                text = f"[red]! a line over {ev.length} bytes was dropped[/red]"
-            else:
-                text = escape(str(ev))
-            self._print(text)
+            try:
+                text = self._text(ev)
+                if text is not None:
+                    self._print(text)
+            except Exception as e:  # noqa: BLE001 - a bug must show, never stop the reader
+                text = self._bad(f"[red]! could not show a line from the board ({escape(repr(e))})[/red]")
+                if text is not None:
+                    self._print(text)
+
+    def _bad(self, text: str) -> str | None:
+        # Lines about what the host cannot use: at most one a second.
+        now = time.monotonic()
+        if now - self.bad_at < BAD_EVERY:
+            self.bad_hidden += 1
+            return None
+        if self.bad_hidden:
+            text += f" [red](and {self.bad_hidden} more like it)[/red]"
+        self.bad_at = now
+        self.bad_hidden = 0
+        return text
+
+    def _text(self, ev) -> str | None:
+        if isinstance(ev, Frame):
+            if ev.kind == "prompt":
+                self.prompt_id = ev.payload.get("id")
+            elif ev.kind == "closed" and ev.payload.get("id") == self.prompt_id:
+                self.prompt_id = None
+            if ev.kind == "hello":
+                self.cells = board_cells(ev.payload.get("board"))
+            if ev.kind in ("hello", "state") and ev.payload.get("log"):
+                self.log_report = ev.payload["log"]
+            self.note("<", f"{ev.kind} {json.dumps(ev.payload, sort_keys=True, ensure_ascii=False)}")
+            text = frame_text(ev, self.cells)
+            if ev.kind == "prompt":
+                choices = ev.payload.get("choices") or []
+                text += "\n" + "\n".join(
+                    f"        [magenta]{i + 1}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
+                ) + "\n        (answer N)"
+            if ev.kind in ("hello", "state") and ev.payload.get("log"):
+                text += ("\n        [bold red]the board's game log was damaged:[/bold red] "
+                         + escape(str(ev.payload["log"])) + "\n        (type `ack` once it is seen)")
+        elif isinstance(ev, Raw):
+            self.note("|", ev.text)
+            text = f"[yellow]|[/yellow] {escape(safe_text(ev.text))}"
+        elif isinstance(ev, Damaged):
+            self.note("!", f"damaged: {ev.why}: {ev.text}")
+            return self._bad(f"[red]! damaged line dropped ({escape(ev.why[:200])}):[/red] "
+                             f"{escape(safe_text(ev.text[:120]))}")
+        elif isinstance(ev, Overlong):
+            self.note("!", "overlong line dropped")
+            return self._bad(f"[red]! a line over {ev.length} bytes was dropped[/red]")
+        else:
+            text = escape(str(ev))
+        return text
 
     def _print(self, text: str) -> None:
         # Only while the prompt waits for a line is it cleared and drawn
@@ -255,7 +293,11 @@ class Console:
         if again:
             sys.stdout.write("\r\x1b[K")
             sys.stdout.flush()
-        self.out.print(text, soft_wrap=True)
+        try:
+            self.out.print(text, soft_wrap=True)
+        except UnicodeError:  # a terminal that cannot show it: never the text that follows
+            del self.out._buffer[:]
+            self.out.print(escape(text.encode("ascii", "backslashreplace").decode("ascii")), soft_wrap=True)
         if again:
             again()
 
@@ -284,6 +326,14 @@ class Console:
             return True
         if cmd == "repl":
             self.repl()
+            return True
+        if cmd == "ack":
+            if not self.log_report:
+                self.say("[dim]the board has reported no damage to its game log[/dim]")
+                return True
+            seq = self.link.send("ack", {"log": self.log_report})
+            self.say(f"[dim]{seq:5d} >[/dim] [bold]ack[/bold] (the game log report is seen)")
+            self.log_report = None
             return True
         try:
             parsed = parse_command(line, self.prompt_id)
@@ -344,6 +394,11 @@ class Console:
                     self.say(f"[bold red]{escape(str(e2))}[/bold red]")
                     self.stop.set()
                     os.kill(os.getpid(), 2)
+            except Exception as e:  # noqa: BLE001 - a bug must show, never stop the reader
+                with self.lock:
+                    text = self._bad(f"[red]! the console hit {escape(repr(e))} reading the board[/red]")
+                    if text is not None:
+                        self._print(text)
 
     # ---- the MicroPython REPL ---------------------------------------------
 
@@ -433,7 +488,7 @@ def run_console(link: Link, log_path: str | None = None, linger: float = 0.0) ->
     except ImportError:  # Windows: the console works, without completion and history
         readline = None
 
-    log = open(log_path, "a", encoding="utf-8") if log_path else None
+    log = open(log_path, "a", encoding="utf-8", errors="backslashreplace") if log_path else None
     con = Console(link, log=log)
     prompt = "tb> "
 

@@ -82,6 +82,19 @@ def led_of_cells(board: dict | None) -> dict:
     return out
 
 
+BATCH_S = 0.05  # seconds: the link thread hands events to the display at most this often
+BATCH_MAX = 2000  # events, at most, in one hand-over
+BAD_EVERY = 1.0  # seconds between two lines about lines from the board the host cannot use
+
+
+def bad_text(ev) -> str:
+    """One line about a Damaged or Overlong event."""
+    why = getattr(ev, "why", None)
+    if why is not None:
+        return f"dropped a line from the board ({why}); resyncing"
+    return f"dropped a line from the board over {getattr(ev, 'length', '?')} bytes; resyncing"
+
+
 class BoardView(Static):
     """The board: drawn again for the room it has whenever that changes."""
 
@@ -129,6 +142,8 @@ class MirrorApp(App):
         self.logged = 0  # the actions the log shows: 1..logged
         self.last_status = ""
         self.prompt_logged = None  # the id of the question the log last showed
+        self.bad_at = -BAD_EVERY  # when a bad line was last said
+        self.bad_hidden = 0  # bad lines left unsaid since
 
     def compose(self) -> ComposeResult:
         yield Static(id="top")
@@ -155,7 +170,7 @@ class MirrorApp(App):
         self.log_history()
         self.reflow(self.size.width, self.size.height)
         self.set_focus(None)
-        threading.Thread(target=self.pump, daemon=True).start()
+        threading.Thread(target=self.pump, daemon=True, name="mirror-pump").start()
 
     def on_resize(self, event) -> None:
         self.reflow(event.size.width, event.size.height)
@@ -171,76 +186,124 @@ class MirrorApp(App):
     # ---- the link thread ------------------------------------------------------
 
     def pump(self) -> None:
+        # Events go to the display at most every BATCH_S (a busy board's
+        # frames are shown together: one redraw, not one per frame).
+        batch: list = []
+        shown_at = time.monotonic()
         while not self.stopping.is_set():
-            try:
-                events = self.mirror.poll(0.05)
-            except LinkError as e:
-                events = [("link", "lost"), ("note", f"{e}; trying again")]
-                time.sleep(0.5)
-            except Exception as e:  # a bug must show, never freeze the mirror silently
-                events = [("note", f"the mirror hit {e!r} reading the board; resyncing")]
+            events = self.poll_once()
+            batch.extend(events)
+            now = time.monotonic()
+            if batch and (not events or now - shown_at >= BATCH_S or len(batch) >= BATCH_MAX):
+                shown_at = now
+                if self.stopping.is_set():
+                    return
                 try:
-                    self.mirror.replica.lost(f"the mirror hit {e!r}")
-                except Exception:
-                    pass
-                time.sleep(0.5)
-            if events and not self.stopping.is_set():
-                try:
-                    self.call_from_thread(self.on_events, events)
+                    self.call_from_thread(self.on_events, batch)
                 except RuntimeError:
                     return
+                batch = []
+
+    def poll_once(self) -> list:
+        try:
+            events = self.mirror.poll(0.05)
+        except LinkError as e:
+            events = [("link", "lost"), ("note", f"{e}; trying again")]
+            time.sleep(0.5)
+        except Exception as e:  # a bug must show, never freeze the mirror silently
+            events = [("note", f"the mirror hit {e!r} reading the board; resyncing")]
+            try:
+                self.mirror.replica.lost(f"the mirror hit {e!r}")
+            except Exception:
+                pass
+            time.sleep(0.5)
+        return events
 
     def on_events(self, events) -> None:
+        # Whatever the events, this callback must return: an event it cannot
+        # show is said in one line (rate-limited) and the mirror resyncs.
         log = self.query_one("#log", RichLog)
         redraw = False
         for kind, data in events:
-            if kind == "frame":
-                f = data
-                redraw = True
-                if f.kind == "action":
-                    who = f.payload.get("by", "")
-                    text = action_words(self.mirror.replica.game, str(f.payload.get("text")))
-                    log.write(f"[bold cyan]{f.payload.get('n')}. {escape(text)}[/bold cyan]"
-                              f" [dim]({escape(str(who))})[/dim]")
-                    if isinstance(f.payload.get("n"), int):
-                        self.logged = f.payload["n"]
-                elif f.kind == "hint":
-                    p = f.payload
-                    log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
-                              f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {p.get('level')} "
-                              f"level's move, lit on the board)[/dim]")
-                elif f.kind == "undone":
-                    log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
-                    if isinstance(f.payload.get("n"), int):
-                        self.logged = f.payload["n"]
-                elif f.kind == "status":
-                    self.log_status(f.payload)
-                elif f.kind == "error":
-                    log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
-                elif f.kind == "closed":
-                    self.prompt_logged = None
-                elif f.kind == "prompt" and f.payload.get("id") != self.prompt_logged:
-                    self.prompt_logged = f.payload.get("id")  # again (NEXT, a hint): not logged
-                    log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
-            elif kind == "raw":
-                log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
-            elif kind == "note":
-                self.last_note = data
-                log.write(f"[bold]{escape(data)}[/bold]")
-                if data.startswith(("synced", "resynced")):
-                    self.log_history()
-                redraw = True
-            elif kind == "link":
-                self.link_state = data
-                redraw = True
-            elif kind == "bad":
-                log.write(f"[red]! {escape(str(data)[:120])}[/red]")
+            try:
+                redraw = self.show_event(log, kind, data) or redraw
+            except Exception as e:  # noqa: BLE001 - a bug must show, never stop the mirror
+                self.say_bad(f"the mirror could not show a {kind} ({e!r}); resyncing")
+                with self.mirror.lock:
+                    self.mirror.replica.lost(f"the mirror hit {e!r}")
         if self.host_seats is not None:
-            text = self.host_seats.poll()
+            try:
+                text = self.host_seats.poll()
+            except Exception as e:  # noqa: BLE001
+                self.say_bad(f"the computer on this PC could not move ({e!r})")
+                text = None
             if text:
                 log.write(f"[bold cyan]the computer on this PC plays {escape(text)}[/bold cyan]")
         if redraw:
-            self.refresh_view()
+            try:
+                self.refresh_view()
+            except Exception as e:  # noqa: BLE001
+                self.say_bad(f"the mirror could not draw the board ({e!r}); resyncing")
+                with self.mirror.lock:
+                    self.mirror.replica.lost(f"the mirror hit {e!r}")
+
+    def say_bad(self, text: str) -> None:
+        """One line in the log for something the board sent that the host
+        cannot use, at most one a second (the ones left out are counted)."""
+        now = time.monotonic()
+        if now - self.bad_at < BAD_EVERY:
+            self.bad_hidden += 1
+            return
+        more = f" (and {self.bad_hidden} more like it)" if self.bad_hidden else ""
+        self.bad_at = now
+        self.bad_hidden = 0
+        self.query_one("#log", RichLog).write(f"[red]! {escape(text[:160])}{more}[/red]")
+
+    def show_event(self, log, kind, data) -> bool:
+        """Show one event; True if the view needs drawing again."""
+        redraw = False
+        if kind == "frame":
+            f = data
+            redraw = True
+            if f.kind == "action":
+                who = f.payload.get("by", "")
+                text = action_words(self.mirror.replica.game, str(f.payload.get("text")))
+                log.write(f"[bold cyan]{f.payload.get('n')}. {escape(text)}[/bold cyan]"
+                          f" [dim]({escape(str(who))})[/dim]")
+                if isinstance(f.payload.get("n"), int):
+                    self.logged = f.payload["n"]
+            elif f.kind == "hint":
+                p = f.payload
+                log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
+                          f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {escape(str(p.get('level')))} "
+                          f"level's move, lit on the board)[/dim]")
+            elif f.kind == "undone":
+                log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
+                if isinstance(f.payload.get("n"), int):
+                    self.logged = f.payload["n"]
+            elif f.kind == "status":
+                self.log_status(f.payload)
+            elif f.kind == "error":
+                log.write(f"[bold red]board: {escape(str(f.payload.get('msg')))}[/bold red]")
+            elif f.kind == "closed":
+                self.prompt_logged = None
+            elif f.kind == "prompt" and f.payload.get("id") != self.prompt_logged:
+                self.prompt_logged = f.payload.get("id")  # again (NEXT, a hint): not logged
+                log.write(f"[magenta]prompt: {escape(str(f.payload.get('text')))}[/magenta]")
+        elif kind == "raw":
+            log.write(f"[yellow]|[/yellow] {escape(safe_text(data))}")
+        elif kind == "note":
+            self.last_note = data
+            log.write(f"[bold]{escape(data)}[/bold]")
+            if data.startswith(("synced", "resynced")):
+                self.log_history()
+            redraw = True
+        elif kind == "link":
+            self.link_state = data
+            redraw = True
+        elif kind == "bad":
+            self.say_bad(bad_text(data))
+        return redraw
 
     def log_history(self) -> None:
         """After a (re)connection or a sync: the game's actions the log does not

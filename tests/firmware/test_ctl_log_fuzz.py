@@ -1,7 +1,8 @@
 # Every truncation and every byte flip of a real game log: the device boots
 # (restore never raises), says what it found (a `log` error for anything but
 # a clean end or a torn last line), keeps the damaged log whole in game.log.bad,
-# and restores every action whose line comes before the damage.
+# and restores every action whose line comes before damage to an action line,
+# and every action after a damaged snapshot.
 import os
 
 from ctl_rig import Rig, only
@@ -88,9 +89,11 @@ def test_every_truncation_boots_and_keeps_what_was_written():
     count = 0
     for cut in range(len(data) + 1):
         rig, history, errors = _boot(folder, data[:cut])
-        whole = len([e for e in ends if e <= cut])
+        whole = len([e for e in ends if e - 1 <= cut])  # (a line missing only its newline is whole)
         assert history == (_proven(data, lines, whole) if whole else []), cut
-        if 0 < cut < ends[0]:  # never a power cut: a new game's header is renamed into place
+        if cut == 0:  # an emptied log: said so
+            assert [e["code"] for e in errors] == ["log"] and "empty" in errors[0]["msg"], cut
+        elif cut < ends[0] - 1:  # never a power cut: a new game's header is renamed into place
             assert [e["code"] for e in errors] == ["log"] and "header" in errors[0]["msg"], cut
         else:
             assert errors == [], (cut, errors)  # a torn end is a power cut, not damage
@@ -113,11 +116,22 @@ def test_every_byte_flip_boots_says_so_and_keeps_a_copy():
                 # a checksum digit in the other case: the line is as proven as before
                 assert history == texts and errors == [], (at, mask)
                 continue
-            # the last newline damaged: that line's own checksum still proves it
-            last = at == len(data) - 1
-            assert history == _proven(data, lines, k + 1 if last else k), (at, mask, history)
             assert [e["code"] for e in errors][:1] == ["log"], (at, mask, errors)
             assert read(folder + "/game.log.bad", "rb") == bytes(bad), (at, mask)
+            start, end = lines[k]
+            if at == len(data) - 1:
+                # the last newline damaged: that line's own checksum still proves it
+                assert history == _proven(data, lines, k + 1), (at, mask, history)
+            elif data[start:start + 2] == b"S ":
+                # a snapshot only saves time: every action after it is replayed,
+                # unless the damage hides what the line was (its kind, its count,
+                # its end), when the game ends before it as for an action
+                prefix = data.index(b" ", data.index(b" ", start) + 1) + 1
+                hidden = at < prefix or at >= end - 11 or bad[at] in b"\n *"
+                assert history == texts or (hidden and history == _proven(data, lines, k)), (at, mask)
+            else:
+                # an action or takeback line: the actions after it need it
+                assert history == _proven(data, lines, k), (at, mask, history)
 
 
 def _still_sealed(line):

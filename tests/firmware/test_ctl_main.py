@@ -206,3 +206,58 @@ def test_a_calibration_file_of_any_bytes_boots_and_is_reported(device, content):
     dev.send("ping")
     dev.frame("ok")
     assert (dev.flash / "calibration.txt").read_bytes().startswith(b"turtleboard calibration 1 ")
+
+
+def test_a_calibration_value_no_turtle_explains_is_reported_and_reads_no_turtle(device):
+    board = json.loads(BOARD.read_text())
+    dev = device(BOARD.read_text())
+    dev.world_adc(board, {})
+    dev.start()
+    dev.frame("hello")
+    dev.send("ping")
+    dev.frame("ok")
+    dev.stop()
+    path = dev.flash / "calibration.txt"
+    lines = path.read_text().split("\n")
+    a1 = [i for i, line in enumerate(lines) if line.startswith("a1 ")][0]
+    lines[a1] = "a1 100"
+    path.write_text("\n".join(lines))
+    dev.buf = b""
+    dev.start()
+    error, _ = dev.frame("error")
+    assert error["code"] == "sensor" and "a1: saved empty level 100" in error["msg"], error
+    assert "look at a1" in error["msg"]
+    dev.send("diag", {"on": True})
+    sense, _ = dev.frame("sense")
+    assert sense["image"][list(board["cells"]).index("a1")] == 0  # no phantom turtle
+
+
+def test_a_damaged_snapshot_is_told_to_a_host_that_connects_after_the_boot(device):
+    dev = device(BOARD.read_text())
+    dev.world_adc(json.loads(BOARD.read_text()), {})
+    dev.start()
+    dev.frame("hello")
+    dev.send("new", {"game": "tortuga", "players": 2, "dice": "electronic"})
+    dev.frame("synced")
+    dev.send("enter", {"text": "c1-c2"})
+    dev.frame("action")
+    dev.stop()
+    log = dev.flash / "game.log"
+    # a snapshot with one byte flipped, then an action after it
+    from controller.gamelog import seal
+    lines = log.read_text().split("\n")[:-1]
+    snapshot = seal("S 1 00000000 " + "x" * 200)
+    snapshot = snapshot[:20] + "y" + snapshot[21:]
+    log.write_text("\n".join(lines) + "\n" + snapshot + seal("A g4-g3"))
+    dev.buf = b""
+    dev.start()  # its boot hello and error go to no host
+    dev.frame("hello")
+    dev.buf = b""
+    dev.send("hello", {"host": "t", "proto": 1})
+    hello, _ = dev.frame("hello")
+    assert hello["n"] == 2 and "line 3 (a snapshot, passed over)" in hello["log"], hello
+    dev.send("ack", {"log": hello["log"]})
+    dev.frame("ok")
+    dev.send("hello", {"host": "t", "proto": 1})
+    hello, _ = dev.frame("hello")
+    assert hello["n"] == 2 and hello["log"] is None

@@ -131,15 +131,17 @@ def test_a_torn_snapshot_is_a_power_cut_and_the_one_before_is_used():
         assert again.ctl.session.hash() == rig.ctl.session.hash()
 
 
-def test_a_damaged_snapshot_is_damage_like_any_line():
+def test_a_damaged_snapshot_is_passed_over_and_every_action_after_it_replayed():
     rig, texts = _mahe(SNAPSHOT_EVERY + 5)
     log = read(rig.folder + "/game.log")
     line = _snapshot_lines(rig.folder)[0]
     write(rig.folder + "/game.log", log.replace(line, line.replace(",", ";", 1)))
     again, errors = _boot(rig.folder)
-    # the actions before it are restored, the log as it was kept
-    assert list(again.ctl.session.action_texts()) == texts[:SNAPSHOT_EVERY]
-    assert errors[0]["code"] == "log" and "game.log.bad" in errors[0]["msg"]
+    # every action restored (replayed from the start), the damage said, the log as it was kept
+    assert list(again.ctl.session.action_texts()) == texts and again.ctl.session.game.history.base == 0
+    assert again.ctl.session.hash() == rig.ctl.session.hash()
+    assert errors[0]["code"] == "log" and "a snapshot, passed over" in errors[0]["msg"]
+    assert "game.log.bad" in errors[0]["msg"]
 
 
 def test_a_finished_game_comes_back_finished():

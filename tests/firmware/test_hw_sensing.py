@@ -81,6 +81,41 @@ def test_saved_calibration_is_kept_for_cells_with_a_turtle():
     assert "a1 %d" % (saved[a1] + 200) in read(s.path)
 
 
+def test_a_saved_baseline_no_turtle_explains_is_reported_and_calibrated_afresh():
+    # calibration.txt with one value changed (a1 31985 -> 100): no turtle's
+    # field is that strong, so it is no turtle standing there.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    a1 = b.cells.index("a1")
+    e2 = b.cells.index("e2")
+    reading = s.base[a1]
+    write(s.path, read(s.path).replace("a1 %d" % reading, "a1 100"))
+    hal.values[b.sensor_of[e2]] = s.base[e2] + FIELD  # and a real turtle at boot
+    again = Sensing(hal, b, s.path)
+    again.calibrate(0)
+    assert again.suspect == [("a1", 100, reading)]
+    assert "a1: saved empty level 100, it reads %d now" % reading == again.suspect_text()
+    assert again.image[a1] == EMPTY and again.base[a1] == reading  # no phantom turtle
+    assert again.image[e2] == UP and again.suspect_text().count(":") == 1
+    assert "a1 %d" % reading in read(s.path)  # saved right
+    third = Sensing(hal, b, s.path)
+    third.calibrate(0)
+    assert third.suspect == []
+
+
+def test_a_saved_baseline_at_a_rail_is_not_believed():
+    b, hal, s = _setup()
+    s.calibrate(0)
+    c3 = b.cells.index("c3")
+    reading = s.base[c3]
+    write(s.path, read(s.path).replace("c3 %d" % reading, "c3 65000"))
+    hal.values[b.sensor_of[c3]] = reading - FIELD  # a turtle upside down at boot
+    again = Sensing(hal, b, s.path)
+    again.calibrate(0)
+    assert [c for c, _, _ in again.suspect] == ["c3"]
+    assert again.image[c3] == DOWN and not again.trusted[c3]  # read against mid-scale, learnt when empty
+
+
 def test_calibration_of_another_board_or_wiring_is_ignored():
     b, hal, s = _setup()
     c = b.cells.index("a1")

@@ -50,10 +50,17 @@ class Peer:
             except OSError:
                 return
             for line in self.reader.feed(data):
+                if line == "":
+                    continue  # (a host ends any partial line as it connects)
                 if line is None or not frames.is_frame(line):
                     self.received.append(("raw", line))
                     continue
-                seq, kind, payload = frames.decode(line)
+                try:
+                    seq, kind, payload = frames.decode(line)
+                except frames.FrameError as e:  # as a board does: no `re`, it knows no seq
+                    self.received.append(("bad", line))
+                    self.write(self.frame("error", {"code": "bad-frame", "msg": "dropped a damaged frame: %s" % e}))
+                    continue
                 self.received.append((kind, payload))
                 if kind == "hello" and self.hello is not None and "hello" not in self.handlers:
                     self.write(self.frame("hello", self.hello))

@@ -144,13 +144,18 @@ def test_a_replica_without_a_game_survives_actions_and_takebacks():
         assert not rep.in_sync and rep.needs_sync
 
 
-def test_error_frames_with_odd_re_fields_are_read():
+def test_error_frames_with_odd_re_fields_are_refused_where_they_are_read():
+    from turtleboard.connection.link import Damaged
+
     link = Link("/nonexistent/turtleboard-fuzz")
     link.pending_new.add(5)
-    lines = [frames.encode(1, "error", {"re": [5]}), frames.encode(2, "error", {"re": {"a": 1}}),
-             frames.encode(3, "error", {"re": 5})]
+    lines = [frames.encode(1, "error", {"code": "x", "msg": "m", "re": [5]}),
+             frames.encode(2, "error", {"code": "x", "msg": "m", "re": {"a": 1}}),
+             frames.encode(3, "error", {"code": "x", "msg": "m", "re": 5})]
     events = link._decode_lines(lines)
-    assert [e.kind for e in events] == ["error"] * 3
+    assert [type(e).__name__ for e in events] == ["Damaged", "Damaged", "Frame"]
+    assert "re [5], not a whole number" in events[0].why
+    assert isinstance(events[1], Damaged) and link.unusable == 2
     assert link.pending_new == set()
 
 
@@ -227,6 +232,7 @@ def test_the_play_pump_shows_an_unexpected_error_and_goes_on():
     app = types.SimpleNamespace(stopping=stopping, mirror=mirror,
                                 call_from_thread=lambda fn, events: shown.extend(events),
                                 on_events=None)
+    app.poll_once = lambda: MirrorApp.poll_once(app)
     MirrorApp.pump(app)
     assert calls[0] == 2  # the thread went on after the error
     assert any(kind == "note" and "TypeError" in text for kind, text in shown), shown

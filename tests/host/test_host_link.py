@@ -143,24 +143,42 @@ def test_command_ok_and_error():
 
 
 def test_a_sensor_error_meanwhile_is_not_the_commands_answer():
-    # The device reports a sensor fault (no `re`) just before it answers:
-    # the command must still get its own `ok`; only an error about an
-    # unreadable line (no seq known) answers without `re`.
+    # The device reports a sensor fault, or a line it could not read (no
+    # `re`), just before it answers: the command still gets its own `ok`;
+    # an error answers a command only when its `re` names it.
     def new(seq, p):
         return [peer.frame("error", {"code": "sensor", "msg": "the sensor of cell a1: dead"}),
+                peer.frame("error", {"code": "bad-frame", "msg": "dropped a damaged frame"}),
                 peer.frame("ok", {"re": seq})]
 
-    def garbled(seq, p):
-        return [peer.frame("error", {"code": "bad-frame", "msg": "dropped a damaged frame"})]
+    def refused(seq, p):
+        return [peer.frame("error", {"code": "bad-frame", "msg": "dropped a damaged frame"}),
+                peer.frame("error", {"code": "bad-payload", "msg": "level must be 0..255", "re": seq})]
 
-    peer = Peer(hello=HELLO, handlers={"new": new, "garbled": garbled})
+    peer = Peer(hello=HELLO, handlers={"new": new, "bright": refused})
     try:
         link = Link(peer.path)
         link.open(timeout=2)
         assert link.command("new", {"game": "tortuga"}).kind == "ok"
-        with pytest.raises(DeviceError, match="damaged frame"):
-            link.command("garbled", {})
+        with pytest.raises(DeviceError, match="level must be"):
+            link.command("bright", {"level": 999})
         link.close()
+    finally:
+        peer.close()
+
+
+def test_a_partial_line_left_by_a_previous_host_does_not_spoil_the_next_ones_first_command():
+    peer = Peer(hello=HELLO, handlers={"ping": lambda seq, p: [peer.frame("ok", {"re": seq})]})
+    try:
+        # a host that went away mid-frame: its half line waits in the board's reader
+        fd = os.open(peer.path, os.O_RDWR | os.O_NOCTTY)
+        os.write(fd, b"~TB 7 sy")
+        os.close(fd)
+        with Link(peer.path) as link:
+            link.open(timeout=2)
+            assert link.command("ping").kind == "ok"
+        kinds = [k for k, _ in peer.received]
+        assert kinds[:3] == ["bad", "hello", "ping"]  # the half line ended alone, apart from the hello
     finally:
         peer.close()
 

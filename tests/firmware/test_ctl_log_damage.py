@@ -1,0 +1,162 @@
+# The game log's damage cases: the board restores every action whose own
+# line it can prove, keeps every line it could not use aside in game.log.bad,
+# and says what it could not restore in `hello` and `state` until a host
+# acknowledges it (`ack`), also to a host that connects after a reboot.
+import os
+
+from ctl_rig import Rig, only
+from hwtools import exists, read, write
+
+from controller.boot import restore
+from controller.gamelog import crc32, seal
+from turtles.rng import Rng
+
+
+def _game(before=50, after=10):
+    # A Mahé game: `before` actions, a snapshot, `after` more actions.
+    rig = Rig("mahe")
+    rig.new(players=2, dice="physical")
+    game = rig.ctl.game
+    rng = Rng(3)
+    texts = []
+    for k in range(before + after):
+        if game.is_over():
+            break
+        legal = game.legal_actions()
+        action = legal[rng.below(len(legal))]
+        assert rig.ctl.commit(action, "host")
+        texts.append(game.action_text(action))
+        if k + 1 == before:
+            rig.ctl.log.snapshot(game.state_hash(), game.state_text())
+    assert len(texts) == before + after
+    return rig.folder, read(rig.folder + "/game.log", "rb"), texts
+
+
+def _lines(data):
+    return [line + b"\n" for line in data.split(b"\n")[:-1]]
+
+
+def _boot(folder, data=None):
+    # A reboot with the log as `data` (None: as it is), and no host listening.
+    if data is not None:
+        write(folder + "/game.log", data, "wb")
+    rig = Rig("mahe", folder=folder)
+    restore(rig.ctl)
+    errors = only(rig.frames(), "error")
+    return rig, errors
+
+
+def _synced(rig):
+    # What a host that connects now hears: hello, then the sync's state and log.
+    hello = only(rig.send("hello", {"host": "t", "proto": 1}), "hello")[0]
+    got = rig.send("sync")
+    state = only(got, "state")[0]
+    texts = []
+    for chunk in only(got, "log"):
+        texts.extend(chunk["actions"])
+    return hello, state, texts
+
+
+def test_a_damaged_snapshot_replays_every_action_after_it_and_says_so_until_acknowledged():
+    folder, data, texts = _game()
+    lines = _lines(data)
+    snap = 51  # H, 50 actions, then the snapshot
+    assert lines[snap].startswith(b"S 50 ")
+    bad = bytearray(lines[snap])
+    bad[len(bad) // 2] ^= 0x04  # one flipped bit in its state
+    damaged = b"".join(lines[:snap]) + bytes(bad) + b"".join(lines[snap + 1:])
+    rig, errors = _boot(folder, damaged)
+    assert len(rig.ctl.game.history) == 60 and list(rig.ctl.action_texts()) == texts
+    assert errors and errors[0]["code"] == "log"
+    msg = errors[0]["msg"]
+    assert "line 52 (a snapshot, passed over)" in msg and "60 actions are restored" in msg, msg
+    assert read(folder + "/game.log.bad", "rb") == damaged
+    # A host that connects later: told in hello and in the sync, again and again.
+    for _ in range(2):
+        hello, state, synced = _synced(rig)
+        assert hello["log"] == state["log"] and "line 52" in hello["log"]
+        assert synced == texts and state["n"] == 60
+    # A reboot before any host came: still told.
+    rig, errors = _boot(folder)
+    assert errors == [] and len(rig.ctl.game.history) == 60  # the log was mended
+    hello, state, synced = _synced(rig)
+    assert "line 52" in hello["log"]
+    # Acknowledged only with the report itself.
+    got = rig.send("ack", {"log": "something else"})
+    assert only(got, "error")[0]["code"] == "bad-payload"
+    got = rig.send("ack", {"log": hello["log"]})
+    assert only(got, "ok")
+    hello, state, synced = _synced(rig)
+    assert hello["log"] is None and state["log"] is None and synced == texts
+    rig, errors = _boot(folder)
+    assert _synced(rig)[0]["log"] is None
+
+
+def test_a_last_line_missing_only_its_newline_is_kept():
+    folder, data, texts = _game(50, 3)
+    rig, errors = _boot(folder, data[:-1])
+    assert errors == [] and list(rig.ctl.action_texts()) == texts
+    assert _synced(rig)[0]["log"] is None  # (no damage: a power cut before the newline)
+    rig.ctl.commit(rig.ctl.game.legal_actions()[0], "host")  # the log goes on cleanly
+    again, errors = _boot(folder)
+    assert errors == [] and len(again.ctl.game.history) == 54
+
+
+def test_an_emptied_log_says_so():
+    folder, data, texts = _game(3, 0)
+    rig, errors = _boot(folder, b"")
+    assert rig.ctl.game is None
+    assert [e["code"] for e in errors] == ["log"] and "empty" in errors[0]["msg"]
+    hello, state, synced = _synced(rig)
+    assert "empty" in hello["log"] and state["game"] is None and "empty" in state["log"]
+    assert not exists(folder + "/game.log")  # the next boot is clean, the report stays
+    rig, errors = _boot(folder)
+    assert errors == [] and "empty" in _synced(rig)[0]["log"]
+
+
+def test_an_action_that_is_not_text_behind_a_snapshot_ends_the_game_before_it():
+    # Its checksum is right, but it is no action: the board never sends it
+    # as one (the host could never replay it), and says what it lost.
+    folder, data, texts = _game(50, 10)
+    lines = _lines(data)
+    body = b"A \xff\xfe"
+    lines[30] = body + (" *%08x\n" % crc32(body)).encode()  # action 30, before the snapshot
+    rig, errors = _boot(folder, b"".join(lines))
+    assert list(rig.ctl.action_texts()) == texts[:29]
+    msg = errors[0]["msg"]
+    assert "line 31 (an action that is not UTF-8 text)" in msg and "29 actions are restored" in msg, msg
+    assert "the 32 lines from line 31 on could not be used" in msg, msg
+    hello, state, synced = _synced(rig)
+    assert synced == texts[:29] and state["n"] == 29 and "line 31" in state["log"]
+
+
+def test_a_damaged_action_line_keeps_every_action_before_it_and_counts_the_rest():
+    folder, data, texts = _game(50, 10)
+    lines = _lines(data)
+    lines[55] = lines[55][:3] + b"#" + lines[55][4:]  # action 54, after the snapshot
+    rig, errors = _boot(folder, b"".join(lines))
+    assert list(rig.ctl.action_texts()) == texts[:53]
+    msg = errors[0]["msg"]
+    assert "line 56 (an action)" in msg and "53 actions are restored" in msg, msg
+    assert "game.log.bad" in msg and "line 56" in _synced(rig)[0]["log"]
+
+
+def test_an_action_the_rules_refuse_is_reported_until_acknowledged():
+    folder, data, texts = _game(5, 0)
+    write(folder + "/game.log", read(folder + "/game.log") + seal("A z9-z9"))
+    rig, errors = _boot(folder)
+    assert len(rig.ctl.game.history) == 5
+    assert "stops making sense at action 6" in _synced(rig)[0]["log"]
+
+
+def test_a_report_never_makes_a_frame_too_long():
+    folder, data, texts = _game(3, 0)
+    for k in range(30):  # damage at every boot, never acknowledged
+        junk = b"U *00000000\n" * (k + 1)  # (a report of its own each time)
+        write(folder + "/game.log", read(folder + "/game.log", "rb") + junk, "wb")
+        rig, errors = _boot(folder)
+        hello, state, synced = _synced(rig)  # (decoding checks each line's length)
+    assert 300 < len(hello["log"]) <= 400 and hello["log"].endswith("...")
+    os.remove(folder + "/game.log.report")
+    rig, errors = _boot(folder)
+    assert _synced(rig)[0]["log"] is None

@@ -1,0 +1,278 @@
+"""A hostile board against the real host paths: `play` (the textual app,
+headless), `console` and `record export` (the real command line), each on a
+fake board on a real pty (hostile.py) streaming generated lines: valid CRCs
+with hostile JSON in every field of every kind, Unicode digits, huge lists and
+strings, deep nesting, unknown kinds. Nothing may crash or stop a reader; the
+host says what it dropped and gets back in step afterwards. A bounded sample
+here; bench/fuzz.py --host-lines runs a million (TB_HOSTILE_LINES)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+
+from hostile import UNICODE_DIGITS, FakeBoard, Generator, good_payload, seal, spoil
+from hosttools import ROOT
+
+from controller import frames
+from turtleboard.connection.link import BACKLOG_MAX, Damaged, Frame, Link
+from turtleboard.connection.replica import Mirror, Replica
+from turtleboard.connection.schema import SCHEMA, problem
+from turtles import new_game
+
+LINES = int(os.environ.get("TB_HOSTILE_LINES", "3000"))
+REPORT = "line 52 (a snapshot, passed over) of the game log is damaged; 60 actions are restored"
+
+
+def wait(cond, timeout=20.0, step=0.02):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(step)
+    return False
+
+
+def test_the_issues_frames_are_unusable_where_they_are_read_and_said_so():
+    link = Link("/nonexistent/turtleboard-hostile")
+    lines = [
+        seal(900, "hint", '{"by":"host","level":"good","n":0,"player":"x","text":"a1-b2"}'),
+        seal(901, "state", '{"game":"mahe","n":0,"players":2,"seats":5}'),
+        seal(902, "state", '{"game":"mahe","n":0,"players":2,"seats":{"a":1}}'),
+        seal(903, "sense", '{"image":[[1]],"raw":[1]}'),
+        seal("²", "ok", "{}"),
+        seal("①", "ok", "{}"),
+    ]
+    events = link._decode_lines(lines)
+    assert all(isinstance(e, Damaged) for e in events), events
+    assert "hint with player 'x', not a whole number 0..8" in events[0].why
+    assert "state with seats 5, not a list of texts or null" in events[1].why
+    assert "seats {'a': 1}" in events[2].why and "sense with image [[1]]" in events[3].why
+    assert "sequence number" in events[4].why and "sequence number" in events[5].why
+
+
+def test_every_kind_with_every_field_spoiled_is_refused_or_harmless():
+    # Every field of every kind given a value of each hostile sort: the
+    # schema refuses it, or it is of the type the table says.
+    r = random.Random(5)
+    game = new_game("tortuga", 2)
+    for kind, fields in SCHEMA.items():
+        good = good_payload(kind, r, game)
+        assert problem(kind, good) is None, (kind, good, problem(kind, good))
+        for key in fields:
+            for bad in (None, True, 1, -1, 10**40, 1.5, "x", "²", [], [[1]], {"a": 1}, ["a"] * 300):
+                payload = dict(good, **{key: bad})
+                why = problem(kind, payload)
+                if why is None:
+                    assert fields[key].check(bad) is None  # (a value the field allows)
+                else:
+                    assert key in why and kind in why
+
+
+def test_the_replica_and_mirror_take_any_generated_line():
+    gen = Generator(3)
+    mirror = Mirror("/nonexistent/turtleboard-hostile")
+    link = mirror.link
+    for _ in range(LINES):
+        events = link._decode_lines(link.reader.feed(gen.next_line()))
+        out: list = []
+        mirror._apply(events, out)  # (raises nothing: what this test is for)
+        if mirror.replica.needs_sync:
+            mirror.replica.sync_sent()
+    assert link.unusable > LINES // 20 and link.frames_in > LINES // 3
+    assert mirror.replica.resyncs > 0
+
+
+def test_a_sync_that_never_ends_is_bounded():
+    rep = Replica()
+    rep.sync_sent()
+    rep.handle(Frame(1, "state", {"game": "mahe", "players": 2, "n": 0, "hash": None}))
+    notes = []
+    for k in range(200_000):
+        notes = rep.handle(Frame(k, "log", {"from": k * 1, "actions": ["d3"]}))
+        if notes:
+            break
+    assert notes and "more than any game" in notes[0], notes
+    assert rep.syncing is None and rep.needs_sync  # dropped, and asked again
+    assert rep.handle(Frame(9, "log", {"from": 0, "actions": ["d3"] * 100})) == []  # (no sync open)
+
+
+def test_play_survives_a_hostile_board_and_gets_back_in_step():
+    from textual.widgets import RichLog, Static
+
+    from turtleboard.mirror.app import MirrorApp
+
+    board = FakeBoard(seed=11, lines=LINES)
+    board.report = REPORT
+    mirror = Mirror(board.path)
+
+    def log_text(app):
+        return "\n".join(s.text for s in app.query_one("#log", RichLog).lines)
+
+    async def until(pilot, cond, steps=600):
+        for _ in range(steps):
+            if cond():
+                return True
+            await pilot.pause(0.05)
+        return False
+
+    async def scenario():
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(120, 40)) as pilot:
+            assert await until(pilot, lambda: mirror.replica.in_sync)
+            board.start_flood()
+            assert await until(pilot, board.done.is_set, 2000)
+            # quiet again: the mirror gets back in step and follows the game
+            assert await until(pilot, lambda: mirror.replica.in_sync and not mirror.replica.awaiting
+                               and mirror.replica.n == len(board.game.history))
+            last = board.play()
+            assert await until(pilot, lambda: f"{last['n']}. {last['text']}" in log_text(app)), log_text(app)[-2000:]
+            assert await until(pilot, lambda: "in step" in str(app.query_one("#top", Static).content))
+            text = " ".join(log_text(app).split())  # (the log wraps long lines)
+            assert "dropped a line from the board" in text and "more like it" in text
+            assert "the board's game log was damaged: " + REPORT in text
+            assert len(app.query_one("#log", RichLog).lines) <= 2000
+            await pilot.press("q")
+
+    try:
+        mirror.start(5)
+        asyncio.run(scenario())
+    finally:
+        mirror.close()
+        board.close()
+    assert mirror.link.unusable > 0 and mirror.link.damaged > mirror.link.unusable
+    assert len(mirror.link.backlog) <= BACKLOG_MAX
+    assert "ack" in board.received and board.report is None  # shown, then acknowledged
+
+
+def _turtleboard(*args):
+    return subprocess.Popen([sys.executable, "-m", "turtleboard", *args], cwd=ROOT,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=dict(os.environ, COLUMNS="120", NO_COLOR="1"))
+
+
+def test_console_survives_a_hostile_board():
+    board = FakeBoard(seed=12, lines=LINES)
+    board.report = REPORT
+    proc = _turtleboard("console", "--port", board.path, "--linger", "2")
+    got = []
+
+    def read():
+        while True:
+            chunk = proc.stdout.read1(65536)
+            if not chunk:
+                return
+            got.append(chunk)
+
+    def shown():
+        return b"".join(got).decode("utf-8", "replace")
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()  # (a console blocked on a full pipe would stop reading the board)
+    try:
+        assert wait(lambda: "hello" in board.received)
+        board.start_flood()
+        assert wait(board.done.is_set, 300)
+        last = board.play()
+        assert wait(lambda: '"text":"%s"' % last["text"] in shown())  # the reader was alive to the end
+        # the hostile board said other reports too: ask for its own again
+        told = shown().count("(type `ack` once it is seen)")
+        proc.stdin.write(b"stats\nhello\n")
+        proc.stdin.flush()
+        assert wait(lambda: shown().count("(type `ack` once it is seen)") > told)
+        proc.stdin.write(b"ack\n")
+        proc.stdin.close()
+        proc.wait(120)
+        reader.join(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        board.close()
+    out, err = shown(), proc.stderr.read().decode("utf-8", "replace")
+    assert proc.returncode == 0, err[-2000:]
+    assert "Traceback" not in err and "Traceback" not in out
+    assert "damaged line dropped (a frame the host cannot use:" in out and "more like it" in out
+    assert "the board's game log was damaged:" in out
+    assert board.received[-1] == "ack" and board.report is None
+
+
+def test_record_export_survives_a_hostile_board():
+    board = FakeBoard(seed=13, lines=LINES)
+    board.report = REPORT
+    proc = _turtleboard("record", "export", "--port", board.path)
+    try:
+        assert wait(lambda: "hello" in board.received, timeout=30, step=0.002)
+        board.start_flood()  # the sync's answer comes in among the flood
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        board.close()
+    out, err = out.decode(), err.decode()
+    assert "Traceback" not in err, err[-2000:]
+    # the right record once a sync got through, else a one-line error saying so
+    assert board.sent > 0
+    if proc.returncode == 0:
+        assert out == board.game.record(True)
+        assert "the board's game log was damaged: " + REPORT in err
+    else:
+        assert "did not finish a sync" in err and len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in out
+
+
+def test_unicode_digits_never_pass_for_a_sequence_number():
+    for digits in UNICODE_DIGITS + ["12a", "+1", " 1", "-1", "0x1", "123456"]:
+        line = seal(digits, "ok", "{}")
+        try:
+            frames.decode(line)
+        except frames.FrameError:
+            continue
+        raise AssertionError(digits)
+    assert frames.decode(seal("00042", "ok", "{}"))[0] == 42
+
+
+def test_spoiled_payloads_reach_nothing_but_the_schema():
+    # Through the link: a spoiled frame is a Damaged event, never a Frame
+    # with a field of the wrong type.
+    r = random.Random(8)
+    game = new_game("mahe", 2)
+    link = Link("/nonexistent/turtleboard-hostile")
+    for _ in range(2000):
+        kind = r.choice(list(SCHEMA))
+        payload = spoil(kind, good_payload(kind, r, game), r)
+        for ev in link._decode_lines([frames.encode(1, kind, payload)] if _fits(kind, payload) else []):
+            if isinstance(ev, Frame):
+                assert problem(ev.kind, ev.payload) is None
+
+
+def _fits(kind, payload):
+    try:
+        frames.encode(1, kind, payload)
+        return True
+    except (frames.FrameError, ValueError, TypeError, RecursionError):  # (inf and nan: no JSON here)
+        return False
+
+
+def test_a_sync_answer_that_makes_no_game_here_is_asked_again_less_and_less_often():
+    # (after a flood, a hostile `state` may come before the board's own log)
+    mirror = Mirror("/nonexistent/turtleboard-hostile")
+    rep = mirror.replica
+    g = new_game("mahe", 2)
+    for k in range(1, 4):
+        rep.sync_sent()
+        for f in (Frame(1, "state", {"game": "race", "players": 2, "n": 0, "hash": None}),
+                  Frame(2, "log", {"from": 0, "actions": []}),
+                  Frame(3, "synced", {"n": 0, "hash": "%08x" % g.state_hash()})):
+            notes = rep.handle(f)
+        assert not rep.in_sync and rep.needs_sync and "syncing again" in notes[0]
+        assert rep.failed == k and mirror.sync_interval() == 0.2 * 2 ** k
+    rep.sync_sent()
+    for f in (Frame(1, "state", {"game": "mahe", "players": 2, "n": 0, "hash": None}),
+              Frame(2, "synced", {"n": 0, "hash": "%08x" % g.state_hash()})):
+        notes = rep.handle(f)
+    assert rep.in_sync and rep.failed == 0 and mirror.sync_interval() == 0.2
