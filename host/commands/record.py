@@ -36,7 +36,8 @@ def export_record(port: str, geometry=None, timeout: float = 5.0) -> str:
         from turtleboard.console.app import safe_text
 
         for report in mirror.log_reports:
-            print(f"turtleboard: the board's game log was damaged: {safe_text(report)}", file=sys.stderr)
+            shown = safe_text(report).replace("\n", "\\n")  # one line each, no terminal codes
+            print(f"turtleboard: the board's game log was damaged: {shown}", file=sys.stderr)
     game = mirror.replica.game
     if game is None:
         raise UserError("there is no game on the board to export; start one first")
