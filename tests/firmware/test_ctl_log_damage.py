@@ -16,7 +16,7 @@ def _game(before=50, after=10):
     # A Mahé game: `before` actions, a snapshot, `after` more actions.
     rig = Rig("mahe")
     rig.new(players=2, dice="physical")
-    game = rig.ctl.game
+    game = rig.ctl.session.game
     rng = Rng(3)
     texts = []
     for k in range(before + after):
@@ -27,7 +27,7 @@ def _game(before=50, after=10):
         assert rig.ctl.commit(action, "host")
         texts.append(game.action_text(action))
         if k + 1 == before:
-            rig.ctl.log.snapshot(game.state_hash(), game.state_text())
+            rig.ctl.session.log.snapshot(game.state_hash(), game.state_text())
     assert len(texts) == before + after
     return rig.folder, read(rig.folder + "/game.log", "rb"), texts
 
@@ -66,7 +66,7 @@ def test_a_damaged_snapshot_replays_every_action_after_it_and_says_so_until_ackn
     bad[len(bad) // 2] ^= 0x04  # one flipped bit in its state
     damaged = b"".join(lines[:snap]) + bytes(bad) + b"".join(lines[snap + 1:])
     rig, errors = _boot(folder, damaged)
-    assert len(rig.ctl.game.history) == 60 and list(rig.ctl.action_texts()) == texts
+    assert len(rig.ctl.session.game.history) == 60 and list(rig.ctl.session.action_texts()) == texts
     assert errors and errors[0]["code"] == "log"
     msg = errors[0]["msg"]
     assert "line 52 (a snapshot, passed over)" in msg and "60 actions are restored" in msg, msg
@@ -78,7 +78,7 @@ def test_a_damaged_snapshot_replays_every_action_after_it_and_says_so_until_ackn
         assert synced == texts and state["n"] == 60
     # A reboot before any host came: still told.
     rig, errors = _boot(folder)
-    assert errors == [] and len(rig.ctl.game.history) == 60  # the log was mended
+    assert errors == [] and len(rig.ctl.session.game.history) == 60  # the log was mended
     hello, state, synced = _synced(rig)
     assert "line 52" in hello["log"]
     # Acknowledged only with the report itself.
@@ -95,17 +95,17 @@ def test_a_damaged_snapshot_replays_every_action_after_it_and_says_so_until_ackn
 def test_a_last_line_missing_only_its_newline_is_kept():
     folder, data, texts = _game(50, 3)
     rig, errors = _boot(folder, data[:-1])
-    assert errors == [] and list(rig.ctl.action_texts()) == texts
+    assert errors == [] and list(rig.ctl.session.action_texts()) == texts
     assert _synced(rig)[0]["log"] is None  # (no damage: a power cut before the newline)
-    rig.ctl.commit(rig.ctl.game.legal_actions()[0], "host")  # the log goes on cleanly
+    rig.ctl.commit(rig.ctl.session.game.legal_actions()[0], "host")  # the log goes on cleanly
     again, errors = _boot(folder)
-    assert errors == [] and len(again.ctl.game.history) == 54
+    assert errors == [] and len(again.ctl.session.game.history) == 54
 
 
 def test_an_emptied_log_says_so():
     folder, data, texts = _game(3, 0)
     rig, errors = _boot(folder, b"")
-    assert rig.ctl.game is None
+    assert rig.ctl.session.game is None
     assert [e["code"] for e in errors] == ["log"] and "empty" in errors[0]["msg"]
     hello, state, synced = _synced(rig)
     assert "empty" in hello["log"] and state["game"] is None and "empty" in state["log"]
@@ -122,7 +122,7 @@ def test_an_action_that_is_not_text_behind_a_snapshot_ends_the_game_before_it():
     body = b"A \xff\xfe"
     lines[30] = body + (" *%08x\n" % crc32(body)).encode()  # action 30, before the snapshot
     rig, errors = _boot(folder, b"".join(lines))
-    assert list(rig.ctl.action_texts()) == texts[:29]
+    assert list(rig.ctl.session.action_texts()) == texts[:29]
     msg = errors[0]["msg"]
     assert "line 31 (an action that is not UTF-8 text)" in msg and "29 actions are restored" in msg, msg
     assert "the 32 lines from line 31 on could not be used" in msg, msg
@@ -135,7 +135,7 @@ def test_a_damaged_action_line_keeps_every_action_before_it_and_counts_the_rest(
     lines = _lines(data)
     lines[55] = lines[55][:3] + b"#" + lines[55][4:]  # action 54, after the snapshot
     rig, errors = _boot(folder, b"".join(lines))
-    assert list(rig.ctl.action_texts()) == texts[:53]
+    assert list(rig.ctl.session.action_texts()) == texts[:53]
     msg = errors[0]["msg"]
     assert "line 56 (an action)" in msg and "53 actions are restored" in msg, msg
     assert "game.log.bad" in msg and "line 56" in _synced(rig)[0]["log"]
@@ -145,7 +145,7 @@ def test_an_action_the_rules_refuse_is_reported_until_acknowledged():
     folder, data, texts = _game(5, 0)
     write(folder + "/game.log", read(folder + "/game.log") + seal("A z9-z9"))
     rig, errors = _boot(folder)
-    assert len(rig.ctl.game.history) == 5
+    assert len(rig.ctl.session.game.history) == 5
     assert "stops making sense at action 6" in _synced(rig)[0]["log"]
 
 
