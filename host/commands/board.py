@@ -1,7 +1,7 @@
 """`turtleboard board ACTION`: the maker's tools for a board file.
 
     check FILE...        check a board definition with the same code the device
-                         runs (controller/board.py)
+                         runs (controller/boardcheck.py)
     wiring FILE          the wiring diagram (SVG) drawn from the board file
     bom FILE             the parts list for that board (table, or CSV)
     test --port P --board FILE   the guided self-test of a built board

@@ -1,7 +1,7 @@
 """Put the firmware and a board file on a board, through mpremote.
 
     plan = Flasher(port, board_path)
-    plan.check_board()        # the board file first (controller.board.check_board)
+    plan.check_board()        # the board file first (controller.boardcheck.check_board)
     info = plan.device_info() # MicroPython version, .mpy version, platform
     plan.build()              # mpy-cross every package file for that .mpy version
                               # (without mpy-cross: the .py files, compiled on the board)

@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from controller import board as checker
+from controller import boardcheck as checker
 
 ROOT = Path(__file__).resolve().parents[2]
 BOARDS = ROOT / "boards"
