@@ -445,10 +445,10 @@ def long_game_log(folder: Path) -> dict:
 # Heap per module, in the order the device imports them: what stays after a
 # collection (held), and what importing allocates in all (gc off).
 MODULES = ("turtles.errors", "turtles.game", "turtles.games", "turtles", "turtles.jsontext", "turtles.rng",
-           "controller.board", "controller.flows", "controller.commands", "controller.scenes",
+           "controller.boardcheck", "controller.board", "controller.flows", "controller.commands", "controller.scenes",
            "controller.buttons", "controller.frames", "controller.link", "controller.matcher",
            "controller.prompts", "controller.session", "controller.display",
-           "controller.decide", "controller.control", "controller.gamelog", "controller.sensing",
+           "controller.decide", "controller.control", "controller.logscan", "controller.gamelog", "controller.sensing",
            "controller.boot", "turtles.hexboard", "turtles.tortuga", "controller.flow_tortuga")
 IMPORTS = "import gc\nheld = {}\nspent = {}\n" + "".join(
     "gc.collect()\na = gc.mem_alloc()\ngc.disable()\nimport %s\nspent[%r] = gc.mem_alloc() - a\n"

@@ -549,6 +549,7 @@ from controller.sensing import Sensing
 from controller.control import Controller
 t_imports = time.ticks_diff(time.ticks_us(), t0)
 import controller.gamelog
+import controller.logscan
 
 
 def ram_open(path, mode="r"):
@@ -558,6 +559,7 @@ def ram_open(path, mode="r"):
 
 
 controller.gamelog.open = ram_open
+controller.logscan.open = ram_open  # where the log is read back
 
 
 HAL_TIME_AND_USB

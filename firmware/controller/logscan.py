@@ -1,0 +1,331 @@
+# Reading the game log back (gamelog.py writes it): the lines' checksums, the
+# scan that keeps every action it can prove, the damage set aside and the
+# report of it kept until a host has seen it. Module functions of the log's
+# path: GameLog keeps what they find.
+#
+# One line per record, each ending in its own checksum (seal()):
+#   H <header json> *<crc32 hex>     the game: name, players, options, extra
+#   A <action text> *<crc32 hex>     one committed action
+#   U *<crc32 hex>                   one takeback (undoes the last action)
+#   S <n> <hash> <state> *<crc32 hex> the game's state after its first n
+#                                    actions (Game.state_text), its state
+#                                    hash in hex: boot resumes from the last
+#                                    one and replays only the actions after it
+# Reading it back keeps every action it can prove:
+# - a torn last line (the power went mid-write) is the normal end of a power
+#   cut; a last line whole but for its newline is kept;
+# - a damaged snapshot line is passed over (it only saves time): the game
+#   resumes from the snapshot before it, or the start, and replays every
+#   action line after it;
+# - a damaged or unreadable action or takeback line ends the game there: the
+#   actions after it cannot be replayed without it.
+# Any damage (not a torn end) keeps the log as it was in <log>.bad
+# (keep_copy) and is described (describe); the description is kept in
+# <log>.report until a host says it has seen it.
+
+import json
+import os
+
+MAX_ACTION = 100  # characters of an action text (the engine's are under 20)
+MAX_ACTION_LINE = 2 + MAX_ACTION + 11  # "A <text> *<crc32>\n": a longer line is no action
+
+
+class GameLogError(ValueError):
+    pass
+
+
+try:
+    from binascii import crc32 as _c_crc32  # in C on the Pico, the unix port, CPython
+except ImportError:
+    _c_crc32 = None
+
+
+def crc32(data):
+    # CRC-32 (as zlib). Bitwise only where binascii has none: on a 32-bit
+    # MicroPython every step of it makes a long int, garbage for each byte.
+    if _c_crc32 is not None:
+        return _c_crc32(data) & 0xFFFFFFFF
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            if crc & 1:
+                crc = (crc >> 1) ^ 0xEDB88320
+            else:
+                crc >>= 1
+    return crc ^ 0xFFFFFFFF
+
+
+def seal(body):
+    return "%s *%08x\n" % (body, crc32(body.encode()))
+
+
+def unseal(line):
+    # The body of a good line, or None for a torn or damaged one.
+    return _body(line.encode())
+
+
+def scan(path):
+    # -> (header or None, offsets of the kept action lines, number of
+    # lines dropped from where the provable game ends, [(line number,
+    # what)] of the lines set aside as damaged (line 0: an empty log),
+    # (n, offset) of the last snapshot that fits or None, whether the
+    # file needs mending (a torn end, a last line without its newline)),
+    # or None when there is no file.
+    # An action or takeback line that cannot be read ends the game
+    # there: the actions after it cannot be replayed without it. A
+    # damaged snapshot is passed over: it only saved time.
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return None
+    header = None
+    kept = []
+    snaps = []  # (n, offset) of the snapshots not taken back behind
+    aside = []
+    dropped = 0
+    mend = False
+    at = 0
+    n = 0
+    try:
+        while True:
+            raw = f.readline()
+            if not raw:
+                break
+            n += 1
+            size = _sealed(raw)
+            if size < 0 and not raw.endswith(b"\n"):
+                # the last line: whole but for its newline (kept), torn
+                # short by a power cut, or whole with its newline damaged
+                size = _sealed(raw + b"\n")
+                if size < 0:
+                    size = _sealed(raw[:-1] + b"\n")
+                    if size >= 0:
+                        aside.append((n, "its newline"))
+                if size >= 0:
+                    mend = True
+                elif n > 1:
+                    dropped = 1  # a write the power cut short: no damage
+                    break
+            what = None  # why this line ends the provable game
+            if size < 0:
+                if n > 1 and _damaged_snapshot(raw, len(kept)):
+                    aside.append((n, "a snapshot, passed over"))
+                    mend = True
+                    at += len(raw)
+                    continue
+                what = "the game's header" if n == 1 else "an action"
+            elif header is None:
+                header = _header(_text(raw, size))
+                if header is None:
+                    what = "the game's header"
+            else:
+                kind = raw[:2] if size >= 2 else raw[:size]  # b"A ", b"S ", b"U" (no text made)
+                if kind == b"A ":
+                    if _text(raw[2:], size - 2) is None:
+                        what = "an action that is not UTF-8 text"
+                    else:
+                        kept.append(at)
+                elif kind == b"S ":
+                    k = _snapshot_n(_text(raw, size))
+                    if k == len(kept):
+                        snaps.append((k, at))
+                elif kind == b"U" and kept:
+                    kept.pop()
+                    while snaps and snaps[-1][0] > len(kept):
+                        snaps.pop()
+                else:
+                    what = "a takeback of nothing" if kind == b"U" else "a line of no known kind"
+            if what is not None:
+                # this line and every line after it are set aside
+                aside.append((n, what))
+                dropped = 1
+                while f.readline():
+                    dropped += 1
+                break
+            at += len(raw)
+    finally:
+        f.close()
+    if n == 0:
+        aside.append((0, "empty"))
+    return header, kept, dropped, aside, snaps[-1] if snaps else None, mend
+
+
+def read_snapshot(path, n, where):
+    # -> (n, state hash, state text) of the snapshot line at offset `where`,
+    # or None when it is no longer good there (the file changed).
+    f = open(path, "rb")
+    try:
+        f.seek(where)
+        body = _body(f.readline())
+    finally:
+        f.close()
+    if body is None:
+        return None
+    parts = body.split(" ", 3)
+    return n, int(parts[2], 16), parts[3]
+
+
+def read_actions(path, kept, start=0, stop=None):
+    # The texts of the action lines at the offsets `kept` (scan()), in order
+    # from action `start` (0: the first) up to `stop` (None: the last), read
+    # one by one.
+    end = len(kept) if stop is None else min(stop, len(kept))
+    if start >= end:
+        return
+    f = open(path, "rb")
+    try:
+        at = kept[start]
+        f.seek(at)
+        k = start
+        while k < end:
+            line = f.readline()
+            if at == kept[k]:
+                try:
+                    yield line[2:line.rfind(b" *")].decode()  # "A <text> *<crc32>\n" (the last: maybe no \n)
+                except UnicodeError:  # (scan() sets such a line aside: the file changed since)
+                    raise GameLogError("action %d in the game log is not text" % (k + 1))
+                k += 1
+            at += len(line)
+    finally:
+        f.close()
+
+
+def describe(path, header, kept, dropped, aside):
+    # The damage report: each line set aside, what was restored, where the
+    # log as it was is kept (a copy made here). -> (the report, whether the
+    # copy was made).
+    if aside[0][0] == 0:
+        return "the game log is empty: it holds no game, so none is restored", False
+    parts = []
+    for n, what in aside[:4]:
+        parts.append("line %d (%s)" % (n, what))
+    if len(aside) > 4:
+        parts.append("%d more" % (len(aside) - 4))
+    if header is None:
+        text = "%s of the game log %s damaged, so no game can be restored" % (
+            ", ".join(parts), "is" if len(aside) == 1 else "are")
+    else:
+        text = "%s of the game log %s damaged; %d actions are restored" % (
+            ", ".join(parts), "is" if len(aside) == 1 else "are", len(kept))
+        if dropped:
+            text += "; %s could not be used" % (
+                "that line" if dropped == 1 else "the %d lines from line %d on" % (dropped, aside[-1][0]))
+    copied, where = keep_copy(path)
+    return text + "; the log as it was " + where, copied
+
+
+def keep_copy(path):
+    # Copy the log whole to <log>.bad (a chunk at a time) before anything
+    # rewrites it. -> (done, where it went, said for a message).
+    bad = path + ".bad"
+    try:
+        src = open(path, "rb")
+        try:
+            dst = open(bad, "wb")
+            try:
+                while True:
+                    chunk = src.read(512)
+                    if not chunk:
+                        break
+                    dst.write(chunk)
+                dst.flush()
+            finally:
+                dst.close()
+        finally:
+            src.close()
+    except OSError as e:
+        return False, "is lost: no copy could be kept (%s)" % (e,)
+    sync(None)
+    return True, "is kept in %s" % bad
+
+
+def read_report(path):
+    # The damage report in <log>.report, or None.
+    try:
+        f = open(path + ".report")
+    except OSError:
+        return None
+    try:
+        return f.read().strip() or None
+    except Exception:  # not text: a damaged report is still a report
+        return "an earlier damage report could not be read"
+    finally:
+        f.close()
+
+
+# ---- one line ------------------------------------------------------------
+
+
+def _body(raw):
+    # The body of a good raw line, or None for a torn or damaged one.
+    return _text(raw, _sealed(raw))
+
+
+def _sealed(raw):
+    # The length of a good raw line's body (its checksum proven), or -1 for
+    # a torn or damaged one. On the bytes: no text is made.
+    n = len(raw) - 11
+    if n < 0 or raw[n:n + 2] != b" *" or raw[-1:] != b"\n":
+        return -1  # (a line without its newline: the write never finished)
+    digits = raw[n + 2:n + 10]
+    if digits.strip(HEX):  # (no try: it costs a line as much as the checksum)
+        return -1
+    if crc32(memoryview(raw)[:n]) != int(digits, 16):
+        return -1
+    return n
+
+
+HEX = b"0123456789abcdefABCDEF"
+
+
+def _text(raw, size):
+    # The body of a line _sealed() measured, as text, or None.
+    if size < 0:
+        return None
+    try:
+        return raw[:size].decode()
+    except UnicodeError:
+        return None
+
+
+def _damaged_snapshot(raw, count):
+    # A damaged line that can only be a snapshot written after `count`
+    # actions: longer than any action line, its kind and count intact, and
+    # no line end of another line inside it (two lines run together).
+    if len(raw) <= MAX_ACTION_LINE or not raw.startswith(("S %d " % count).encode()):
+        return False
+    star = raw.find(b" *")
+    return star == len(raw) - 11 or star == len(raw) - 10
+
+
+def _snapshot_n(body):
+    # The action count of a snapshot line's body, or -1.
+    parts = body.split(" ", 3) if body is not None else ()
+    if len(parts) != 4 or len(parts[2]) != 8:
+        return -1
+    try:
+        int(parts[2], 16)
+        return int(parts[1])
+    except ValueError:
+        return -1
+
+
+def _header(body):
+    # The game of a header line's body, or None.
+    if body is None or not body.startswith("H "):
+        return None
+    try:
+        header = json.loads(body[2:])
+    except ValueError:
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def sync(f):
+    # Push the data down to the medium where the platform lets us.
+    if hasattr(os, "fsync"):
+        if f is not None:
+            os.fsync(f.fileno())  # CPython; the rename is ordered after it
+    elif hasattr(os, "sync"):
+        os.sync()  # MicroPython: flush every filesystem
