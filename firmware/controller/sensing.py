@@ -1,20 +1,13 @@
 # Sensing: turns raw hall-sensor readings into a stable image of the board,
 # EMPTY / UP / DOWN per cell (docs/hardware.md explains the numbers).
 #
-# - Baseline: each cell's empty reading, measured at boot and kept in flash.
-#   After a power cut turtles may stand on the board at boot, so a cell that
-#   reads far from its saved baseline (or, with none saved, far from
-#   mid-scale) keeps the saved one (or mid-scale) and learns its own baseline
-#   the first time it is stably empty. A saved baseline farther from the
-#   boot reading than any turtle moves it (or at a rail) is wrong: it is
-#   reported (`suspect`) and the cell calibrated as with none saved, so no
-#   phantom turtle stands there.
-#   Calibration takes the median of readings spread over ~150 ms (one wild
-#   reading cannot move it), and an empty cell follows its slowly drifting
-#   empty level afterwards.
-# - Noise: the spread of the calibration readings sets how much each cell's
-#   reading is smoothed (an average over the last 2**smooth scans; none on a
-#   quiet board), so that noise stays far from the threshold.
+# - Baseline: each cell's empty reading, measured at boot and kept in flash
+#   (calibration.py, which also tells a cell with a turtle on it at boot);
+#   an empty cell follows its slowly drifting empty level afterwards.
+# - Noise: measured at calibration and again by the slow checks (checks.py),
+#   it sets how much each cell's reading is smoothed (an average over the
+#   last 2**smooth scans; none on a quiet board), so that noise stays far
+#   from the threshold.
 # - Threshold with hysteresis: a turtle appears at baseline +/- threshold and
 #   leaves when the reading falls back inside threshold - hysteresis.
 # - Stability window: a new state counts after holding stable_ms. A reading
@@ -26,19 +19,20 @@
 #   for the board. A cell already reported as unreadable does not count: like
 #   a dead or stuck one it keeps its last stable state and the game goes on.
 # - Faults: a reading within `rail` of 0 or 65535 for the window is a dead
-#   sensor; a sensor that has shown noise (its reading changing all the time)
-#   and then does not change at all for stuck_ms, while most other sensors
-#   show theirs, is a stuck one. One whose noise is smaller than an ADC step
-#   never changes: it is quiet, not stuck.
-#   A faulty cell keeps its last stable state until it reads sanely again.
+#   sensor; the slow checks (checks.py, a few times a second) find stuck
+#   sensors and cells that cannot be read. A faulty cell keeps its last
+#   stable state until it reads sanely again.
 #
 # scan() allocates nothing: every per-cell list is made once, here.
 
-import os
 import sys
 from array import array
 
 from turtles.game import DOWN, EMPTY, UP
+
+from . import calibration, checks
+from .calibration import MID
+from .checks import DEAD, OK, STUCK, STUCK_EVERY_MS, UNCLEAR
 
 settle = None
 if sys.implementation.name == "micropython":  # (CPython may find a `micropython` that is no such thing)
@@ -47,17 +41,7 @@ if sys.implementation.name == "micropython":  # (CPython may find a `micropython
     except (ImportError, SyntaxError, ValueError):  # a port without a native emitter
         pass
 
-MID = 32768  # a DRV5055 with no field outputs half its supply
-SAMPLES = 15  # readings per cell at calibration (their median is the baseline)
-SAMPLE_MS = 10  # apart: noise that lasts a few ms cannot fill them all
-SMOOTH_MAX = 4  # at most the average of the last 16 scans
-UNCLEAR_CHECKS = 8  # slow checks (2 s) a cell may read unclear before it is reported
-OK, DEAD, STUCK, UNCLEAR = 0, 1, 2, 3
-STUCK_EVERY_MS = 250  # how often the slow checks (stuck, unclear, noise) run
 LATE_CHECKS_MS = 1000  # with idle_checks: scan() runs them itself once they are this late
-LIVELY_MS = 1000  # a sensor whose reading changed this recently shows noise
-NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has noise
-FIELD_THRESHOLDS = 4  # a turtle moves a reading at most this many thresholds (the threshold is half the weakest's)
 BIAS = 1 << 17  # added to the offsets in _lo/_hi: the quick path keeps no negative numbers
 
 
@@ -139,136 +123,17 @@ class Sensing:
         self._lo = array("i", [1] * n)
         self._hi = array("i", [0] * n)
 
-    # ---- calibration ---------------------------------------------------
-
-    def calibrate(self, now_ms=None):
-        hal = self.hal
-        now = hal.ticks_ms() if now_ms is None else now_ms
-        n = len(self.channel)
-        samples = [[0] * SAMPLES for _ in range(n)]
-        row = array("i", [0] * n)  # as scan()'s raw: the rp2 HAL reads into arrays in native code
-        for k in range(SAMPLES):
-            hal.refresh()
-            hal.read_cells(self._plan, row)
-            for i in range(n):
-                samples[i][k] = row[i]
-            hal.sleep_ms(SAMPLE_MS)
-        medians = [sorted(v)[SAMPLES // 2] for v in samples]
-        self.noise = noise_of(samples, medians)
-        self.smooth = smoothing(self.noise, self.threshold)
-        saved = self.load()
-        self.suspect = []
-        changed = False
-        for i in range(n):
-            r = medians[i]
-            old = saved[i]
-            if r <= self.rail or r >= 65535 - self.rail:
-                base, trusted = (MID, False) if old is None else (old, True)
-            elif old is not None and not self._implausible(old, r):
-                # Near the saved baseline: the cell is empty, refresh it.
-                # Far from it: a turtle stands there, keep the saved one.
-                near = abs(r - old) < self.release
-                base, trusted = (r, True) if near else (old, True)
-            elif old is not None:
-                # Farther than any turtle could move it: the saved level is
-                # wrong (or the sensor changed). Calibrated as with none
-                # saved, and reported: no phantom turtle on that cell.
-                self.suspect.append((self.board.cells[i], old, r))
-                changed = True
-                base, trusted = (r, True) if abs(r - MID) <= self.zero_band else (MID, False)
-            elif abs(r - MID) <= self.zero_band:
-                base, trusted = r, True
-            else:
-                base, trusted = MID, False  # learnt when it is first empty
-            if trusted and base != old:
-                changed = True
-            self.base[i] = base
-            self.trusted[i] = trusted
-            self.raw[i] = r
-            self._sum[i] = r << self.smooth
-            self._unclear[i] = 0
-            self._unclear_run[i] = 0
-            self._last[i] = r
-            self._moved[i] = now
-            dead = r <= self.rail or r >= 65535 - self.rail
-            self._state[i] = EMPTY if dead else self._classify(EMPTY, r - base)
-            self._since[i] = now
-            self.image[i] = self._state[i]
-            self._fault[i] = OK
-            self._on_rail[i] = dead
-            self._rail_since[i] = now
-        self.faults = []
-        self.pending = 0
-        self._stuck_at = now
-        self._scans = 0
-        for i in range(n):
-            if self._on_rail[i]:  # dead already: its median is at a rail
-                self._set_fault(i, DEAD, self.raw[i])
-            self._band(i)
-        if changed:
-            self.save()
-
-    def _implausible(self, saved, reading):
-        # A saved empty level at a rail (a dead sensor's), or farther from
-        # the boot reading than a turtle's field reaches.
-        return (saved <= self.rail or saved >= 65535 - self.rail
-                or abs(reading - saved) > FIELD_THRESHOLDS * self.threshold)
-
-    def suspect_text(self):
-        # The cells whose saved baseline calibration did not believe, in words.
-        return "; ".join(["%s: saved empty level %d, it reads %d now" % c for c in self.suspect])
-
-    def load(self):
-        # Saved baselines per cell (None where unknown).
-        out = [None] * len(self.channel)  # type: list
-        cells = self.board.cells
-        try:
-            f = open(self.path)
-        except OSError:
-            return out
-        try:
-            lines = f.read().split("\n")
-        except Exception as e:  # not text (UnicodeError), unreadable flash
-            self.unreadable = repr(e)
-            return out
-        finally:
-            f.close()
-        if not lines or lines[0] != self._header():
-            return out  # another board's calibration: ignore it
-        for line in lines[1:]:
-            parts = line.split(" ")
-            if len(parts) == 2 and parts[0] in cells:
-                try:
-                    value = int(parts[1])
-                except ValueError:
-                    continue
-                if 0 < value < 65535:
-                    out[cells.index(parts[0])] = value
-        return out
-
-    def save(self):
-        # Trusted baselines only; written aside, then renamed over the old file.
-        lines = [self._header()]
-        for i, cell in enumerate(self.board.cells):
-            if self.trusted[i]:
-                lines.append("%s %d" % (cell, self.base[i]))
-        tmp = self.path + ".tmp"
-        f = open(tmp, "w")
-        try:
-            f.write("\n".join(lines) + "\n")
-            f.flush()
-        finally:
-            f.close()
-        try:
-            os.rename(tmp, self.path)
-        except OSError:  # FAT cannot rename over a file
-            os.remove(self.path)
-            os.rename(tmp, self.path)
-
-    def _header(self):
-        # A new board file version (new wiring) starts a new calibration.
-        return "turtleboard calibration 1 %s %s" % (self.board.version,
-                                                   self.board.name.replace("\n", " "))
+    # Calibration (calibration.py) and the slow checks (checks.py): module
+    # functions that take the Sensing object, bound here as its methods, so
+    # that a call costs what a method's does.
+    calibrate = calibration.calibrate
+    load = calibration.load
+    save = calibration.save
+    suspect_text = calibration.suspect_text
+    check = checks.check
+    _find_unclear = checks.find_unclear
+    _measure_noise = checks.measure_noise
+    _find_stuck = checks.find_stuck
 
     # ---- the control cycle ---------------------------------------------
 
@@ -301,26 +166,6 @@ class Sensing:
         if self._diff(now, self._stuck_at) >= (LATE_CHECKS_MS if self.idle_checks else STUCK_EVERY_MS):
             while self.check(now) and self._checks_left:
                 pass  # all of them at once
-
-    def check(self, now):
-        # The next of the slow checks (~2 ms each on a Pico) once they are
-        # due, one a call: True if one ran. With idle_checks the controller
-        # calls it in cycles that have nothing else to do, so the checks
-        # never add to a busy one.
-        left = self._checks_left
-        if not left:
-            if self._diff(now, self._stuck_at) < STUCK_EVERY_MS:
-                return False
-            self._stuck_at = now
-            left = 3
-        self._checks_left = left - 1
-        if left == 3:
-            self._find_unclear()
-        elif left == 2:
-            self._measure_noise()
-        elif self.stuck_ms:
-            self._find_stuck(now)
-        return True
 
     def _cells(self, now, left):
         # The full scan of the first `left` cells in _todo (all of them
@@ -408,101 +253,6 @@ class Sensing:
         elif self._fault[i] != DEAD and self._diff(now, self._rail_since[i]) >= self.stable_ms:
             self._set_fault(i, DEAD, r)
 
-    def _find_stuck(self, now):
-        # A few times a second: readings that have not changed for stuck_ms,
-        # of sensors that showed noise before, judged only while most sensors
-        # show theirs (a board where nothing moves at all gives nothing to
-        # compare). A sensor quieter than one ADC step (a small offset on a
-        # quiet supply) reads the same forever: never called stuck.
-        n = len(self.channel)
-        run = self._lively_run
-        moved = self._moved
-        noisy = self._noisy
-        diff = self._diff
-        lively = 0
-        for i in range(n):
-            if diff(now, moved[i]) < LIVELY_MS:
-                lively += 1
-                k = run[i]
-                if k < NOISY_CHECKS:
-                    run[i] = k + 1
-                    if k + 1 == NOISY_CHECKS:
-                        noisy[i] = True
-            else:
-                run[i] = 0
-        if lively * 2 <= n:
-            return
-        fault = self._fault
-        on_rail = self._on_rail
-        stuck_ms = self.stuck_ms
-        for i in range(n):
-            if fault[i] == OK and noisy[i] and not on_rail[i] and diff(now, moved[i]) >= stuck_ms:
-                self._set_fault(i, STUCK, self.raw[i])
-
-    def _measure_noise(self):
-        # A few times a second: the noise now, from the empty cells' last
-        # readings (noise that starts after boot counts too), and the
-        # smoothing it calls for: more at once, less only once it is clearly
-        # quieter.
-        spread = self._spread
-        image = self.image
-        fault = self._fault
-        on_rail = self._on_rail
-        raw = self.raw
-        base = self.base
-        far = 1 << 20
-        m = 0
-        for i in range(len(spread)):
-            if image[i] == EMPTY and fault[i] == OK and not on_rail[i]:
-                spread[i] = abs(raw[i] - base[i])
-                m += 1
-            else:
-                spread[i] = far
-        if m < 4:
-            return  # too few empty cells to tell noise from turtles
-        spread.sort()
-        now = spread[m // 2] * 3 // 2
-        self.noise = now if now > self.noise else self.noise + ((now - self.noise) >> 3)
-        k = smoothing(self.noise, self.threshold)
-        if k < self.smooth and smoothing(self.noise * 3 // 2, self.threshold) >= self.smooth:
-            k = self.smooth
-        if k != self.smooth:
-            # Start each average from what the cell shows (an empty cell from
-            # its baseline, not from the last noisy reading).
-            total = self._sum
-            for i in range(len(total)):
-                if image[i] == EMPTY:
-                    total[i] = self.base[i] << k
-                else:
-                    total[i] = (total[i] >> self.smooth) << k
-                self._state[i] = image[i]
-                self._band(i)
-            self.smooth = k
-
-    def _find_unclear(self):
-        # A few times a second: a cell that read unclear most of the time
-        # for UNCLEAR_CHECKS checks in a row cannot be read (a turtle half on
-        # it, a weak magnet, a failing sensor): it is reported until it
-        # reads clearly again.
-        scans = self._scans
-        self._scans = 0
-        unclear = self._unclear
-        runs = self._unclear_run
-        fault = self._fault
-        for i in range(len(unclear)):
-            if unclear[i] * 2 > scans:
-                run = runs[i]
-                if run < UNCLEAR_CHECKS:  # counted no further: a byte holds it
-                    run += 1
-                    runs[i] = run
-                if run >= UNCLEAR_CHECKS and fault[i] == OK:
-                    self._set_fault(i, UNCLEAR, self.raw[i])
-            else:
-                runs[i] = 0
-                if fault[i] == UNCLEAR:
-                    self._set_fault(i, OK, self.raw[i])
-            unclear[i] = 0
-
     def _learn(self, i, r):
         # First stable empty reading of a cell calibrated with a turtle on it.
         self.base[i] = r
@@ -551,29 +301,3 @@ class Sensing:
         return ("stuck: reads %d without the least change for %d ms; check the %s and the "
                 "multiplexer" % (r, self.stuck_ms, where))
 
-
-def noise_of(samples, medians):
-    # The sensors' noise, as a standard deviation: the median over the cells
-    # of each one's median distance from its own median, times 1.5 (a
-    # Gaussian's MAD is 0.67 sigma). Turtles, dead sensors and a wild
-    # reading or two do not move it.
-    spread = []
-    for i in range(len(samples)):
-        m = medians[i]
-        spread.append(sorted([abs(v - m) for v in samples[i]])[len(samples[i]) // 2])
-    spread.sort()
-    return spread[len(spread) // 2] * 3 // 2 if spread else 0
-
-
-# How much smoothing 2**k (k = 0..4) calms the noise: sqrt((2 - a) / a) for
-# an average with weight a = 2**-k, less a third for readings that repeat
-# (an ADC slower than the scan), times 10.
-_CALM = (7, 12, 19, 27, 39)
-
-
-def smoothing(noise, threshold):
-    # The least smoothing that puts the threshold 6 noise deviations away.
-    k = 0
-    while k < SMOOTH_MAX and noise * 60 > threshold * _CALM[k]:
-        k += 1
-    return k
