@@ -9,27 +9,31 @@ COLLECT_EVERY = 4      # game changes without a still board: collect in a quiet 
 
 
 def chores(ctl, now):
-    # Once the board has been still STILL_MS after a change: the actions
-    # the sensors committed to flash (a write stalls the cycle: on a Pico
-    # ~0.8 ms a page, ~45 ms a sector erased), then in the next such
-    # cycle a garbage collection (~12 ms on the emulated Pico), so that
-    # no commit meets one; one also after COLLECT_EVERY game changes
-    # when moves come quicker than that (gc.mem_free() would tell when
-    # the heap runs low, but it costs a collection's time). True if this
-    # cycle did one of them.
+    # The actions the sensors committed go to flash once the board has been
+    # still STILL_MS after a change, or at once (in this quiet cycle, after
+    # the last one's `action` frame has gone) when more than one waits: after
+    # a power cut the pieces show only the last move again. A write stalls
+    # the cycle (on a Pico ~0.8 ms a page, ~45 ms a sector erased). Then, in
+    # the next still cycle, a garbage collection (~12 ms on the emulated
+    # Pico), so that no commit meets one; one also after COLLECT_EVERY game
+    # changes when moves come quicker than that (gc.mem_free() would tell
+    # when the heap runs low, but it costs a collection's time). True if
+    # this cycle did one of them.
     key = ctl.changes + ctl.seen_version  # grows with either
-    if key == ctl.chores_done or ctl.hal.ticks_diff(now, ctl.stable_since) < STILL_MS:
-        if ctl.changes - ctl.collected < COLLECT_EVERY:
-            return False
-    elif ctl.session.log.pending():
-        log = ctl.session.log
+    log = ctl.session.log
+    due = ctl.hal.ticks_diff(now, ctl.stable_since) >= STILL_MS
+    waiting = log.pending()
+    if waiting and key != ctl.chores_done and (due or waiting > 1):
         try:
             log.write_pending()
         except Exception as e:
             ctl.chores_done = key  # tried again after the next change
             ctl.link.error("log", "could not write %d actions to the game log (%s); a power cut "
-                            "before they are written loses them" % (log.pending(), e))
+                           "before they are written loses them" % (log.pending(), e))
         return True
+    if key == ctl.chores_done or not due:
+        if ctl.changes - ctl.collected < COLLECT_EVERY:
+            return False
     else:
         ctl.chores_done = key
     gc.collect()

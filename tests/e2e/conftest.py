@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 import pytest
 
@@ -54,10 +55,18 @@ class VDev:
     def hands(self, mirror: Mirror, seed: int = 1, **kw) -> Hands:
         return Hands(self.world, mirror, seed=seed, timing=FAST, **kw)
 
-    def device_log(self) -> list[str]:
-        """The action texts in the device's power-safe game log (its flash)."""
-        saved = GameLog(os.path.join(self.dir, "flash", "game.log")).load()
-        return list(saved[1]) if saved else []
+    def device_log(self, actions: int | None = None, timeout: float = 30.0) -> list[str]:
+        """The action texts in the device's power-safe game log (its flash).
+        With `actions`: once it holds that many (a move read off the board
+        goes to flash when the board is still: docs/firmware.md), or as it is
+        at the deadline."""
+        deadline = time.monotonic() + timeout
+        while True:
+            saved = GameLog(os.path.join(self.dir, "flash", "game.log")).load()
+            texts = list(saved[1]) if saved else []
+            if actions is None or len(texts) >= actions or time.monotonic() > deadline:
+                return texts
+            time.sleep(0.05)
 
     def close(self) -> None:
         for m in self.mirrors:

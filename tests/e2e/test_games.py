@@ -32,7 +32,7 @@ def play_and_check(v, game: str, players: int, seed: int, slides: bool = True, s
     game_now = m.replica.game
     assert game_now.is_over()
     assert m.replica.mismatches == 0
-    log = v.device_log()
+    log = v.device_log(actions=len(game_now.history))
     assert log == actions_of(game_now)
     assert hands.done == log  # every action reported once, in order
     for n, text in reported.items():
@@ -112,7 +112,7 @@ def test_mahe_with_physical_dice_from_a_script(vdev):
     script = actions_of(game)
     hands = v.hands(m, seed=1, script=list(script))
     hands.play(max_actions=40)
-    log = v.device_log()
+    log = v.device_log(actions=40)
     assert len(log) >= 40
     assert log == script[: len(log)]
     assert m.replica.mismatches == 0
@@ -132,10 +132,10 @@ def test_race_at_a_persons_pace_counts_the_whole_move(vdev):
               "blue-", "*+green"]
     hands = v.hands(m, seed=1, script=before + ["red++"])
     hands.play(max_actions=len(before))
-    assert v.device_log() == before
+    assert v.device_log(actions=len(before)) == before
     hands.timing = REAL  # red rests on the next cell on its way
     hands.play(max_actions=1)
-    assert v.device_log() == before + ["red++"]
+    assert v.device_log(actions=len(before) + 1) == before + ["red++"]
 
 
 def test_a_slow_link_never_makes_the_hands_press_twice(vdev):
@@ -179,7 +179,7 @@ def test_a_slow_link_never_makes_the_hands_press_twice(vdev):
         t.join(5)
     assert stalls[0] >= 3
     hands.play(max_actions=1)  # and the board goes on
-    log = v.device_log()
+    log = v.device_log(actions=len(m.replica.game.history))
     assert hands.done == log
     # Each decision and move the hands made is one action of the board, and
     # the board recorded no other (only its own dice besides).
