@@ -418,16 +418,18 @@ class Console:
         redraw, self.redraw = self.redraw, None  # no tb> prompt while the REPL has the keys
         self.repl_start = ReplStart()
         self.repl_mode = True
-        self.link.write_raw(CTRL_C)
         fd = sys.stdin.fileno()
         old = termios.tcgetattr(fd)
         try:
-            tty.setraw(fd)
+            # Raw before the firmware is stopped, and without flushing: keys
+            # typed as soon as `>>>` shows are never thrown away.
+            tty.setraw(fd, termios.TCSANOW)
             # keys go through raw, but output still turns \n into \r\n: the
             # REPL's banner and lines start at the left, not as a staircase
             attrs = termios.tcgetattr(fd)
             attrs[1] |= termios.OPOST | termios.ONLCR
             termios.tcsetattr(fd, termios.TCSANOW, attrs)
+            self.link.write_raw(CTRL_C)
             while True:
                 r, _, _ = select.select([fd], [], [], 0.2)
                 if not r:

@@ -306,7 +306,7 @@ class WorldApp(App):
         ("l", "lift", "lift"), Binding("L", "lift_all", "lift all", show=False),
         ("p", "place(1)", "put"), ("P", "place(0)", "flipped"),
         ("f", "flip", "flip"), ("r", "turn_about", "team"), ("t", "take", "take"),
-        ("x", "put_away", "to box"),
+        Binding("x", "put_away", "to box", show=False),  # said on the hand's line while it holds turtles
         # s, + and - are said on the hand's line
         Binding("s", "start", "start", show=False), Binding("plus", "players(1)", "player", show=False),
         Binding("minus", "players(-1)", "player", show=False), ("c", "clear", "clear"),
@@ -421,7 +421,8 @@ class WorldApp(App):
             self.shown["leds"] = extra.plain
             self.query_one("#leds", Static).update(extra)
         hand = self.world.hand
-        more = "   l again: one more, p: put down" if hand and self.lifted_from == self.cell else ""
+        more = ("   l again: one more, p: put down" if self.lifted_from == self.cell
+                else "   x: back in the box") if hand else ""
         lines = ("hand: %s%s   buttons held: %s   start (s) for %d players (+/-)" % (
             stack_text(hand) if hand else "empty", more,
             " ".join(self.world.held) or "none", self.players), self.busy or self.message)
