@@ -49,7 +49,7 @@ def main(platform_hal, period_ms=5):
         seed = (seed * 31 + r) & 0xFFFFFFFF
     ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
     ctl.display.level = board.brightness
-    if not restore(ctl):
+    if not ctl.restore():  # what the log lost is kept for the host too (Session.trouble)
         warm_up(ctl)
     send_hello(ctl)  # with the restored game, if any (and what the log lost)
     if trouble is not None:
@@ -65,29 +65,6 @@ def main(platform_hal, period_ms=5):
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))
     ctl.run(period_ms)
-
-
-def restore(ctl):
-    # The game from the log. Whatever it says about the log's trouble is also
-    # kept in the log's report, which `hello` and `state` repeat until a host
-    # acknowledges it: said only now, it would be lost on a Pico with no host
-    # attached yet.
-    link = ctl.link
-    say = link.error
-
-    def error(code, msg, re=None):
-        if code == "log" and hasattr(ctl.session.log, "add_report"):
-            try:
-                ctl.session.log.add_report(msg)
-            except Exception:  # the report only repeats what is said now
-                pass
-        say(code, msg, re)
-
-    link.error = error
-    try:
-        return ctl.restore()
-    finally:
-        del link.error
 
 
 class NoBoard:

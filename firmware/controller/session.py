@@ -73,15 +73,25 @@ class Session:
         self.log.begin(name, players, game.options, extra)
         self.install(name, game, cell_map, dice, seed, seats)
 
+    def trouble(self, msg):
+        # What the log lost, found at boot: said now and kept in the log's
+        # report, which `hello` and `state` repeat until a host acknowledges
+        # it (on a Pico nothing sent before a host is attached reaches anyone).
+        try:
+            self.log.add_report(msg)
+        except Exception:  # the report only repeats what is said now
+            pass
+        self.link.error("log", msg)
+
     def restore(self):
         # At boot: replay the game in the log. True if there was one.
         try:
             header = self.log.scan()
         except Exception as e:
-            self.link.error("log", "the game log cannot be read (%s); start a new game" % (e,))
+            self.trouble("the game log cannot be read (%s); start a new game" % (e,))
             return False
         if self.log.damage is not None:
-            self.link.error("log", self.log.damage)
+            self.trouble(self.log.damage)
         if header is None:
             return False
         try:
@@ -89,19 +99,19 @@ class Session:
             dice = extra.get("dice", "electronic")
             game, cell_map = self.make_game(header["game"], header["players"], header["options"])
         except (GameError, KeyError, TypeError, AttributeError) as e:
-            self.link.error("log", "the game log holds no game this board can play (%s); start a new game" % (e,))
+            self.trouble("the game log holds no game this board can play (%s); start a new game" % (e,))
             return False
         game, bad = self.replay(header, game, True)
         if bad is not None and game.history.base:  # found again with every action held
             game, bad = self.replay(header, self.make_game(header["game"], header["players"], header["options"])[0], False)
         if bad is not None:  # keep the log to what the game is now
-            self.link.error("log", "%s; the log as it was %s" % (bad, self.log.keep_copy()[1]))
+            self.trouble("%s; the log as it was %s" % (bad, self.log.keep_copy()[1]))
             try:
                 self.log.begin(header["game"], header["players"], header["options"], extra)
                 for action in game.history:
                     self.log.append(game.action_text(action))
             except Exception as e:
-                self.link.error("log", "the game log could not be rewritten (%s)" % (e,))
+                self.trouble("the game log could not be rewritten (%s)" % (e,))
         try:
             seats = check_seats(extra.get("seats"), game.players, header["game"])
         except ValueError:

@@ -7,7 +7,6 @@ import os
 from ctl_rig import Rig, only
 from hwtools import exists, read, write
 
-from controller.boot import restore
 from controller.gamelog import crc32, seal
 from turtles.rng import Rng
 
@@ -41,7 +40,7 @@ def _boot(folder, data=None):
     if data is not None:
         write(folder + "/game.log", data, "wb")
     rig = Rig("mahe", folder=folder)
-    restore(rig.ctl)
+    rig.ctl.restore()  # as boot does
     errors = only(rig.frames(), "error")
     return rig, errors
 
