@@ -67,6 +67,21 @@ def until(mirror, cond, timeout=10.0):
     raise AssertionError(f"timed out; events: {seen[-12:]}")
 
 
+def logged(board, n, timeout=10.0):
+    """Wait until the device's game log on its flash holds n actions: a move
+    read off the board goes to flash once the board is still
+    (docs/firmware.md, the log written behind)."""
+    from controller.gamelog import GameLog
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        saved = GameLog(str(board.sim / "flash" / "game.log")).load()
+        if saved and len(saved[1]) == n:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the device's log never held {n} actions")
+
+
 def n_actions(mirror):
     g = mirror.replica.game
     return len(g.history) if g is not None else -1
@@ -97,6 +112,7 @@ def test_mirror_follows_sensed_moves_takebacks_and_a_reset(tortuga):
         until(mirror, lambda: n_actions(mirror) == 1)
         key = mirror.replica.game.state_key()
         # a reset mid-game: the firmware restarts, says hello, the mirror resyncs
+        logged(tortuga, 1)  # (a move not yet on flash is made again from the pieces: another test)
         tortuga.kill_firmware()
         seen = until(mirror, lambda: mirror.replica.resyncs >= 2 and mirror.replica.in_sync, 20)
         notes = [d for k, d in seen if k == "note"]
@@ -116,6 +132,7 @@ def test_unplug_and_replug_on_a_new_pty_reconnects_and_resyncs(tortuga, tmp_path
         new_tortuga(mirror)
         step(tortuga.world, "c1", "c2")
         until(mirror, lambda: n_actions(mirror) == 1)
+        logged(tortuga, 1)
         tortuga.kill()  # the whole device gone: the pty closes
         events = until(mirror, lambda: not mirror.link.is_open or not mirror.connected, 5)
         replug = Background(str(tortuga.sim), str(BOARD))
