@@ -50,6 +50,7 @@ PACKAGES = ("turtles", "controller", "hal")  # precompiled to .mpy
 PLAIN = ("main.py",)  # copied as source (MicroPython runs main.py, not main.mpy)
 BOARD_FILE = "board.json"
 CALIBRATION_FILE = "calibration.txt"  # controller/sensing.py reads it at boot
+BUSY_WAIT = 3.0  # seconds a busy port is given to come free
 COPY_BATCH = 6  # files per mpremote run (each run costs a connection)
 
 ARCHS = {
@@ -389,10 +390,17 @@ class Flasher:
             raise UserError(
                 f"no such port: {self.port}. `turtleboard devices` lists the ports."
             )
-        try:
-            open_port(self.port).close()
-        except PortError as e:
-            raise UserError(str(e)) from None
+        # A port busy for a moment is common: on Linux ModemManager probes a
+        # new USB serial device for a few seconds, a closing mirror lets go.
+        deadline = time.monotonic() + BUSY_WAIT
+        while True:
+            try:
+                open_port(self.port).close()
+                return
+            except PortError as e:
+                if " is busy:" not in str(e) or time.monotonic() >= deadline:
+                    raise UserError(str(e)) from None
+            time.sleep(0.1)
 
     def device_info(self) -> dict:
         proc = mpremote(self.port, "exec", INFO_SCRIPT, timeout=8)

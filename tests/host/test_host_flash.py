@@ -182,6 +182,36 @@ def wait_for(condition, timeout=60.0, what="condition"):
         time.sleep(0.01)
 
 
+def test_flash_waits_for_a_port_busy_for_a_moment(bare_device):
+    """A port held for a moment (ModemManager probing a new Pico on Linux, a
+    mirror closing) is waited for, up to BUSY_WAIT, instead of failing."""
+    import threading
+
+    from turtleboard.flashing.flasher import Flasher
+
+    flasher = Flasher(bare_device.path, str(BOARD))
+    outcome = []
+
+    def check():
+        try:
+            flasher.check_port_free()
+            outcome.append("free")
+        except Exception as e:  # noqa: BLE001 - the outcome is the test
+            outcome.append(e)
+
+    held = open_port(bare_device.path)
+    checker = threading.Thread(target=check)
+    try:
+        checker.start()
+        checker.join(0.5)  # still waiting while the port is held
+        assert checker.is_alive(), outcome
+    finally:
+        held.close()
+    checker.join(30)
+    shutil.rmtree(flasher.staging, ignore_errors=True)
+    assert outcome == ["free"]
+
+
 def test_flash_removes_its_staging_folder_on_success_and_on_error(bare_device, tmp_path):
     tmp = tmp_path / "tmp"
     ok = flash_process("--port", bare_device.path, "--board", BOARD, "--no-reset", tmp=tmp)
