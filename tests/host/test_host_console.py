@@ -109,7 +109,7 @@ def test_console_reconnects_when_the_board_comes_back(tmp_path):
     import os
     import subprocess
     import sys
-    import time
+    import threading
 
     from turtleboard.sim.lock import lock_folder
 
@@ -120,25 +120,45 @@ def test_console_reconnects_when_the_board_comes_back(tmp_path):
     proc = subprocess.Popen(
         [sys.executable, "-m", "turtleboard", "console", "--port", str(port_file), "--linger", "1"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
+    out: list[str] = []
+    reader = threading.Thread(target=lambda: out.extend(proc.stdout), daemon=True)
+    reader.start()
+
+    def shown(text):
+        return lambda: any(text in line for line in out)
+
     second = None
     try:
-        time.sleep(2.5)
+        wait_for(shown("Test board"), "the console to connect")
         first.unplug()
-        time.sleep(0.5)
+        wait_for(shown("lost the board"), "the console to see the board go")
         second = Peer(hello=dict(HELLO, board="Second board"),
                       handlers={"ping": lambda s, p: [second.frame("ok", {"re": s})]})
         port_file.write_text(second.path)
-        time.sleep(3)
-        out, err = proc.communicate("ping\n", timeout=20)
+        wait_for(shown("reconnected"), "the console to reconnect")
+        proc.stdin.write("ping\n")
+        proc.stdin.close()
+        assert proc.wait(60) == 0, proc.stderr.read()
+        reader.join(10)
     finally:
         proc.kill()
         os.close(lock)
         if second:
             second.close()
-    assert "lost the board" in out and "reconnecting" in out
-    assert "reconnected" in out and "Second board" in out
+    text = "".join(out)
+    assert "reconnecting" in text and "Second board" in text
     assert ("ping", {}) in second.received
+
+
+def wait_for(condition, what, timeout=60.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
 
 
 def test_piped_commands_still_show_what_the_board_sends_after_the_last_one():
@@ -148,12 +168,12 @@ def test_piped_commands_still_show_what_the_board_sends_after_the_last_one():
 
     def ping(seq, payload):
         late = peer.frame("status", {"text": "a late status"})
-        threading.Timer(0.5, peer.write, (late,)).start()
+        threading.Timer(0.5, peer.write, (late,)).start()  # --linger 3 leaves 2.5 s to spare
         return [peer.frame("ok", {"re": seq})]
 
     peer = Peer(hello=HELLO, handlers={"ping": ping})
     try:
-        r = turtleboard("console", "--port", peer.path, "--linger", "1.5", input="ping\n")
+        r = turtleboard("console", "--port", peer.path, "--linger", "3", input="ping\n")
     finally:
         peer.close()
     assert r.returncode == 0, r.stderr
@@ -172,7 +192,7 @@ def test_console_escapes_terminal_sequences_names_cells_and_keeps_accents():
 
     peer = Peer(hello=hello, handlers={"ping": ping})
     try:
-        r = turtleboard("console", "--port", peer.path, "--linger", "1.5", input="ping\n")
+        r = turtleboard("console", "--port", peer.path, "--linger", "3", input="ping\n")
     finally:
         peer.close()
     out = r.stdout
