@@ -99,11 +99,13 @@ def scan(path):
     mend = False
     at = 0
     n = 0
+    sealed = _sealed if sealed_native is None else sealed_native  # (a third of the scan on a Pico)
+    ascii = ascii_native
     try:
         lines = _lines(f)
         for raw in lines:
             n += 1
-            size = _sealed(raw)
+            size = sealed(raw)
             if size < 0 and not raw.endswith(b"\n"):
                 # the last line: whole but for its newline (kept), torn
                 # short by a power cut, or whole with its newline damaged
@@ -130,7 +132,7 @@ def scan(path):
                 if header is None:
                     what = "the game's header"
             elif size >= 2 and raw.startswith(b"A "):  # an action (no text made)
-                if _is_text(raw, 2, size):
+                if (ascii is not None and ascii(raw, 2, size)) or _is_text(raw, 2, size):
                     kept.append(at)
                 else:
                     what = "an action that is not UTF-8 text"
@@ -296,9 +298,8 @@ def _body(raw):
 
 def _sealed(raw):
     # The length of a good raw line's body (its checksum proven), or -1 for
-    # a torn or damaged one. On the bytes: no text is made.
-    if sealed_native is not None:
-        return sealed_native(raw)
+    # a torn or damaged one. On the bytes: no text is made. (scan() uses
+    # sealed_native instead where the port has native code.)
     n = len(raw) - 11
     if n < 0 or raw[n:n + 2] != b" *" or raw[-1:] != b"\n":
         return -1  # (a line without its newline: the write never finished)
@@ -324,10 +325,8 @@ def _text(raw, size):
 
 
 def _is_text(raw, start, end):
-    # Whether raw[start:end] is UTF-8; no text is made for ASCII where the
-    # port has native code.
-    if ascii_native is not None and ascii_native(raw, start, end):
-        return True
+    # Whether raw[start:end] is UTF-8. (scan() asks ascii_native first
+    # where the port has native code: no text made for ASCII.)
     try:
         raw[start:end].decode()
     except UnicodeError:
