@@ -125,7 +125,7 @@ def measure(kind, moves, env, project):
         run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
         ctl = [py, str(scripts / "ctlcmd.py"), name, '{"stats": 1}']
         before = json.loads(run(env, *ctl).stdout)
-        r = run(env, py, str(scripts / "play30.py"), name, str(moves), "1")
+        r = run(env, py, str(HERE / "pico_emu_play.py"), name, str(moves), "1")  # play30.py, its LED check fixed
         after = json.loads(run(env, *ctl).stdout)
         play = json.loads((work / "play30.json").read_text())
         lats = [m["latency_ms"] for m in play["moves"] if m["latency_ms"] is not None]

@@ -37,7 +37,8 @@ def calibrate(s, now_ms=None):
         hal.read_cells(s._plan, row)
         for i in range(n):
             samples[i][k] = row[i]
-        hal.sleep_ms(SAMPLE_MS)
+        if k < SAMPLES - 1:
+            hal.sleep_ms(SAMPLE_MS)
     medians = [sorted(v)[SAMPLES // 2] for v in samples]
     s.noise = noise_of(samples, medians)
     s.smooth = smoothing(s.noise, s.threshold)

@@ -21,16 +21,24 @@ class FrameError(ValueError):
 
 
 def _crc_tables():
-    # The CRC's byte-at-a-time table, as its high and low bytes.
-    high = bytearray(256)
-    low = bytearray(256)
-    for n in range(256):
-        crc = n << 8
+    # The CRC's byte-at-a-time table, as its high and low bytes. The table
+    # is linear (entry a ^ b == entry a ^ entry b): each bit's entry is
+    # shifted out, every other entry is its lowest bit's ^ the rest's
+    # (eight times fewer steps at boot than shifting out each entry).
+    table = [0] * 256
+    for k in range(8):
+        crc = 1 << (k + 8)
         for _ in range(8):
             if crc & 0x8000:
                 crc = ((crc << 1) ^ 0x1021) & 0xFFFF
             else:
                 crc = (crc << 1) & 0xFFFF
+        table[1 << k] = crc
+    high = bytearray(256)
+    low = bytearray(256)
+    for n in range(1, 256):
+        bit = n & -n
+        crc = table[n] = table[bit] ^ table[n ^ bit]
         high[n] = crc >> 8
         low[n] = crc & 0xFF
     return bytes(high), bytes(low)

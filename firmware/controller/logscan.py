@@ -25,6 +25,7 @@
 
 import json
 import os
+import sys
 
 MAX_ACTION = 100  # characters of an action text (the engine's are under 20)
 MAX_ACTION_LINE = 2 + MAX_ACTION + 11  # "A <text> *<crc32>\n": a longer line is no action
@@ -54,6 +55,17 @@ def crc32(data):
             else:
                 crc >>= 1
     return crc ^ 0xFFFFFFFF
+
+
+sealed_native = ascii_native = None
+if sys.implementation.name == "micropython":  # (CPython may find a `micropython` that is no such thing)
+    try:
+        from controller.crc import (  # native code: the rp2 port, the unix port
+            ascii_native,
+            sealed_native,
+        )
+    except (ImportError, SyntaxError, ValueError):  # a port without a native emitter
+        pass
 
 
 def seal(body):
@@ -87,13 +99,13 @@ def scan(path):
     mend = False
     at = 0
     n = 0
+    sealed = _sealed if sealed_native is None else sealed_native  # (a third of the scan on a Pico)
+    ascii = ascii_native
     try:
-        while True:
-            raw = f.readline()
-            if not raw:
-                break
+        lines = _lines(f)
+        for raw in lines:
             n += 1
-            size = _sealed(raw)
+            size = sealed(raw)
             if size < 0 and not raw.endswith(b"\n"):
                 # the last line: whole but for its newline (kept), torn
                 # short by a power cut, or whole with its newline damaged
@@ -119,28 +131,29 @@ def scan(path):
                 header = _header(_text(raw, size))
                 if header is None:
                     what = "the game's header"
-            else:
-                kind = raw[:2] if size >= 2 else raw[:size]  # b"A ", b"S ", b"U" (no text made)
-                if kind == b"A ":
-                    if _text(raw[2:], size - 2) is None:
-                        what = "an action that is not UTF-8 text"
-                    else:
-                        kept.append(at)
-                elif kind == b"S ":
-                    k = _snapshot_n(_text(raw, size))
-                    if k == len(kept):
-                        snaps.append((k, at))
-                elif kind == b"U" and kept:
+            elif size >= 2 and raw.startswith(b"A "):  # an action (no text made)
+                if (ascii is not None and ascii(raw, 2, size)) or _is_text(raw, 2, size):
+                    kept.append(at)
+                else:
+                    what = "an action that is not UTF-8 text"
+            elif size >= 2 and raw.startswith(b"S "):  # a snapshot
+                k = _snapshot_n(_text(raw, size))
+                if k == len(kept):
+                    snaps.append((k, at))
+            elif size == 1 and raw[0] == 85:  # "U": a takeback
+                if not kept:
+                    what = "a takeback of nothing"
+                else:
                     kept.pop()
                     while snaps and snaps[-1][0] > len(kept):
                         snaps.pop()
-                else:
-                    what = "a takeback of nothing" if kind == b"U" else "a line of no known kind"
+            else:
+                what = "a line of no known kind"
             if what is not None:
                 # this line and every line after it are set aside
                 aside.append((n, what))
                 dropped = 1
-                while f.readline():
+                for _ in lines:
                     dropped += 1
                 break
             at += len(raw)
@@ -149,6 +162,27 @@ def scan(path):
     if n == 0:
         aside.append((0, "empty"))
     return header, kept, dropped, aside, snaps[-1] if snaps else None, mend
+
+
+def _lines(f, size=512):
+    # The file's lines (each with its newline; the last maybe without), read
+    # a block at a time: readline() reads the file a byte at a time.
+    rest = b""
+    while True:
+        block = f.read(size)
+        if not block:
+            break
+        if rest:
+            block = rest + block
+        start = 0
+        end = block.find(b"\n") + 1
+        while end:
+            yield block[start:end]
+            start = end
+            end = block.find(b"\n", start) + 1
+        rest = block[start:]
+    if rest:
+        yield rest
 
 
 def read_snapshot(path, n, where):
@@ -264,7 +298,8 @@ def _body(raw):
 
 def _sealed(raw):
     # The length of a good raw line's body (its checksum proven), or -1 for
-    # a torn or damaged one. On the bytes: no text is made.
+    # a torn or damaged one. On the bytes: no text is made. (scan() uses
+    # sealed_native instead where the port has native code.)
     n = len(raw) - 11
     if n < 0 or raw[n:n + 2] != b" *" or raw[-1:] != b"\n":
         return -1  # (a line without its newline: the write never finished)
@@ -287,6 +322,16 @@ def _text(raw, size):
         return raw[:size].decode()
     except UnicodeError:
         return None
+
+
+def _is_text(raw, start, end):
+    # Whether raw[start:end] is UTF-8. (scan() asks ascii_native first
+    # where the port has native code: no text made for ASCII.)
+    try:
+        raw[start:end].decode()
+    except UnicodeError:
+        return False
+    return True
 
 
 def _damaged_snapshot(raw, count):

@@ -1,12 +1,13 @@
-# The state hash's FNV-1a and the frames' CRC-16 in native code (turtles/fnv.py,
-# controller/crc.py) against their loops in Python (game.fnv_more,
-# frames.crc16 with the native code switched off), on random bytes of every
-# length and with the cell tables. Runs under pytest (no native code: the
+# The state hash's FNV-1a, the frames' CRC-16 and the game log's line check
+# in native code (turtles/fnv.py, controller/crc.py) against their Python
+# (game.fnv_more, frames.crc16, logscan._sealed and _is_text with the native
+# code switched off), on random bytes of every length and with the cell
+# tables. Runs under pytest (no native code: the
 # known answers only) and under MicroPython (mprun.py), whose unix port runs
 # the viper code as a Pico's rp2 port does.
 import sys
 
-from controller import frames
+from controller import frames, logscan
 from turtles import game
 from turtles.game import FNV_START, fnv1a32, fnv_more
 from turtles.rng import Rng
@@ -32,6 +33,8 @@ def _python_only(module, name, fn, *args):
 def test_native_code_is_there_exactly_where_the_port_has_it():
     assert (game.fnv_native is not None) == NATIVE
     assert (frames.crc16_native is not None) == NATIVE
+    assert (logscan.sealed_native is not None) == NATIVE
+    assert (logscan.ascii_native is not None) == NATIVE
 
 
 def test_known_answers():
@@ -74,3 +77,42 @@ def test_crc16_native_equals_python():
         data = _random_bytes(rng, n)
         want = _python_only(frames, "crc16_native", frames.crc16, data)
         assert frames.crc16(data) == want, n
+
+
+def _log_lines(rng):
+    # Sealed lines of every length, and each with one byte changed, cut,
+    # run into the next, its checksum in capitals or not hex.
+    for n in list(range(30)) + [100, 400]:
+        body = _random_bytes(rng, n, 128).replace(b"\n", b".")
+        line = logscan.seal(body.decode()).encode()
+        yield line
+        yield line[:-10] + line[-10:-1].upper() + b"\n"
+        yield line[:-2] + b"g\n"
+        yield line[:-1]
+        yield line + line
+        yield line[:-12] + line[-11:]
+        k = rng.below(len(line))
+        yield line[:k] + bytes([line[k] ^ (1 << rng.below(8))]) + line[k + 1:]
+
+
+def test_log_line_check_native_equals_python():
+    rng = Rng(9)
+    good = 0
+    for line in _log_lines(rng):
+        want = logscan._sealed(line)
+        if NATIVE:
+            assert logscan.sealed_native(line) == want, line
+        good += want >= 0
+    assert good > 60  # the sealed ones and their capitals
+
+
+def test_text_check_native_equals_python():
+    rng = Rng(10)
+    for n in range(40):
+        data = _random_bytes(rng, n, 256 if n % 2 else 128)
+        for start, end in ((0, n), (n // 3, n), (1, n // 2)):
+            if NATIVE and logscan.ascii_native(data, start, end):
+                assert logscan._is_text(data, start, end), (data, start, end)
+            if NATIVE and max(data[start:end] or b"\0") < 128:
+                assert logscan.ascii_native(data, start, end), (data, start, end)
+    assert logscan._is_text("é".encode(), 0, 2) and not logscan._is_text("é".encode(), 0, 1)

@@ -70,6 +70,7 @@ def test_kill_during_appends_loses_no_committed_action(tmp_path):
     rng = random.Random(11)
     path = tmp_path / "game.log"
     total = 0
+    unwritten = set()  # snapshots a kill came before
     for _ in range(KILLS):
         lines = _run_and_kill(path, "append", rng)
         assert lines[0].startswith("loaded %d " % total), lines[:1]
@@ -83,12 +84,18 @@ def test_kill_during_appends_loses_no_committed_action(tmp_path):
         assert header["game"] == "mahe" and log.damage is None, log.damage
         assert actions == ["a%d" % i for i in range(1, len(actions) + 1)]
         assert last <= len(actions) <= last + 1
-        # the last whole snapshot is found (one torn by the kill is dropped)
+        # the last whole snapshot is found (one torn by the kill is dropped;
+        # one the kill came before is never written: the writer goes on
+        # from the next action)
         k = len(actions) // 7 * 7
+        while k in unwritten:
+            k -= 7
         ok = [(k, k, "[%d]" % k) if k else None]
         if k and len(actions) == k:  # killed around its snapshot: it or the one before
             ok.append((k - 7, k - 7, "[%d]" % (k - 7)) if k > 7 else None)
-        assert log.last_snapshot() in ok, (log.last_snapshot(), len(actions))
+        assert log.last_snapshot() in ok, (log.last_snapshot(), len(actions), unwritten)
+        if k and len(actions) == k and log.last_snapshot() != ok[0]:
+            unwritten.add(k)
         total = len(actions)
     assert total > 30  # the kills really hit a busy writer
 
