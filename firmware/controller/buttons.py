@@ -18,14 +18,14 @@ class Buttons:
 
     def poll(self, now):
         # -> names of the buttons pressed since the last poll, in board order.
-        pressed = NONE
-        hal = self.hal
         held_all = self._held
         bits = 0
         if held_all is not None:
             bits = held_all()
             if bits == self._down:
-                return pressed  # every button as it was: nothing to do
+                return NONE  # every button as it was: nothing to do
+        pressed = NONE
+        hal = self.hal
         for i in range(len(self.names)):
             if held_all is not None:
                 held = bool((bits >> i) & 1)

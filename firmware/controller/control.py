@@ -72,6 +72,7 @@ class Controller:
         self.selftest = None     # a running self-test (controller/selftest.py)
         self.chores_done = -1    # the change after which chores() last finished
         self.collected = 0       # self.changes at the last collection (chores())
+        self.rested = -1         # chores_done once chores and snapshots had nothing left (step())
 
     # ---- the game -----------------------------------------------------------
 
@@ -256,12 +257,20 @@ class Controller:
                     self.build()  # not in a cycle that sends the host a state frame
             elif game is not None and game.history.pack():
                 pass  # a commit's history entry, packed
-            elif not unsent and chores(self, now):
+            elif self.rested != self.changes + self.seen_version and not unsent and chores(self, now):
                 pass  # the log written behind, a garbage collection
             elif not unsent and sensing.check(now):
                 pass  # the sensors' slow checks, when due
-            elif not session.keep_snapshot():
-                self.computer.tick(self)  # one slice of the computer's thought
+            elif self.rested != self.changes + self.seen_version and session.keep_snapshot():
+                pass  # a snapshot in the log
+            else:
+                if self.chores_done == self.changes + self.seen_version and self.collected == self.changes:
+                    # chores() and the snapshots have nothing to do until the
+                    # game or the board changes: skipped until then (~0.25 ms)
+                    self.rested = self.chores_done
+                computer = self.computer
+                if not computer.people or computer.hint_by is not None:
+                    computer.tick(self)  # one slice of the computer's thought
         drew = False
         if (to_draw and not rounds) or display.ledtest_at is not None:
             frame = display.frame
@@ -289,9 +298,10 @@ class Controller:
                 self.step(start)
             except Exception as e:  # never KeyboardInterrupt: Ctrl-C gets out
                 self.trouble(start, e)
-            spent = hal.ticks_diff(hal.ticks_ms(), start)
-            if spent < period_ms:
-                hal.sleep_ms(period_ms - spent)
+            if period_ms > 0:  # (a Pico runs flat out: 0, no clock read for it)
+                spent = hal.ticks_diff(hal.ticks_ms(), start)
+                if spent < period_ms:
+                    hal.sleep_ms(period_ms - spent)
 
     def build(self):
         # Candidates of the new position, for BUILD_MS of this cycle; once

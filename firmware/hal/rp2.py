@@ -231,9 +231,18 @@ class Hal:
     # ---- serial (USB CDC) ------------------------------------------------
 
     def serial_read(self):
+        # ipoll, not poll: poll() makes a list each call, and a quiet line
+        # is asked every cycle (on a full heap an allocation costs ~70 us)
         data = b""
-        while len(data) < 256 and self._poll.poll(0):
-            data += self._in.read(1)
+        while len(data) < 256:
+            for _ in self._poll.ipoll(0):
+                more = self._in.read(1)
+                if more:
+                    data += more
+                    break
+                return data  # the end of stdin (a pipe, not on a Pico)
+            else:
+                return data  # nothing more waits
         return data
 
     def serial_write(self, data):

@@ -6,11 +6,14 @@
 # for that, and this shows it turns the read off when it reads otherwise
 # than ADC.read_u16.
 import json
+import os
+import subprocess
+import threading
 from pathlib import Path
 
 import pytest
 
-from turtleboard.sim.mpy import FIRMWARE, run_micropython
+from turtleboard.sim.mpy import FIRMWARE, micropython_command, run_micropython
 
 HERE = Path(__file__).parent
 
@@ -151,3 +154,45 @@ print(json.dumps(res))
     held, bit, first, again = out["ok"]
     assert held == bit and first == ["ok"] and again == []  # one press per push
     assert out["slow"] == [False, 0]
+
+
+@pytest.mark.micropython
+def test_the_serial_read_takes_what_arrived_without_blocking_and_a_quiet_line_allocates_nothing():
+    # The rp2 HAL's serial_read on the unix port's stdin (a pipe held open):
+    # at most 256 bytes a call, b"" when nothing waits, no heap on a quiet line.
+    code = PRELUDE + """
+import gc, select, sys
+hal = f.setup(b, 0x101, R)
+p = select.poll()
+p.register(sys.stdin, select.POLLIN)
+p.poll(-1)  # the test's bytes are there
+got = [hal.serial_read()]
+while len(got[-1]) == 256:
+    got.append(hal.serial_read())
+gc.collect()
+before = gc.mem_alloc()
+for _ in range(1000):
+    hal.serial_read()
+print(json.dumps([[len(x) for x in got], b"".join(got).decode(), hal.serial_read().decode(),
+                  gc.mem_alloc() - before]))
+"""
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(FIRMWARE), str(HERE), ".frozen"]))
+    sent = "".join(chr(97 + i % 26) for i in range(300))
+    proc = subprocess.Popen(micropython_command() + ["-c", code], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    watchdog = threading.Timer(60, proc.kill)  # a blocking read would hang the test
+    watchdog.start()
+    try:
+        proc.stdin.write(sent.encode())
+        proc.stdin.flush()
+        line = proc.stdout.readline().decode()  # stdin still open: a quiet line, not its end
+        proc.stdin.close()
+        err = proc.stderr.read().decode()
+        proc.wait()
+    finally:
+        watchdog.cancel()
+        proc.kill()
+    assert proc.returncode == 0 and line, err[-3000:]
+    sizes, text, after, allocated = json.loads(line)
+    assert sizes[0] == 256 and sum(sizes) == 300 and text == sent
+    assert after == "" and allocated < 1000  # not a block a call (poll() took 32 bytes a call)
