@@ -240,7 +240,8 @@ def hostile_export(lines, seed, per_run=2000):
     from turtleboard.commands.record import export_record
     from turtleboard.errors import UserError
 
-    res = {"path": "export", "lines": 0, "runs": 0, "records": 0, "said_why": 0, "crashes": 0, "other_games": 0}
+    res = {"path": "export", "lines": 0, "runs": 0, "records": 0, "said_why": 0, "refused": 0, "crashes": 0,
+           "other_games": 0}
     samples = []
     start = time.monotonic()
     while res["lines"] < lines:
@@ -251,11 +252,12 @@ def hostile_export(lines, seed, per_run=2000):
             text = export_record(board.path)
             if text == write_record(board.game):
                 res["records"] += 1
-            else:  # the game of a well-formed sync answer in the flood (it names another game)
-                res["other_games"] = res.get("other_games", 0) + 1
+            else:  # a record of a game the board did not hold: must never happen
+                res["other_games"] += 1
                 res["other_game"] = text.splitlines()[:3]
-        except UserError:
-            res["said_why"] += 1  # a one-line error: no sync got through in time
+        except UserError as e:
+            res["said_why"] += 1  # a one-line error: no sync got through in time, or
+            res["refused"] += "nothing written" in str(e)  # the flood named another game
         except Exception as e:  # noqa: BLE001 - what the run is looking for
             res["crashes"] += 1
             res["crash"] = repr(e)[:300]

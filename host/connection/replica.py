@@ -263,6 +263,8 @@ class Mirror:
         self.lost_at = self.next_try = 0.0
         self.gaps_seen = 0
         self.synced_at = -SYNC_EVERY  # when the last sync went out
+        self.sync_seq: int | None = None  # the seq of the last `sync` sent
+        self.sync_answered = False  # its `ok` came (after its state, log and synced)
         self.log_report: str | None = None  # what the board could not restore of its game log
         self.log_reports: deque = deque(maxlen=8)  # the reports noted (the last few)
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
@@ -314,7 +316,8 @@ class Mirror:
 
     def _sync(self) -> None:
         self.synced_at = time.monotonic()
-        self.link.send("sync")
+        self.sync_answered = False
+        self.sync_seq = self.link.send("sync")
         self.replica.sync_sent()
 
     def send(self, kind: str, payload: dict | None = None) -> int:
@@ -375,6 +378,8 @@ class Mirror:
                 out.append(("note", note))
             if ev.kind == "synced":
                 self.link.pending_new.clear()
+            elif ev.kind == "ok" and ev.payload.get("re") == self.sync_seq:
+                self.sync_answered = True  # the board's own answer to our sync is all in
         elif isinstance(ev, Raw):
             out.append(("raw", ev.text))
         else:
@@ -455,12 +460,14 @@ class Mirror:
         out.append(("link", "connected"))
         out.append(("note", f"reconnected to {self.link.port}; resyncing"))
 
-    def wait_synced(self, timeout: float = 5.0) -> list:
+    def wait_synced(self, timeout: float = 5.0, answered: bool = False) -> list:
         """Poll until the replica is in sync (and the game of any `new` sent
-        has arrived); returns the events seen."""
+        has arrived; with `answered`, the `ok` that ends the board's answer
+        to the last sync sent too); returns the events seen."""
         seen: list = []
         deadline = time.monotonic() + timeout
-        while not self.replica.in_sync or self.replica.awaiting or self.link.pending_new:
+        while (not self.replica.in_sync or self.replica.awaiting or self.link.pending_new
+               or (answered and not self.sync_answered)):
             if time.monotonic() > deadline:
                 raise LinkError(f"the board on {self.link.port} did not finish a sync in {timeout:.0f} s")
             seen.extend(self.poll(0.05))

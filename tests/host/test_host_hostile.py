@@ -21,7 +21,7 @@ from hosttools import ROOT
 
 from controller import frames
 from turtleboard.connection.link import BACKLOG_MAX, Damaged, Frame, Link
-from turtleboard.connection.replica import Mirror, Replica
+from turtleboard.connection.replica import Mirror, Replica, hash_text
 from turtleboard.connection.schema import SCHEMA, problem
 from turtles import new_game
 from turtles.record import write_record
@@ -228,7 +228,9 @@ def test_record_export_survives_a_hostile_board():
         assert out == write_record(board.game)
         assert "the board's game log was damaged: " + REPORT in err
     else:
-        assert "did not finish a sync" in err and len(err.strip().splitlines()) == 1, err
+        # (or: the flood named another game than the hello: nothing written)
+        assert "did not finish a sync" in err or "nothing written" in err, err
+        assert len(err.strip().splitlines()) == 1, err
     assert "Traceback" not in out
 
 
@@ -283,3 +285,47 @@ def test_a_sync_answer_that_makes_no_game_here_is_asked_again_less_and_less_ofte
               Frame(2, "synced", {"n": 0, "hash": "%08x" % g.state_hash()})):
         notes = rep.handle(f)
     assert rep.in_sync and rep.failed == 0 and mirror.sync_interval() == 0.2
+
+
+class OtherGameBoard(FakeBoard):
+    """A board whose answer to `sync` is not the game its hello announced,
+    or that announces another game while the export runs."""
+
+    def __init__(self, trick, **kw):
+        super().__init__(lines=0, **kw)
+        self.trick = trick
+        self.other = new_game("mahe" if trick == "answer" else "race", 2)
+
+    def sync_answer(self):
+        g, real = self.other, self.game
+        if self.trick == "answer":  # another game of the same rules: state, log and synced
+            self.game = g
+            try:
+                return super().sync_answer()
+            finally:
+                self.game = real
+        if self.trick == "hello":  # another game announced in among a true answer
+            other = self.frame("hello", dict(self.hello(), game=g.name, n=0, hash=hash_text(g.state_hash())))
+            return [other] + super().sync_answer()
+        return super().sync_answer()
+
+
+def test_record_export_writes_the_game_the_board_announced_or_refuses():
+    from turtleboard.commands.record import export_record
+    from turtleboard.errors import UserError
+
+    board = OtherGameBoard(None)
+    try:
+        assert export_record(board.path) == write_record(board.game)
+    finally:
+        board.close()
+    for trick, said in [("answer", "is not the game it announced when connected (mahe at action 6"),
+                        ("hello", "announced another game during the export (mahe when connected, then race)")]:
+        board = OtherGameBoard(trick)
+        try:
+            export_record(board.path)
+            raise AssertionError(f"{trick}: a record of a game the board did not announce")
+        except UserError as e:
+            assert said in str(e) and "nothing written" in str(e) and "\n" not in str(e), str(e)
+        finally:
+            board.close()
