@@ -329,3 +329,56 @@ def test_record_export_writes_the_game_the_board_announced_or_refuses():
             assert said in str(e) and "nothing written" in str(e) and "\n" not in str(e), str(e)
         finally:
             board.close()
+
+
+class HalfAnswers(FakeBoard):
+    """A quiet board whose next sync goes unanswered (`swallow`), as when
+    its answer is lost or a flood ends in the middle of one."""
+
+    def __init__(self, **kw):
+        super().__init__(lines=0, **kw)
+        self.swallow = 0
+
+    def _answer(self, seq, kind, payload):
+        if kind == "sync" and self.swallow:
+            self.swallow -= 1
+            self.received.append(kind)
+            return
+        super()._answer(seq, kind, payload)
+
+
+def test_a_sync_answered_by_halves_or_not_at_all_is_asked_again():
+    # The million-line flood left the mirror waiting for good for the rest of
+    # an answer: a `state` that came alone, a log chunk out of place, a sync
+    # whose answer never came. Each is given up and the sync asked again.
+    board = HalfAnswers()
+    mirror = Mirror(board.path)
+    rep = mirror.replica
+
+    def in_step(n):
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            mirror.poll(0.05)
+            if rep.in_sync and not rep.awaiting and rep.n == n:
+                return True
+        return False
+
+    ways = {
+        "a state alone": lambda: board.sync_answer()[:1],
+        "a state and a log chunk out of place":
+            lambda: board.sync_answer()[:1] + [board.frame("log", {"from": 3, "actions": ["d1"]})],
+        "a sync unanswered": lambda: [b"~TB 9 status {} *0000\n"],  # (a damaged line: the mirror resyncs)
+    }
+    try:
+        mirror.start(5)
+        assert in_step(6)
+        for way, lines in ways.items():
+            board.swallow = 1
+            board.write(b"".join(lines()))
+            assert in_step(len(board.game.history)), (way, rep.in_sync, rep.awaiting, rep.needs_sync)
+            last = board.play()
+            assert in_step(last["n"]), way
+    finally:
+        mirror.close()
+        board.close()
+    assert board.received.count("sync") >= 1 + 2 * len(ways)
