@@ -146,13 +146,22 @@ def hostile_play(lines, seed):
                 await pilot.pause(0.05)
             last = board.play()
             want = "%d. %s" % (last["n"], last["text"])
+
+            def shown():
+                # among the newest lines only: the flood's own actions
+                # ("7. d5", "17. d5") are further up the pane
+                return any(line.text.startswith(want + " ") for line in app.query_one("#log", RichLog).lines[-20:])
+
+            def in_step():
+                return mirror.replica.in_sync and not mirror.replica.awaiting and mirror.replica.n == last["n"]
+
             for _ in range(600):
-                if any(want in line.text for line in app.query_one("#log", RichLog).lines):
+                if in_step() and shown():
                     break
                 await pilot.pause(0.05)
-            res["back_in_step"] = mirror.replica.in_sync and mirror.replica.n == last["n"]
+            res["back_in_step"] = in_step()
             res["reader_alive"] = any(t.name == "mirror-pump" and t.is_alive() for t in threading.enumerate())
-            res["last_action_shown"] = any(want in line.text for line in app.query_one("#log", RichLog).lines)
+            res["last_action_shown"] = shown()
             res["log_pane_lines"] = len(app.query_one("#log", RichLog).lines)
             await pilot.press("q")
 
