@@ -98,7 +98,8 @@ def run(args) -> int:
         except OSError as e:
             raise UserError(f"cannot write {args.output}: {e}") from None
         n = sum(1 for line in text.splitlines() if line and not line.startswith("["))
-        print(f"wrote {args.output}: {n} actions", file=sys.stderr)
+        name = text.split('"', 2)[1] if text.startswith("[Game ") else "?"
+        print(f"wrote {args.output}: the board's {name} game, {n} actions", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
