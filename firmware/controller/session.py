@@ -71,6 +71,9 @@ class Session:
         if seats is not None:
             extra["seats"] = seats
         self.log.begin(name, players, game.options, extra)
+        # The old log is gone, and what it lost with it: the host starting
+        # this game had the report in its hello (its copy stays in <log>.bad).
+        self.log.forget_report()
         self.install(name, game, cell_map, dice, seed, seats)
 
     def trouble(self, msg):

@@ -61,6 +61,7 @@ from turtles.errors import GameError
 
 FRAME_KINDS = ("hello", "action", "undone", "state", "log", "synced")
 SYNC_EVERY = 0.2  # seconds at least between two syncs asked (a board sending bad lines)
+SYNC_WAIT = 2.0  # seconds a sync's answer may go silent before it is given up and asked again
 SYNC_TEXT_MAX = 4_000_000  # characters of action texts one sync may bring (a long game has ~10 KB)
 
 
@@ -193,12 +194,10 @@ class Replica:
             return []
         actions = self.syncing[1]
         if p.get("from") != len(actions):
-            self.syncing = None
-            return self._lost(f"a log chunk starts at {p.get('from')}, expected {len(actions)}")
+            return self.spoiled(f"a log chunk starts at {p.get('from')}, expected {len(actions)}")
         more = p.get("actions") or []
         if not isinstance(more, list) or not all(isinstance(t, str) for t in more):
-            self.syncing = None
-            return self._lost("a log chunk that is not a list of action texts")
+            return self.spoiled("a log chunk that is not a list of action texts")
         self.sync_chars += sum(len(t) for t in more)
         if len(actions) + len(more) > MAX_ACTIONS or self.sync_chars > SYNC_TEXT_MAX:
             self.syncing = None
@@ -263,6 +262,9 @@ class Mirror:
         self.lost_at = self.next_try = 0.0
         self.gaps_seen = 0
         self.synced_at = -SYNC_EVERY  # when the last sync went out
+        self.heard_at = 0.0  # when the last sync went out or a line of an answer came
+        self.sync_seq: int | None = None  # the seq of the last `sync` sent
+        self.sync_answered = False  # its `ok` came (after its state, log and synced)
         self.log_report: str | None = None  # what the board could not restore of its game log
         self.log_reports: deque = deque(maxlen=8)  # the reports noted (the last few)
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
@@ -313,8 +315,9 @@ class Mirror:
         return SYNC_EVERY * 2 ** min(self.replica.failed, 5)
 
     def _sync(self) -> None:
-        self.synced_at = time.monotonic()
-        self.link.send("sync")
+        self.synced_at = self.heard_at = time.monotonic()
+        self.sync_answered = False
+        self.sync_seq = self.link.send("sync")
         self.replica.sync_sent()
 
     def send(self, kind: str, payload: dict | None = None) -> int:
@@ -345,6 +348,11 @@ class Mirror:
             return out
         with self.lock:
             self._apply(events, out)
+            if self.replica.awaiting and time.monotonic() - self.heard_at > SYNC_WAIT:
+                # an answer that never came, or stopped half-way (its sync or
+                # one of its lines lost): asked again, never waited for forever
+                for note in self.replica.spoiled(f"no answer to the sync for {SYNC_WAIT:.0f} s"):
+                    out.append(("note", note))
         if self.replica.needs_sync and self.link.is_open and time.monotonic() - self.synced_at >= self.sync_interval():
             try:
                 self._sync()
@@ -369,12 +377,16 @@ class Mirror:
         if isinstance(ev, Frame):
             out.append(("frame", ev))
             self._keep(ev)
+            if ev.kind in ("state", "log"):
+                self.heard_at = time.monotonic()  # a sync's answer under way
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 self._log_report(ev.payload["log"], out)
             for note in self.replica.handle(ev):
                 out.append(("note", note))
             if ev.kind == "synced":
                 self.link.pending_new.clear()
+            elif ev.kind == "ok" and ev.payload.get("re") == self.sync_seq:
+                self.sync_answered = True  # the board's own answer to our sync is all in
         elif isinstance(ev, Raw):
             out.append(("raw", ev.text))
         else:
@@ -455,12 +467,14 @@ class Mirror:
         out.append(("link", "connected"))
         out.append(("note", f"reconnected to {self.link.port}; resyncing"))
 
-    def wait_synced(self, timeout: float = 5.0) -> list:
+    def wait_synced(self, timeout: float = 5.0, answered: bool = False) -> list:
         """Poll until the replica is in sync (and the game of any `new` sent
-        has arrived); returns the events seen."""
+        has arrived; with `answered`, the `ok` that ends the board's answer
+        to the last sync sent too); returns the events seen."""
         seen: list = []
         deadline = time.monotonic() + timeout
-        while not self.replica.in_sync or self.replica.awaiting or self.link.pending_new:
+        while (not self.replica.in_sync or self.replica.awaiting or self.link.pending_new
+               or (answered and not self.sync_answered)):
             if time.monotonic() > deadline:
                 raise LinkError(f"the board on {self.link.port} did not finish a sync in {timeout:.0f} s")
             seen.extend(self.poll(0.05))

@@ -159,3 +159,20 @@ def test_a_report_never_makes_a_frame_too_long():
     os.remove(folder + "/game.log.report")
     rig, errors = _boot(folder)
     assert _synced(rig)[0]["log"] is None
+
+
+def test_a_new_game_replaces_the_old_logs_report_with_the_old_log():
+    # The host starting a new game had the report in its hello; the log it
+    # spoke of is gone (its copy stays in game.log.bad): never said again.
+    folder, data, texts = _game(5, 0)
+    write(folder + "/game.log", read(folder + "/game.log") + seal("A z9-z9"))
+    rig, errors = _boot(folder)
+    hello, state, synced = _synced(rig)
+    assert "stops making sense at action 6" in hello["log"]
+    got = rig.new(players=2, dice="physical")
+    assert only(got, "state")[0]["log"] is None
+    hello, state, synced = _synced(rig)
+    assert hello["log"] is None and state["log"] is None and synced == []
+    assert not exists(folder + "/game.log.report") and exists(folder + "/game.log.bad")
+    rig, errors = _boot(folder)
+    assert errors == [] and _synced(rig)[0]["log"] is None

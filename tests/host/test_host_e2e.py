@@ -161,7 +161,7 @@ def test_record_export_gives_a_record_replay_accepts(tortuga, tmp_path):
         mirror.close()
     out = tmp_path / "game.rec"
     r = turtleboard("record", "export", "--port", tortuga.path, "-o", out)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 0 and "the board's tortuga game, 1 actions" in r.stderr, r.stderr
     assert '[Game "tortuga"]' in out.read_text() and "e1-e2" in out.read_text()
     r = turtleboard("replay", out, "--json")
     assert r.returncode == 0 and json.loads(r.stdout)["actions"] == 1
