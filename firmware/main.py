@@ -4,7 +4,14 @@
 # and leaves the REPL to the host.
 import sys
 
-from controller.boot import main
 from hal import platform_hal
 
-main(platform_hal, period_ms=5 if sys.platform == "linux" else 0)
+
+def boot():
+    # Imported here, not kept: boot's code is dropped once the game runs.
+    from controller.boot import start
+
+    return start(platform_hal)
+
+
+boot().run(period_ms=5 if sys.platform == "linux" else 0)

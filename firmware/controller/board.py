@@ -3,11 +3,11 @@
 # returns a Board; the checks of its fields are in boardcheck.py
 # (check_board(obj) lists every mistake as (json_path, message)).
 # Runs on the device (MicroPython's json only) and on the host.
+# boardcheck is imported when a board is read, never kept here: the device
+# drops it after boot (controller/boot.py).
 
 import json
 from array import array
-
-from .boardcheck import CHANNELS_PER_MUX, SENSING, check_board, engine_cells
 
 
 class BoardError(ValueError):
@@ -39,13 +39,16 @@ class Board:
             self.groups[name] = list(leds["groups"][name])
         self.buttons = [(name, obj["buttons"][name]) for name in sorted(obj["buttons"])]
         self.mux = {"select": list(obj["mux"]["select"]), "adc": list(obj["mux"]["adc"])}
+        from .boardcheck import CHANNELS_PER_MUX, SENSING
+
         self.sensing = {}
         for key, _, _, _ in SENSING:
             self.sensing[key] = obj["sensing"][key]
+        self._channels = CHANNELS_PER_MUX * len(self.mux["adc"])
 
     def channels(self):
         # Sensor channels the wiring provides (16 per multiplexer).
-        return CHANNELS_PER_MUX * len(self.mux["adc"])
+        return self._channels
 
     def keep_small(self):
         # On the device: the geometry as the engine keeps it for every game
@@ -55,6 +58,20 @@ class Board:
 
         if len(self.games) == 1:
             self.geometry = game_class(self.games[0]).kept_geometry(self.geometry)
+
+
+def check_board(obj):
+    # -> every mistake of a board file's parsed JSON, as (json_path, message).
+    from . import boardcheck
+
+    return boardcheck.check_board(obj)
+
+
+def engine_cells(game, geometry):
+    # -> the cells the game's engine has on this geometry, in its order.
+    from . import boardcheck
+
+    return boardcheck.engine_cells(game, geometry)
 
 
 def load_board(text):

@@ -2,6 +2,10 @@
 # the log, run the control loop. A bad board file does not stop the device:
 # it reports the problems, shows an LED error pattern and keeps answering on
 # the serial port, so the host can flash a fixed board.json.
+#
+# What only boot uses (this module, the board file's checks, the
+# calibration) is dropped once the game runs (forget()): nothing after boot
+# refers to them, so from files their code leaves the heap (~15 KB).
 
 from turtles import game_class
 
@@ -16,9 +20,16 @@ from .sensing import Sensing
 BOARD_FILE = "board.json"
 LOG_FILE = "game.log"
 ERROR_RED = (40, 0, 0)
+BOOT_ONLY = ("controller.boot", "controller.boardcheck", "controller.calibration")
 
 
 def main(platform_hal, period_ms=5):
+    start(platform_hal).run(period_ms)
+
+
+def start(platform_hal):
+    # Boot up to `hello`: -> the controller, to run (main.py runs it once
+    # this module is forgotten; a bad board file never returns).
     try:
         f = open(BOARD_FILE)
         try:
@@ -64,7 +75,24 @@ def main(platform_hal, period_ms=5):
     if sensing.unreadable:
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))
-    ctl.run(period_ms)
+    forget(BOOT_ONLY)
+    return ctl
+
+
+def forget(names):
+    # Drop modules from the import system: once nothing else refers to
+    # them, the collector frees them. Only on MicroPython (a device): on a
+    # PC nothing needs the room, and tests hold their own references.
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return
+    for name in names:
+        if sys.modules.pop(name, None) is not None:
+            dot = name.rfind(".")
+            package = sys.modules.get(name[:dot])
+            if package is not None and hasattr(package, name[dot + 1:]):
+                delattr(package, name[dot + 1:])
 
 
 class NoBoard:

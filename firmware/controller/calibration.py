@@ -1,8 +1,8 @@
 # Sensing's calibration: each cell's empty level (baseline) measured at boot
 # and kept in flash (calibration.txt), and the sensors' noise that sets how
 # much scan() smooths. Module functions that take the Sensing object
-# (sensing.py binds them as its methods: calibrate, load, save,
-# suspect_text), the way decide.py takes the controller.
+# (its methods calibrate, load, save and suspect_text call them, importing
+# this module then: boot drops it), the way decide.py takes the controller.
 #
 # After a power cut turtles may stand on the board at boot, so a cell that
 # reads far from its saved baseline (or, with none saved, far from
@@ -18,9 +18,8 @@ from array import array
 
 from turtles.game import EMPTY
 
-from .checks import DEAD, OK, smoothing
+from .checks import DEAD, MID, OK, smoothing
 
-MID = 32768  # a DRV5055 with no field outputs half its supply
 SAMPLES = 15  # readings per cell at calibration (their median is the baseline)
 SAMPLE_MS = 10  # apart: noise that lasts a few ms cannot fill them all
 FIELD_THRESHOLDS = 4  # a turtle moves a reading at most this many thresholds (the threshold is half the weakest's)

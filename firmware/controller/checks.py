@@ -12,6 +12,7 @@
 
 from turtles.game import EMPTY
 
+MID = 32768  # a DRV5055 with no field outputs half its supply
 OK, DEAD, STUCK, UNCLEAR = 0, 1, 2, 3  # a cell's sensor: fine, or what is wrong (Sensing.faults)
 STUCK_EVERY_MS = 250  # how often the slow checks (stuck, unclear, noise) run
 UNCLEAR_CHECKS = 8  # slow checks (2 s) a cell may read unclear before it is reported

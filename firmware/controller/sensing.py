@@ -30,9 +30,8 @@ from array import array
 
 from turtles.game import DOWN, EMPTY, UP
 
-from . import calibration, checks
-from .calibration import MID
-from .checks import DEAD, OK, STUCK, STUCK_EVERY_MS, UNCLEAR
+from . import checks
+from .checks import DEAD, MID, OK, STUCK, STUCK_EVERY_MS, UNCLEAR
 
 settle = None
 if sys.implementation.name == "micropython":  # (CPython may find a `micropython` that is no such thing)
@@ -123,13 +122,31 @@ class Sensing:
         self._lo = array("i", [1] * n)
         self._hi = array("i", [0] * n)
 
-    # Calibration (calibration.py) and the slow checks (checks.py): module
-    # functions that take the Sensing object, bound here as its methods, so
-    # that a call costs what a method's does.
-    calibrate = calibration.calibrate
-    load = calibration.load
-    save = calibration.save
-    suspect_text = calibration.suspect_text
+    # Calibration (calibration.py): boot's, imported when called, so that
+    # nothing here holds it once the device drops it after boot.
+    def calibrate(self, now_ms=None):
+        from . import calibration
+
+        return calibration.calibrate(self, now_ms)
+
+    def load(self):
+        from . import calibration
+
+        return calibration.load(self)
+
+    def save(self):
+        from . import calibration
+
+        return calibration.save(self)
+
+    def suspect_text(self):
+        from . import calibration
+
+        return calibration.suspect_text(self)
+
+    # The slow checks (checks.py): module functions that take the Sensing
+    # object, bound here as its methods, so that a call costs what a
+    # method's does.
     check = checks.check
     _find_unclear = checks.find_unclear
     _measure_noise = checks.measure_noise
