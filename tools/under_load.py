@@ -5,7 +5,7 @@
 
 `--load 4` starts 4 busy loops per core (so on 2 cores, 8 loops: the command
 gets about a fifth of the machine). Each run's exit code and wall time are
-printed, with the tail of a failing run's output; the summary line counts the
+printed, with the tail of a failing run's output (all of it with --keep); the summary line counts the
 failures. The exit code is the number of failed runs (0: all passed).
 """
 
@@ -28,6 +28,7 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--load", type=float, default=4.0, help="busy loops per core (default 4)")
     p.add_argument("--runs", type=int, default=10, help="runs in a row (default 10)")
+    p.add_argument("--keep", metavar="DIR", help="write each failing run's whole output to DIR/run-N.txt")
     p.add_argument("command", nargs=argparse.REMAINDER, help="-- COMMAND ...")
     args = p.parse_args()
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
@@ -47,6 +48,10 @@ def main() -> int:
             if proc.returncode != 0:
                 failed += 1
                 print((proc.stdout + proc.stderr)[-3000:], flush=True)
+                if args.keep:
+                    os.makedirs(args.keep, exist_ok=True)
+                    with open(os.path.join(args.keep, "run-%d.txt" % run), "w") as f:
+                        f.write(proc.stdout + proc.stderr)
     finally:
         for loop in loops:
             loop.terminate()
