@@ -218,13 +218,34 @@ def move_seen_live(page: Page, world) -> None:
     assert g["moves"][-1]["text"] == "a1-a2" and g["to_move"] == 1
 
 
-def interrupt(c: Cli, port: int, rcs=(0, 130), keys=None) -> str:
-    """Ctrl-C (typed on its terminal, or the signal): it ends cleanly, nothing left."""
+def firmware_of(c: Cli) -> list[int]:
+    """The virtual board's firmware processes among what `c` started."""
+    found = []
+    for pid in c.descendants():
+        try:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                if b"pico_boot" in f.read():
+                    found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def interrupt(c: Cli, port: int, rcs=(0, 130), keys=None, pause=()) -> str:
+    """Ctrl-C (typed on its terminal, or the signal): it ends cleanly, nothing
+    left. The processes in `pause` (a demo's virtual board) are stopped while
+    the Ctrl-C goes out, so the work cannot end before it arrives."""
     kids = c.descendants()
-    if keys is None:
-        c.p.send_signal(signal.SIGINT)
-    else:
-        os.write(c.master, keys)
+    for pid in pause:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        if keys is None:
+            c.p.send_signal(signal.SIGINT)
+        else:
+            os.write(c.master, keys)
+    finally:
+        for pid in pause:
+            os.kill(pid, signal.SIGCONT)
     out = c.rest()
     assert c.p.wait(30) in rcs, out[-2000:]
     assert "Traceback" not in out and "Error" not in out, out[-3000:]
@@ -332,9 +353,12 @@ def test_demo_prints_the_page_address_and_the_page_follows_the_game(cli):
     g = page.state(lambda g: g["n"] >= 3, "three moves of the demo")
     assert g["name"] == "tortuga" and len(g["moves"]) >= 3
     c.wait_for(r"^\s+\d+\. ")
-    assert c.descendants()  # the virtual board
+    firmware = firmware_of(c)
+    assert firmware  # the virtual board
     page.close()
-    out = interrupt(c, port, rcs=(130,))
+    # the demo's board pauses as the Ctrl-C goes out: a fast game on a loaded
+    # machine could otherwise be over first
+    out = interrupt(c, port, rcs=(130,), pause=firmware)
     assert "interrupted" in out
 
 
