@@ -3,8 +3,9 @@
 # it reports the problems, shows an LED error pattern and keeps answering on
 # the serial port, so the host can flash a fixed board.json.
 #
-# What only boot uses (this module, the board file's checks, the
-# calibration) is dropped once the game runs (forget()): nothing after boot
+# What only boot uses is dropped (forget()): the board file's checks and
+# the calibration once the sensors are calibrated, before the restore (the
+# heap's highest point), this module once the game runs. Nothing after
 # refers to them, so from files their code leaves the heap (~15 KB).
 
 from turtles import game_class
@@ -20,7 +21,7 @@ from .sensing import Sensing
 BOARD_FILE = "board.json"
 LOG_FILE = "game.log"
 ERROR_RED = (40, 0, 0)
-BOOT_ONLY = ("controller.boot", "controller.boardcheck", "controller.calibration")
+CHECKED = ("controller.boardcheck", "controller.calibration")  # the board read, the sensors calibrated
 
 
 def main(platform_hal, period_ms=5):
@@ -55,6 +56,8 @@ def start(platform_hal):
         sensing.calibrate()
     except OSError as e:  # the calibration could not be saved: run on
         trouble = e
+    suspect = sensing.suspect_text() if sensing.suspect else None
+    forget(CHECKED)  # before the restore: its peak is the heap's highest
     seed = hal.ticks_ms()
     for r in sensing.raw:  # the low bits of the sensors' noise
         seed = (seed * 31 + r) & 0xFFFFFFFF
@@ -68,14 +71,14 @@ def start(platform_hal):
     if getattr(hal, "note", None):  # the rp2 HAL's register read failed its boot check
         ctl.link.error("sensor", "the sensors are read the slow way, through ADC.read_u16 (%s); "
                        "the game goes on, each control cycle ~2 ms longer" % (hal.note,))
-    if sensing.suspect:
+    if suspect is not None:
         ctl.link.error("sensor", "%s: a saved empty level no turtle explains, so it was calibrated "
                        "afresh; look at %s (its sensor, a magnet left under it)" % (
-                           sensing.suspect_text(), ", ".join([c[0] for c in sensing.suspect])))
+                           suspect, ", ".join([c[0] for c in sensing.suspect])))
     if sensing.unreadable:
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))
-    forget(BOOT_ONLY)
+    forget(("controller.boot",))
     return ctl
 
 
