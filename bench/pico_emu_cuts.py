@@ -11,7 +11,9 @@ gives every action.
 
 NAME: an emulator folder in $EMU_ROOT/work whose flash already holds the
 firmware and a Tortuga board (bench/pico_emu.py leaves bench-<kind>-<pid>);
-the environment as for bench/pico_emu.py. Results: $EMU_ROOT/work/NAME/cuts.json.
+the environment as for bench/pico_emu.py, FW_STOCK / FW_ROMFS naming the
+image that run put on (the boots here use it, its partition table too).
+Results: $EMU_ROOT/work/NAME/cuts.json.
 """
 
 import json
