@@ -18,6 +18,20 @@ def _missing() -> bool:
     return False
 
 
+def pytest_configure(config):
+    # Tests send Ctrl-C (SIGINT) to the commands they start, as a terminal
+    # does. A shell without job control starts a background job (`make test
+    # &` in a script) with SIGINT ignored, and every child inherits that: the
+    # commands would never see the Ctrl-C. The tests' process takes SIGINT as
+    # an interactive shell gives it.
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+
+
 def pytest_collection_modifyitems(config, items):
     if not _missing():
         return
@@ -38,3 +52,33 @@ def pytest_runtest_makereport(item, call):
         report.outcome = "skipped"
         report.longrepr = (str(item.path), item.location[1] or 0,
                            "Skipped: needs MicroPython: " + INSTALL_HINT)
+
+
+def _sigint_state() -> tuple:
+    """What a child started now inherits for SIGINT: ignored, blocked."""
+    import signal
+
+    with open("/proc/self/status") as f:
+        fields = dict(line.split(":", 1) for line in f if line.startswith(("SigIgn", "SigBlk")))
+    bit = 1 << (signal.SIGINT - 1)
+    return (int(fields["SigIgn"], 16) & bit != 0, int(fields["SigBlk"], 16) & bit != 0)
+
+
+@pytest.fixture(autouse=True)
+def _sigint_as_a_shell_gives_it(request):
+    # Tests send SIGINT to the commands they start; a child inherits an
+    # ignored or blocked SIGINT from this process. A test that leaves it so
+    # is named here (and the state put back), instead of a later Ctrl-C test
+    # failing for it.
+    import os
+    import signal
+
+    yield
+    if not os.path.exists("/proc/self/status"):
+        return
+    ignored, blocked = _sigint_state()
+    if ignored or blocked:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+        pytest.fail("this test left SIGINT %s in the test process (its children would "
+                    "not stop on Ctrl-C)" % ("ignored" if ignored else "blocked"), pytrace=False)
