@@ -69,13 +69,23 @@ class Peer:
                         self.write(out)
 
     def unplug(self) -> None:
-        """Close our end: the host's next read sees the port vanish."""
+        """Close our end: the host's next read sees the port vanish, and its
+        path is gone. Our copy of the far end stays open until close(), so
+        the system cannot give the pty's number to another test's pty (a
+        reopen would find that one) while this test runs."""
         self._stop = True
         self._thread.join(1)
-        for fd in (self.master, self.slave):
+        self._close("master")
+
+    def close(self) -> None:
+        self.unplug()
+        self._close("slave")
+
+    def _close(self, end: str) -> None:
+        fd = getattr(self, end)
+        setattr(self, end, -1)  # closed once: the number may soon be another file's
+        if fd >= 0:
             try:
                 os.close(fd)
             except OSError:
                 pass
-
-    close = unplug

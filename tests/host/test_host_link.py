@@ -185,15 +185,18 @@ def test_a_partial_line_left_by_a_previous_host_does_not_spoil_the_next_ones_fir
 
 def test_unplug_is_a_disconnect_and_reopen_finds_it_again():
     peer = Peer(hello=HELLO)
-    link = Link(peer.path)
-    link.open(timeout=2)
-    peer.unplug()
-    with pytest.raises(Disconnected):
-        for _ in range(20):
-            link.read(0.05)
-    assert not link.is_open
-    with pytest.raises(Disconnected, match="did not come back"):
-        link.reopen(give_up_after=0.3)
+    try:
+        link = Link(peer.path)
+        link.open(timeout=2)
+        peer.unplug()
+        with pytest.raises(Disconnected):
+            for _ in range(20):
+                link.read(0.05)
+        assert not link.is_open
+        with pytest.raises(Disconnected, match="did not come back"):
+            link.reopen(give_up_after=0.3)
+    finally:
+        peer.close()
 
 
 def test_a_port_file_is_read_again_at_every_reopen(tmp_path):
