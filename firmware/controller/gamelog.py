@@ -41,7 +41,7 @@ class GameLog:
         self._queue = []  # texts of actions queued, not yet on flash (queue())
         self.report = None  # what damage the log had, until a host has seen it (<log>.report)
         self._ahead = None  # the boot's scan, read ahead (read_ahead())
-        self._found = None  # what it found, for scan()
+        self._found = [None]  # type: list  # what it found, for scan()
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
@@ -123,7 +123,7 @@ class GameLog:
         except StopIteration:
             return False
         except Exception:
-            self._ahead = self._found = None
+            self._ahead = None
             return False
 
     def scan(self):
