@@ -1,5 +1,6 @@
-# Boot: load the board file, build the HAL, calibrate, restore the game from
-# the log, run the control loop. A bad board file does not stop the device:
+# Boot: load the board file, build the HAL, calibrate (reading the game log
+# while calibration waits between samples), restore the game from the log,
+# run the control loop. A bad board file does not stop the device:
 # it reports the problems, shows an LED error pattern and keeps answering on
 # the serial port, so the host can flash a fixed board.json.
 #
@@ -51,9 +52,10 @@ def start(platform_hal):
     board.keep_small()
     hal = platform_hal(board)
     sensing = Sensing(hal, board)
+    log = GameLog(LOG_FILE)
     trouble = None
     try:
-        sensing.calibrate()
+        sensing.calibrate(meanwhile=log.read_ahead)  # the log read while it waits between samples
     except OSError as e:  # the calibration could not be saved: run on
         trouble = e
     suspect = sensing.suspect_text() if sensing.suspect else None
@@ -61,7 +63,7 @@ def start(platform_hal):
     seed = hal.ticks_ms()
     for r in sensing.raw:  # the low bits of the sensors' noise
         seed = (seed * 31 + r) & 0xFFFFFFFF
-    ctl = Controller(hal, board, sensing, GameLog(LOG_FILE), seed)
+    ctl = Controller(hal, board, sensing, log, seed)
     ctl.display.level = board.brightness
     if not ctl.restore():  # what the log lost is kept for the host too (Session.trouble)
         warm_up(ctl)

@@ -25,19 +25,27 @@ SAMPLE_MS = 10  # apart: noise that lasts a few ms cannot fill them all
 FIELD_THRESHOLDS = 4  # a turtle moves a reading at most this many thresholds (the threshold is half the weakest's)
 
 
-def calibrate(s, now_ms=None):
+def calibrate(s, now_ms=None, meanwhile=None):
+    # `meanwhile`: work done in the waits between samples, a piece a call,
+    # until it returns False (boot reads the game log so).
     hal = s.hal
     now = hal.ticks_ms() if now_ms is None else now_ms
     n = len(s.channel)
     samples = [[0] * SAMPLES for _ in range(n)]
     row = array("i", [0] * n)  # as scan()'s raw: the rp2 HAL reads into arrays in native code
     for k in range(SAMPLES):
+        taken = hal.ticks_ms()
         hal.refresh()
         hal.read_cells(s._plan, row)
         for i in range(n):
             samples[i][k] = row[i]
         if k < SAMPLES - 1:
-            hal.sleep_ms(SAMPLE_MS)
+            while meanwhile is not None and hal.ticks_diff(hal.ticks_ms(), taken) < SAMPLE_MS:
+                if not meanwhile():
+                    meanwhile = None
+            left = SAMPLE_MS - hal.ticks_diff(hal.ticks_ms(), taken)
+            if left > 0:
+                hal.sleep_ms(left)
     medians = [sorted(v)[SAMPLES // 2] for v in samples]
     s.noise = noise_of(samples, medians)
     s.smooth = smoothing(s.noise, s.threshold)

@@ -40,6 +40,8 @@ class GameLog:
         self.snapped = 0  # the actions the last good snapshot in the file follows
         self._queue = []  # texts of actions queued, not yet on flash (queue())
         self.report = None  # what damage the log had, until a host has seen it (<log>.report)
+        self._ahead = None  # the boot's scan, read ahead (read_ahead())
+        self._found = [None]  # type: list  # what it found, for scan()
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
@@ -108,6 +110,22 @@ class GameLog:
             return None
         return header, list(self.actions())
 
+    def read_ahead(self):
+        # One block of the boot's scan, read while calibration waits between
+        # its samples (boot.py); scan() goes on from there. False once the
+        # file is read (or the reading failed: scan() tries again and says why).
+        if self._ahead is None:
+            self._found = [None]
+            self._ahead = logscan.scanning(self.path, self._found)
+        try:
+            next(self._ahead)
+            return True
+        except StopIteration:
+            return False
+        except Exception:
+            self._ahead = None
+            return False
+
     def scan(self):
         # Reads the log a line at a time and keeps only where each action's
         # line starts, so a long game's texts are never all in the heap
@@ -119,7 +137,13 @@ class GameLog:
         self._snap = None
         self.snapped = 0
         self.report = logscan.read_report(self.path)
-        found = logscan.scan(self.path)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None:  # begun by read_ahead(): read the rest
+            for _ in ahead:
+                pass
+            found = self._found[0]
+        else:
+            found = logscan.scan(self.path)
         if found is None:
             # A new game was written but the power went before its rename
             # (only where rename cannot replace a file): finish the job.

@@ -87,10 +87,20 @@ def scan(path):
     # An action or takeback line that cannot be read ends the game
     # there: the actions after it cannot be replayed without it. A
     # damaged snapshot is passed over: it only saved time.
+    found = [None]
+    for _ in scanning(path, found):
+        pass
+    return found[0]
+
+
+def scanning(path, found):
+    # scan(path) a block at a time: pauses (yields) after each block read,
+    # so that boot can scan while calibration waits between its samples;
+    # puts what scan() returns in found[0] at the end.
     try:
         f = open(path, "rb")
     except OSError:
-        return None
+        return
     header = None
     kept = []
     snaps = []  # (n, offset) of the snapshots not taken back behind
@@ -104,6 +114,9 @@ def scan(path):
     try:
         lines = _lines(f)
         for raw in lines:
+            if raw is None:  # a block read
+                yield
+                continue
             n += 1
             size = sealed(raw)
             if size < 0 and not raw.endswith(b"\n"):
@@ -153,25 +166,28 @@ def scan(path):
                 # this line and every line after it are set aside
                 aside.append((n, what))
                 dropped = 1
-                for _ in lines:
-                    dropped += 1
+                for rest in lines:
+                    if rest is not None:
+                        dropped += 1
                 break
             at += len(raw)
     finally:
         f.close()
     if n == 0:
         aside.append((0, "empty"))
-    return header, kept, dropped, aside, snaps[-1] if snaps else None, mend
+    found[0] = (header, kept, dropped, aside, snaps[-1] if snaps else None, mend)
 
 
 def _lines(f, size=512):
     # The file's lines (each with its newline; the last maybe without), read
-    # a block at a time: readline() reads the file a byte at a time.
+    # a block at a time (readline() reads the file a byte at a time), and
+    # None after each block.
     rest = b""
     while True:
         block = f.read(size)
         if not block:
             break
+        yield None
         if rest:
             block = rest + block
         start = 0

@@ -124,10 +124,10 @@ class Sensing:
 
     # Calibration (calibration.py): boot's, imported when called, so that
     # nothing here holds it once the device drops it after boot.
-    def calibrate(self, now_ms=None):
+    def calibrate(self, now_ms=None, meanwhile=None):
         from . import calibration
 
-        return calibration.calibrate(self, now_ms)
+        return calibration.calibrate(self, now_ms, meanwhile)
 
     def load(self):
         from . import calibration

@@ -256,3 +256,55 @@ def test_a_new_game_drops_the_queued_actions_of_the_old():
     log.queue("stack red")
     log.snapshot(0, "[]")  # any write takes the queued actions first
     assert GameLog(folder + "/game.log").load()[1] == ["stack red"]
+
+
+def _state(log):
+    return log.count, log._kept, log.last_snapshot(), log.dropped, log.damage
+
+
+def test_a_log_read_ahead_in_pieces_is_what_a_scan_at_once_finds():
+    # Boot reads the log a block at a time while calibration waits
+    # (read_ahead), then scan() goes on from there: it must find what a
+    # scan at once finds, with a snapshot and a torn end too, from any
+    # point it was left at.
+    folder = scratch("log")
+    path = folder + "/game.log"
+    log = _game(folder)
+    for k in range(120):  # several blocks of 512 bytes
+        log.append("move %d" % k)
+        if k == 80:
+            log.snapshot(0x1234, "[%d]" % log.count)
+    whole = read(path) + "A torn *12"
+    write(path, whole)
+    at_once = GameLog(path)
+    header = at_once.scan()
+    blocks = 0
+    for left_at in (0, 1, 2, 99):
+        write(path, whole)
+        ahead = GameLog(path)
+        pieces = 0
+        while pieces < left_at and ahead.read_ahead():
+            pieces += 1
+        blocks = max(blocks, pieces)
+        assert ahead.scan() == header, left_at
+        assert _state(ahead) == _state(at_once), left_at
+    assert blocks >= 5  # it was read in pieces
+    assert at_once.dropped == 1 and at_once.count == len(ACTIONS) + 120 and at_once.snapped == 87
+
+
+def test_a_log_read_ahead_that_is_not_there_or_fails_is_scanned_again():
+    folder = scratch("log")
+    path = folder + "/game.log"
+    log = GameLog(path)
+    assert not log.read_ahead()  # no file
+    assert log.scan() is None
+    _game(folder)
+    log = GameLog(path)
+    log._ahead = _failing()  # the flash failed mid-read: scan() reads it again
+    assert not log.read_ahead()
+    assert log.load()[1] == ACTIONS
+
+
+def _failing():
+    raise OSError(5)
+    yield

@@ -569,3 +569,55 @@ def test_a_cell_unclear_for_minutes_stays_reported_until_it_reads_clearly():
     _put(b, hal, s, "e4", FIELD)
     t = _run(s, t, t + 600)
     assert s.image[i] == UP and s.faults == []
+
+
+class _Clocked(ScriptedHal):
+    # A clock that moves only when the HAL sleeps or the test says.
+    def __init__(self, channels):
+        ScriptedHal.__init__(self, channels)
+        self.now = 0
+        self.samples_at = []
+
+    def refresh(self):
+        self.samples_at.append(self.now)
+
+    def ticks_ms(self):
+        return self.now
+
+    def sleep_ms(self, ms):
+        self.now += ms
+
+
+def _work(hal, done, pieces):
+    def meanwhile():
+        done.append(hal.now)
+        hal.now += 3  # a block of the log
+        return len(done) < pieces
+
+    return meanwhile
+
+
+def test_calibration_works_on_while_it_waits_between_samples_and_keeps_them_apart():
+    # Boot reads the game log in the waits (meanwhile); the samples stay
+    # SAMPLE_MS apart at least, and what it measures does not change.
+    from controller.calibration import SAMPLE_MS, SAMPLES
+
+    b = board("tortuga")
+    bases = []
+    gaps = []
+    for pieces in (0, 7, 1000):
+        hal = _Clocked(b.channels())
+        for i, ch in enumerate(b.sensor_of):
+            hal.values[ch] = MID + ((i * 7919) % 1601) - 800
+        s = Sensing(hal, b, scratch("sense") + "/calibration.txt")
+        done = []
+        s.calibrate(meanwhile=_work(hal, done, pieces) if pieces else None)
+        assert len(done) == min(pieces, 4 * (SAMPLES - 1))  # 4 pieces a wait at most
+        assert len(hal.samples_at) == SAMPLES
+        gaps.append([b2 - a for a, b2 in zip(hal.samples_at, hal.samples_at[1:])])
+        assert min(gaps[-1]) >= SAMPLE_MS, gaps[-1]
+        bases.append(list(s.base))
+    assert bases[0] == bases[1] == bases[2]
+    assert gaps[0] == [SAMPLE_MS] * (SAMPLES - 1)
+    assert gaps[1] == [12] + [SAMPLE_MS] * (SAMPLES - 2)  # 7 pieces: in the first two waits
+    assert gaps[2] == [12] * (SAMPLES - 1)  # never done: every wait works
