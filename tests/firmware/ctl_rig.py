@@ -11,6 +11,7 @@ from controller.gamelog import GameLog
 from controller.sensing import MID, Sensing
 from turtles import DOWN, EMPTY, UP, game_class
 from turtles.jsontext import dumps
+from turtles.rng import Rng
 
 FIELD = 8000  # what a turtle adds to (UP) or takes from (DOWN) a reading
 STEP_MS = 5
@@ -195,6 +196,25 @@ class Rig:
         k = [x for x in kinds(got) if x in ("state", "synced", "ok", "error")]
         assert k == ["state", "synced", "ok"], got
         return got
+
+
+def play_seeded(rig, n, seed=3, after=None):
+    # Up to n actions the host enters (fewer if the game ends), each drawn
+    # from the legal ones by a seeded Rng; after(k) is called after the k-th
+    # (counted from 0). -> their texts.
+    game = rig.ctl.session.game
+    rng = Rng(seed)
+    texts = []
+    for k in range(n):
+        if game.is_over():
+            break
+        legal = game.legal_actions()
+        action = legal[rng.below(len(legal))]
+        assert rig.ctl.commit(action, "host")
+        texts.append(game.action_text(action))
+        if after is not None:
+            after(k)
+    return texts
 
 
 def kinds(frames):

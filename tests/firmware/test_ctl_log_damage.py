@@ -4,11 +4,10 @@
 # acknowledges it (`ack`), also to a host that connects after a reboot.
 import os
 
-from ctl_rig import Rig, only
+from ctl_rig import Rig, only, play_seeded
 from hwtools import exists, read, write
 
 from controller.gamelog import crc32, seal
-from turtles.rng import Rng
 
 
 def _game(before=50, after=10):
@@ -16,17 +15,12 @@ def _game(before=50, after=10):
     rig = Rig("mahe")
     rig.new(players=2, dice="physical")
     game = rig.ctl.session.game
-    rng = Rng(3)
-    texts = []
-    for k in range(before + after):
-        if game.is_over():
-            break
-        legal = game.legal_actions()
-        action = legal[rng.below(len(legal))]
-        assert rig.ctl.commit(action, "host")
-        texts.append(game.action_text(action))
+
+    def snapshot(k):
         if k + 1 == before:
             rig.ctl.session.log.snapshot(game.state_hash(), game.state_text())
+
+    texts = play_seeded(rig, before + after, 3, snapshot)
     assert len(texts) == before + after
     return rig.folder, read(rig.folder + "/game.log", "rb"), texts
 

@@ -1,32 +1,23 @@
 # Snapshots in the game log: boot resumes from the last good one and replays
 # only the actions after it; a bad, torn or taken-back snapshot costs only
 # time (every action is replayed), never a move of the game.
-from ctl_rig import Rig, only
+from ctl_rig import Rig, only, play_seeded
 from hwtools import read, write
 
 from controller.gamelog import seal
 from controller.session import SNAPSHOT_EVERY
-from turtles.rng import Rng
 
 
 def _play(rig, n, seed=3, quiet=True):
     # n actions entered by the host, each followed by a quiet cycle's snapshot
     # check, as on the device. -> their texts.
-    game = rig.ctl.session.game
-    rng = Rng(seed)
-    texts = []
-    for _ in range(n):
-        if game.is_over():
-            break
-        legal = game.legal_actions()
-        action = legal[rng.below(len(legal))]
-        assert rig.ctl.commit(action, "host")
-        texts.append(game.action_text(action))
+    def after(k):
         if quiet:
             rig.ctl.session.keep_snapshot()
         if len(rig.hal.tx) > 8000:
             rig.hal.tx = bytearray()  # (the frames of a long game: not read here)
-    return texts
+
+    return play_seeded(rig, n, seed, after)
 
 
 def _mahe(n):
