@@ -41,6 +41,15 @@ def default_geometry():
 
 NONE = 255  # no cell (a board has at most 254)
 
+try:
+    from sys import intern
+except ImportError:  # MicroPython below its "everything" level
+    def intern(text):
+        # The interned string equal to `text`: naming an attribute interns
+        # the name, and a string made from bytes is the interned one if any.
+        hasattr(NONE, text)
+        return str(text.encode(), "utf-8")
+
 
 def _bad(why):
     raise BadSetup("bad Tortuga geometry: %s; compare with Tortuga.default_geometry()" % why)
@@ -70,7 +79,9 @@ class HexBoard:
         for cell in desc["cells"]:
             if len(cell) != 4 or cell[1] + cell[2] + cell[3] != 0:
                 _bad("cell %r is not [name, q, r, s] with q + r + s = 0" % (cell,))
-            name = cell[0]
+            # interned: on a Pico a cell name is then 3 bytes of the qstr
+            # pool, not a 32-byte string in the heap (~1 KB for a board)
+            name = intern(cell[0]) if isinstance(cell[0], str) else cell[0]
             if name in self.index:
                 _bad("cell %r is listed twice" % name)
             self.index[name] = len(self.names)
