@@ -56,7 +56,8 @@ def _bad(why):
 
 
 class HexBoard:
-    # names[i], index[name]; start[p], camp[p] (base camp), goal[p] = camp[1-p].
+    # names[i] (names.index(name): a dict would take ~0.5 KB of a Pico's heap);
+    # start[p], camp[p] (base camp), goal[p] = camp[1-p].
     # hatching_cells[p]: p's start cells but the camp, in order.
     # neighbours: bytes, wide_neighbours a cell, its adjacent cells, NONE
     # filling a row's end (only a power reads it).
@@ -74,7 +75,6 @@ class HexBoard:
             if key not in desc:
                 _bad("the key %r is missing" % key)
         self.names = []
-        self.index = {}
         at = {}
         for cell in desc["cells"]:
             if len(cell) != 4 or cell[1] + cell[2] + cell[3] != 0:
@@ -82,11 +82,10 @@ class HexBoard:
             # interned: on a Pico a cell name is then 3 bytes of the qstr
             # pool, not a 32-byte string in the heap (~1 KB for a board)
             name = intern(cell[0]) if isinstance(cell[0], str) else cell[0]
-            if name in self.index:
+            if name in self.names:
                 _bad("cell %r is listed twice" % name)
-            self.index[name] = len(self.names)
+            at[(cell[1], cell[2])] = len(self.names)
             self.names.append(name)
-            at[(cell[1], cell[2])] = self.index[name]
         if not 7 <= len(self.names) <= 254:
             _bad("a board has 7 to 254 cells, not %d" % len(self.names))
         coords = [(c[1], c[2]) for c in desc["cells"]]
@@ -153,9 +152,9 @@ class HexBoard:
         return [c for c in row if c != NONE]
 
     def _cell(self, name):
-        if name not in self.index:
+        if name not in self.names:
             _bad("%r is not one of the cells" % (name,))
-        return self.index[name]
+        return self.names.index(name)
 
 
 _default = None
