@@ -79,8 +79,8 @@ class HexBoard:
         for cell in desc["cells"]:
             if len(cell) != 4 or cell[1] + cell[2] + cell[3] != 0:
                 _bad("cell %r is not [name, q, r, s] with q + r + s = 0" % (cell,))
-            # interned: on a Pico a cell name is then 3 bytes of the qstr
-            # pool, not a 32-byte string in the heap (~1 KB for a board)
+            # interned: on a Pico a cell name is then ~9 bytes of the
+            # interned names' pool, not a 32-byte string (~1 KB a board)
             name = intern(cell[0]) if isinstance(cell[0], str) else cell[0]
             if name in self.names:
                 _bad("cell %r is listed twice" % name)
