@@ -900,7 +900,7 @@ def regs_model(selects: int, reads: int, buttons: int) -> dict:
             "buttons_loop_ms": round(buttons * held[1] / PICO_MHZ / 1000, 3)}
 
 
-NATIVE_MODULES = ("controller/quick.py", "hal/rp2regs.py", "turtles/fnv.py", "controller/crc.py")
+NATIVE_MODULES = ("controller/quick.py", "hal/rp2regs.py", "turtles/fnv.py", "controller/crc.py", "controller/logcrc.py")
 
 
 def board_text(name: str) -> str:

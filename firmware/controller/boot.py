@@ -6,8 +6,10 @@
 #
 # What only boot uses is dropped (forget()): the board file's checks and
 # the calibration once the sensors are calibrated, before the restore (the
-# heap's highest point), this module once the game runs. Nothing after
-# refers to them, so from files their code leaves the heap (~15 KB).
+# heap's highest point), the log's reader once the game is restored, this
+# module once the game runs. Nothing after refers to them, so their code
+# leaves the heap (~15 KB from files; on ROMFS their functions, texts and
+# native code: ~3 KB for the log's reader).
 
 from turtles import game_class
 
@@ -23,6 +25,7 @@ BOARD_FILE = "board.json"
 LOG_FILE = "game.log"
 ERROR_RED = (40, 0, 0)
 CHECKED = ("controller.boardcheck", "controller.calibration")  # the board read, the sensors calibrated
+READ_BACK = ("controller.logscan", "controller.logcrc")  # the game log read back (gamelog imports it again if asked)
 
 
 def main(platform_hal, period_ms=5):
@@ -67,6 +70,7 @@ def start(platform_hal):
     ctl.display.level = board.brightness
     if not ctl.restore():  # what the log lost is kept for the host too (Session.trouble)
         warm_up(ctl)
+    forget(READ_BACK)
     send_hello(ctl)  # with the restored game, if any (and what the log lost)
     if trouble is not None:
         ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))

@@ -1,7 +1,7 @@
 # The power-safe game log in flash: the game being played, so that a power
 # cut or a reset at any moment boots back into the same position. GameLog
-# writes it; logscan.py reads it back (the lines' format and checksums, the
-# scan, the damage set aside and reported).
+# writes it (the lines' format and checksums are here); logscan.py reads it
+# back (the scan, the damage set aside and reported), imported only then.
 #
 # Lines are only ever appended; a new game is written to a new file that is
 # renamed over the old one. Reading it back keeps every action it can prove,
@@ -22,10 +22,64 @@ import os
 
 from turtles.jsontext import dumps
 
-from . import logscan
-from .logscan import MAX_ACTION, GameLogError, crc32, seal, sync, unseal  # noqa: F401  (callers import them from here)
-
 REPORT_MAX = 400  # characters of the damage report (it goes in `hello` and `state`)
+
+# ---- the lines' format (logscan.py reads them back) -------------------------
+
+MAX_ACTION = 100  # characters of an action text (the engine's are under 20)
+
+
+class GameLogError(ValueError):
+    pass
+
+
+try:
+    from binascii import crc32 as _c_crc32  # in C on the Pico, the unix port, CPython
+except ImportError:
+    _c_crc32 = None
+
+
+def crc32(data):
+    # CRC-32 (as zlib). Bitwise only where binascii has none: on a 32-bit
+    # MicroPython every step of it makes a long int, garbage for each byte.
+    if _c_crc32 is not None:
+        return _c_crc32(data) & 0xFFFFFFFF
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            if crc & 1:
+                crc = (crc >> 1) ^ 0xEDB88320
+            else:
+                crc >>= 1
+    return crc ^ 0xFFFFFFFF
+
+
+def seal(body):
+    return "%s *%08x\n" % (body, crc32(body.encode()))
+
+
+def unseal(line):
+    # The body of a good line, or None for a torn or damaged one.
+    return _scan().unseal(line)
+
+
+def sync(f):
+    # Push the data down to the medium where the platform lets us.
+    if hasattr(os, "fsync"):
+        if f is not None:
+            os.fsync(f.fileno())  # CPython; the rename is ordered after it
+    elif hasattr(os, "sync"):
+        os.sync()  # MicroPython: flush every filesystem
+
+
+def _scan():
+    # The log's reader, imported when the log is read back: at boot (the
+    # device drops it once the game is restored, controller/boot.py) and
+    # for the rare takeback behind the last snapshot.
+    from . import logscan
+
+    return logscan
 
 
 class GameLog:
@@ -101,7 +155,7 @@ class GameLog:
         # found, or None.
         if self._snap is None:
             return None
-        return logscan.read_snapshot(self.path, self._snap[0], self._snap[1])
+        return _scan().read_snapshot(self.path, self._snap[0], self._snap[1])
 
     def load(self):
         # -> (header dict, [action texts]) or None when there is no game.
@@ -116,7 +170,7 @@ class GameLog:
         # file is read (or the reading failed: scan() tries again and says why).
         if self._ahead is None:
             self._found = [None]
-            self._ahead = logscan.scanning(self.path, self._found)
+            self._ahead = _scan().scanning(self.path, self._found)
         try:
             next(self._ahead)
             return True
@@ -136,24 +190,25 @@ class GameLog:
         self._kept = []
         self._snap = None
         self.snapped = 0
-        self.report = logscan.read_report(self.path)
+        scan = _scan()
+        self.report = scan.read_report(self.path)
         ahead, self._ahead = self._ahead, None
         if ahead is not None:  # begun by read_ahead(): read the rest
             for _ in ahead:
                 pass
             found = self._found[0]
         else:
-            found = logscan.scan(self.path)
+            found = scan.scan(self.path)
         if found is None:
             # A new game was written but the power went before its rename
             # (only where rename cannot replace a file): finish the job.
-            found = logscan.scan(self.path + ".tmp")
+            found = _scan().scan(self.path + ".tmp")
             if found is None or found[0] is None:
                 return None
             os.rename(self.path + ".tmp", self.path)
         header, kept, dropped, aside, snap, mend = found
         if aside:
-            self.damage, copied = logscan.describe(self.path, header, kept, dropped, aside)
+            self.damage, copied = _scan().describe(self.path, header, kept, dropped, aside)
             if header is None and (copied or aside[0][0] == 0):
                 os.remove(self.path)  # its copy is in .bad; the next boot is clean
             self.add_report(self.damage)
@@ -165,7 +220,7 @@ class GameLog:
         if dropped or aside or mend:
             # Rewrite without the damage, so the next append starts clean.
             self._replace(self._lines(header))
-            found = logscan.scan(self.path)
+            found = _scan().scan(self.path)
             self._kept = found[1]
             snap = self._snap = found[4]
         self.snapped = snap[0] if snap is not None else 0
@@ -203,12 +258,12 @@ class GameLog:
     def actions(self, start=0, stop=None):
         # The texts of the actions scan() found, in order from action
         # `start` (0: the first) up to `stop` (None: the last), read one by one.
-        return logscan.read_actions(self.path, self._kept, start, stop)
+        return _scan().read_actions(self.path, self._kept, start, stop)
 
     def keep_copy(self):
         # Copy the log whole to <log>.bad before anything rewrites it.
         # -> (done, where it went, said for a message).
-        return logscan.keep_copy(self.path)
+        return _scan().keep_copy(self.path)
 
     # ---- inside ----------------------------------------------------------
 

@@ -24,52 +24,22 @@
 # <log>.report until a host says it has seen it.
 
 import json
-import os
 import sys
 
-MAX_ACTION = 100  # characters of an action text (the engine's are under 20)
+from .gamelog import MAX_ACTION, GameLogError, crc32, seal, sync  # noqa: F401  (the lines' format: the log writes them)
+
 MAX_ACTION_LINE = 2 + MAX_ACTION + 11  # "A <text> *<crc32>\n": a longer line is no action
-
-
-class GameLogError(ValueError):
-    pass
-
-
-try:
-    from binascii import crc32 as _c_crc32  # in C on the Pico, the unix port, CPython
-except ImportError:
-    _c_crc32 = None
-
-
-def crc32(data):
-    # CRC-32 (as zlib). Bitwise only where binascii has none: on a 32-bit
-    # MicroPython every step of it makes a long int, garbage for each byte.
-    if _c_crc32 is not None:
-        return _c_crc32(data) & 0xFFFFFFFF
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            if crc & 1:
-                crc = (crc >> 1) ^ 0xEDB88320
-            else:
-                crc >>= 1
-    return crc ^ 0xFFFFFFFF
 
 
 sealed_native = ascii_native = None
 if sys.implementation.name == "micropython":  # (CPython may find a `micropython` that is no such thing)
     try:
-        from controller.crc import (  # native code: the rp2 port, the unix port
+        from controller.logcrc import (  # native code: the rp2 port, the unix port
             ascii_native,
             sealed_native,
         )
     except (ImportError, SyntaxError, ValueError):  # a port without a native emitter
         pass
-
-
-def seal(body):
-    return "%s *%08x\n" % (body, crc32(body.encode()))
 
 
 def unseal(line):
@@ -381,12 +351,3 @@ def _header(body):
     except ValueError:
         return None
     return header if isinstance(header, dict) else None
-
-
-def sync(f):
-    # Push the data down to the medium where the platform lets us.
-    if hasattr(os, "fsync"):
-        if f is not None:
-            os.fsync(f.fileno())  # CPython; the rename is ordered after it
-    elif hasattr(os, "sync"):
-        os.sync()  # MicroPython: flush every filesystem

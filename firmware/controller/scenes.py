@@ -94,7 +94,15 @@ def render(board, scene, level):
         for led in groups["status"]:
             frame[led] = STATUS[scene.status]
     if level != 255:
-        frame = [scale(c, level) for c in frame]
+        # one scaled colour per colour, shared by its LEDs: a tuple apiece
+        # would keep ~1.2 KB of the heap for a 40-LED frame
+        scaled = {}
+        for i in range(len(frame)):
+            c = frame[i]
+            s = scaled.get(c)
+            if s is None:
+                s = scaled[c] = scale(c, level)
+            frame[i] = s
     return frame
 
 

@@ -41,13 +41,23 @@ def default_geometry():
 
 NONE = 255  # no cell (a board has at most 254)
 
+try:
+    from sys import intern
+except ImportError:  # MicroPython below its "everything" level
+    def intern(text):
+        # The interned string equal to `text`: naming an attribute interns
+        # the name, and a string made from bytes is the interned one if any.
+        hasattr(NONE, text)
+        return str(text.encode(), "utf-8")
+
 
 def _bad(why):
     raise BadSetup("bad Tortuga geometry: %s; compare with Tortuga.default_geometry()" % why)
 
 
 class HexBoard:
-    # names[i], index[name]; start[p], camp[p] (base camp), goal[p] = camp[1-p].
+    # names[i] (names.index(name): a dict would take ~0.5 KB of a Pico's heap);
+    # start[p], camp[p] (base camp), goal[p] = camp[1-p].
     # hatching_cells[p]: p's start cells but the camp, in order.
     # neighbours: bytes, wide_neighbours a cell, its adjacent cells, NONE
     # filling a row's end (only a power reads it).
@@ -65,17 +75,17 @@ class HexBoard:
             if key not in desc:
                 _bad("the key %r is missing" % key)
         self.names = []
-        self.index = {}
         at = {}
         for cell in desc["cells"]:
             if len(cell) != 4 or cell[1] + cell[2] + cell[3] != 0:
                 _bad("cell %r is not [name, q, r, s] with q + r + s = 0" % (cell,))
-            name = cell[0]
-            if name in self.index:
+            # interned: on a Pico a cell name is then ~9 bytes of the
+            # interned names' pool, not a 32-byte string (~1 KB a board)
+            name = intern(cell[0]) if isinstance(cell[0], str) else cell[0]
+            if name in self.names:
                 _bad("cell %r is listed twice" % name)
-            self.index[name] = len(self.names)
+            at[(cell[1], cell[2])] = len(self.names)
             self.names.append(name)
-            at[(cell[1], cell[2])] = self.index[name]
         if not 7 <= len(self.names) <= 254:
             _bad("a board has 7 to 254 cells, not %d" % len(self.names))
         coords = [(c[1], c[2]) for c in desc["cells"]]
@@ -142,9 +152,9 @@ class HexBoard:
         return [c for c in row if c != NONE]
 
     def _cell(self, name):
-        if name not in self.index:
+        if name not in self.names:
             _bad("%r is not one of the cells" % (name,))
-        return self.index[name]
+        return self.names.index(name)
 
 
 _default = None

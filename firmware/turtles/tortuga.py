@@ -677,12 +677,12 @@ class Tortuga(Game):
 
     def _cell(self, text):
         name = text.strip().lower()
-        if name not in self.geo.index:
+        if name not in self.geo.names:
             raise BadNotation(
                 "%r is not a cell of this board (columns a..g west to east, "
                 "numbered from the south: a1..a4, b1..b5, ..., d1..d7, ..., g1..g4)" % text
             )
-        return self.geo.index[name]
+        return self.geo.names.index(name)
 
     def _team(self, text):
         t = text.strip().upper()
@@ -709,7 +709,7 @@ class Tortuga(Game):
             return (PLACE,) + tuple(sorted(cells))
         if len(t) > 2 and t[1] == "@" and t[0] in POWER_LETTERS:
             return (TATTOO, POWER_LETTERS.index(t[0]) + 1, self._cell(t[2:]))
-        if t[0] in POWER_LETTERS and t[1:].split("+")[0].lower() in self.geo.index:
+        if t[0] in POWER_LETTERS and t[1:].split("+")[0].lower() in self.geo.names:
             parts = t[1:].split("+")
             if len(parts) > 2:
                 raise BadNotation("a power is e.g. Ld4 or Ld4+c1, not %r" % t)
