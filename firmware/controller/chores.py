@@ -5,7 +5,7 @@
 import gc
 
 STILL_MS = 300         # the board this still after a change: the log written behind, a collection
-COLLECT_EVERY = 4      # game changes without a still board: collect in a quiet cycle all the same
+COLLECT_EVERY = 1      # game changes without a still board: collect in a quiet cycle all the same
 
 
 def chores(ctl, now):
@@ -15,10 +15,13 @@ def chores(ctl, now):
     # a power cut the pieces show only the last move again. A write stalls
     # the cycle (on a Pico ~0.8 ms a page, ~45 ms a sector erased). Then, in
     # the next still cycle, a garbage collection (~12 ms on the emulated
-    # Pico), so that no commit meets one; one also after COLLECT_EVERY game
-    # changes when moves come quicker than that (gc.mem_free() would tell
-    # when the heap runs low, but it costs a collection's time). True if
-    # this cycle did one of them.
+    # Pico), so that no commit meets one; one also after each game change
+    # (COLLECT_EVERY) when moves come quicker than that: a heap left full of
+    # a few moves' garbage made every cycle slower (on the emulated Pico the
+    # cycles that wait for a change to settle grew from 1.2 to ~3 ms over
+    # four moves, the committing cycle by ~2 ms: the sensor-to-`action`
+    # latency by ~3 ms). gc.mem_free() would tell when the heap runs low,
+    # but it costs a collection's time. True if this cycle did one of them.
     key = ctl.changes + ctl.seen_version  # grows with either
     log = ctl.session.log
     due = ctl.hal.ticks_diff(now, ctl.stable_since) >= STILL_MS

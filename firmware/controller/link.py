@@ -43,7 +43,10 @@ class Link:
     def send_action(self, n, text, hash_text, by):
         # The frame of a commit, written by hand as dumps() writes it: the
         # general writer took ~4 ms of the committing cycle on a Pico.
-        self.send_text("action", '{"by":"%s","hash":"%s","n":%d,"text":%s}' % (by, hash_text, n, dumps(text)))
+        # (an action's text is plain: quoted as it is, not through dumps(),
+        # which took ~0.7 ms of the cycle on the emulated Pico)
+        quoted = '"' + text + '"' if plain(text) else dumps(text)
+        self.send_text("action", '{"by":"%s","hash":"%s","n":%d,"text":%s}' % (by, hash_text, n, quoted))
 
     def send_status(self, text, expect):
         # `status` written by hand too (~3 ms less a frame on a Pico).
