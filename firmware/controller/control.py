@@ -252,16 +252,17 @@ class Controller:
             session = self.session
             game = session.game
             unsent = display.status_out is not None or display.frame is not display.frame_sent
+            restless = self.rested != self.changes + self.seen_version  # chores or snapshots may have work
             if self.pos is not None and not self.pos.done():
                 if not unsent:
                     self.build()  # not in a cycle that sends the host a state frame
             elif game is not None and game.history.pack():
                 pass  # a commit's history entry, packed
-            elif self.rested != self.changes + self.seen_version and not unsent and chores(self, now):
+            elif restless and not unsent and chores(self, now):
                 pass  # the log written behind, a garbage collection
             elif not unsent and sensing.check(now):
                 pass  # the sensors' slow checks, when due
-            elif self.rested != self.changes + self.seen_version and session.keep_snapshot():
+            elif restless and session.keep_snapshot():
                 pass  # a snapshot in the log
             else:
                 if self.chores_done == self.changes + self.seen_version and self.collected == self.changes:
