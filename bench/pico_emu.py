@@ -239,11 +239,20 @@ def main():
     results["about"] = ("emulated RP2040 (rp2040js) at 125 MHz, MicroPython v1.28.0 rp2 port; "
                         "emulated ms (a real Pico ~1.3x slower); flash erase/program take no emulated time "
                         "(a real Pico: ~45 ms typ, 400 ms max a 4 KB sector erased; ~0.8 ms a 256-byte page)")
+    commit = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
+                            capture_output=True, text=True).stdout.strip()
     for kind in kinds:
         print("measuring", kind, "...", flush=True)
-        results[kind] = measure(kind, moves, env, project)
-        results[kind]["when"] = time.strftime("%Y-%m-%d")
-        print(json.dumps(results[kind], indent=1), flush=True)
+        got = measure(kind, moves, env, project)
+        got["when"] = time.strftime("%Y-%m-%d")
+        got["firmware"] = "commit %s" % commit
+        # what other benches keep under this image stays; what this run
+        # measured again moves to the_run_before
+        prev = results.get(kind, {})
+        before = {k: prev[k] for k in got if k in prev}
+        results[kind] = dict(prev, **got)
+        results[kind]["the_run_before"] = before
+        print(json.dumps(got, indent=1), flush=True)
         RESULTS.write_text(json.dumps(results, indent=1) + "\n")
 
 
