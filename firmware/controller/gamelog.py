@@ -94,8 +94,7 @@ class GameLog:
         self.snapped = 0  # the actions the last good snapshot in the file follows
         self._queue = []  # texts of actions queued, not yet on flash (queue())
         self.report = None  # what damage the log had, until a host has seen it (<log>.report)
-        self._ahead = None  # the boot's scan, read ahead (read_ahead())
-        self._found = [None]  # type: list  # what it found, for scan()
+        self._ahead = None  # type: tuple | None  # (the boot's scan read ahead, [what it found]): read_ahead()
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
@@ -169,10 +168,10 @@ class GameLog:
         # its samples (boot.py); scan() goes on from there. False once the
         # file is read (or the reading failed: scan() tries again and says why).
         if self._ahead is None:
-            self._found = [None]
-            self._ahead = _scan().scanning(self.path, self._found)
+            found = [None]
+            self._ahead = (_scan().scanning(self.path, found), found)
         try:
-            next(self._ahead)
+            next(self._ahead[0])
             return True
         except StopIteration:
             return False
@@ -194,9 +193,9 @@ class GameLog:
         self.report = scan.read_report(self.path)
         ahead, self._ahead = self._ahead, None
         if ahead is not None:  # begun by read_ahead(): read the rest
-            for _ in ahead:
+            for _ in ahead[0]:
                 pass
-            found = self._found[0]
+            found = ahead[1][0]
         else:
             found = scan.scan(self.path)
         if found is None:

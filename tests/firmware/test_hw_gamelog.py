@@ -300,7 +300,7 @@ def test_a_log_read_ahead_that_is_not_there_or_fails_is_scanned_again():
     assert log.scan() is None
     _game(folder)
     log = GameLog(path)
-    log._ahead = _failing()  # the flash failed mid-read: scan() reads it again
+    log._ahead = (_failing(), [None])  # the flash failed mid-read: scan() reads it again
     assert not log.read_ahead()
     assert log.load()[1] == ACTIONS
 
