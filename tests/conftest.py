@@ -30,6 +30,23 @@ def pytest_configure(config):
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    # One folder for the scratch folders of a test run (game logs,
+    # calibrations: tests/firmware/hwtools.py), removed when the run ends;
+    # xdist's workers and the MicroPython processes inherit it.
+    import os
+    import tempfile
+
+    if not os.environ.get("TB_SCRATCH"):
+        os.environ["TB_SCRATCH"] = tempfile.mkdtemp(prefix="tb-tests-")
+        config._tb_scratch = os.environ["TB_SCRATCH"]
+
+
+def pytest_unconfigure(config):
+    import shutil
+
+    scratch = getattr(config, "_tb_scratch", None)
+    if scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

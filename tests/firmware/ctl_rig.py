@@ -4,6 +4,8 @@
 # tests run under CPython (pytest) and the MicroPython unix port (mprun).
 import os
 
+from hwtools import scratch_root
+
 from controller.board import load_board
 from controller.control import Controller
 from controller.frames import decode, encode
@@ -47,16 +49,17 @@ _count = [0]
 
 
 def scratch_dir():
-    # A fresh directory for the game log and calibration.
+    # A fresh directory for the game log and calibration, under the tests'
+    # scratch root (hwtools.scratch_root: removed after the test run).
     _count[0] += 1
     try:
         import tempfile
 
-        return tempfile.mkdtemp(prefix="ctl-")
+        return tempfile.mkdtemp(prefix="ctl-", dir=scratch_root())
     except ImportError:
         import time
 
-        path = "/tmp/ctl-mp-%d-%d" % (time.ticks_ms(), _count[0])
+        path = "%s/ctl-mp-%d-%d" % (scratch_root(), time.ticks_ms(), _count[0])
         os.mkdir(path)
         return path
 

@@ -7,10 +7,17 @@ from turtles.rng import Rng  # noqa: F401  (re-exported for the tests)
 _count = [0]
 
 
+def scratch_root():
+    # Where the tests' scratch folders go: $TB_SCRATCH, which tests/conftest.py
+    # makes for a test run (the MicroPython runs inherit it) and removes
+    # after; else /tmp.
+    return os.getenv("TB_SCRATCH") or "/tmp"
+
+
 def scratch(name):
-    # A fresh empty folder for one test, under /tmp.
+    # A fresh empty folder for one test, under the scratch root.
     _count[0] += 1
-    root = "/tmp/tb-hw"
+    root = scratch_root() + "/tb-hw"
     _mkdir(root)
     path = "%s/%s-%d-%d" % (root, name, _pid(), _count[0])
     _rmtree(path)
