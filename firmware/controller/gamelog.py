@@ -1,7 +1,7 @@
 # The power-safe game log in flash: the game being played, so that a power
 # cut or a reset at any moment boots back into the same position. GameLog
-# writes it (the lines' format and checksums are here); logscan.py reads it
-# back (the scan, the damage set aside and reported), imported only then.
+# writes it (the lines' format and checksums: logline.py); logscan.py reads
+# it back (the scan, the damage set aside and reported), imported only then.
 #
 # Lines are only ever appended; a new game is written to a new file that is
 # renamed over the old one. Reading it back keeps every action it can prove,
@@ -22,55 +22,14 @@ import os
 
 from turtles.jsontext import dumps
 
+from .logline import MAX_ACTION, GameLogError, crc32, seal, sync  # noqa: F401  (callers import them from here)
+
 REPORT_MAX = 400  # characters of the damage report (it goes in `hello` and `state`)
-
-# ---- the lines' format (logscan.py reads them back) -------------------------
-
-MAX_ACTION = 100  # characters of an action text (the engine's are under 20)
-
-
-class GameLogError(ValueError):
-    pass
-
-
-try:
-    from binascii import crc32 as _c_crc32  # in C on the Pico, the unix port, CPython
-except ImportError:
-    _c_crc32 = None
-
-
-def crc32(data):
-    # CRC-32 (as zlib). Bitwise only where binascii has none: on a 32-bit
-    # MicroPython every step of it makes a long int, garbage for each byte.
-    if _c_crc32 is not None:
-        return _c_crc32(data) & 0xFFFFFFFF
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            if crc & 1:
-                crc = (crc >> 1) ^ 0xEDB88320
-            else:
-                crc >>= 1
-    return crc ^ 0xFFFFFFFF
-
-
-def seal(body):
-    return "%s *%08x\n" % (body, crc32(body.encode()))
 
 
 def unseal(line):
     # The body of a good line, or None for a torn or damaged one.
     return _scan().unseal(line)
-
-
-def sync(f):
-    # Push the data down to the medium where the platform lets us.
-    if hasattr(os, "fsync"):
-        if f is not None:
-            os.fsync(f.fileno())  # CPython; the rename is ordered after it
-    elif hasattr(os, "sync"):
-        os.sync()  # MicroPython: flush every filesystem
 
 
 def _scan():

@@ -26,7 +26,7 @@
 import json
 import sys
 
-from .gamelog import MAX_ACTION, GameLogError, crc32, seal, sync  # noqa: F401  (the lines' format: the log writes them)
+from .logline import MAX_ACTION, GameLogError, crc32, seal, sync  # noqa: F401  (the lines' format)
 
 MAX_ACTION_LINE = 2 + MAX_ACTION + 11  # "A <text> *<crc32>\n": a longer line is no action
 

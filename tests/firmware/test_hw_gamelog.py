@@ -21,16 +21,16 @@ def test_crc32_is_the_zlib_crc():
 
 
 def test_bitwise_crc32_where_binascii_has_none():
-    import controller.gamelog as gamelog
+    import controller.logline as logline
 
-    saved = gamelog._c_crc32
-    gamelog._c_crc32 = None
+    saved = logline._c_crc32
+    logline._c_crc32 = None
     try:
         assert crc32(b"") == 0
         assert crc32(b"123456789") == 0xCBF43926
         assert crc32(seal("A d2-d3")[:-11].encode()) == saved(b"A d2-d3") & 0xFFFFFFFF
     finally:
-        gamelog._c_crc32 = saved
+        logline._c_crc32 = saved
 
 
 def test_seal_and_unseal():
