@@ -235,16 +235,17 @@ def test_an_image_too_big_for_the_partition_is_refused_before_writing(vdev):
     assert not os.path.exists(os.path.join(v.dir, "flash", "main.py"))
 
 
-def test_a_power_cut_while_the_image_is_written_leaves_no_half_image(vdev):
+def test_a_power_cut_while_the_image_is_written_leaves_no_half_image(vdev, tmp_path):
     v = vdev("mahe", fields=5, extra=["--blank"])
     assert flash(v.path, v.board_path).returncode == 0
     image = rom(v)
     # --force writes the same image again: cut the power once the old one is
-    # erased, while the new one is being written
+    # erased, while the new one is being written (the killed flash's staging
+    # folder left in a temporary folder of the test's)
     proc = subprocess.Popen(
         [sys.executable, "-m", "turtleboard", "flash", "--port", v.path, "--board",
          v.board_path, "--force"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        cwd=ROOT, start_new_session=True)
+        cwd=ROOT, start_new_session=True, env=dict(os.environ, TMPDIR=str(tmp_path)))
     try:
         end = time.monotonic() + 60
         while rom(v)[:3] == image[:3]:
