@@ -148,25 +148,25 @@ class GameLog:
         self._kept = []
         self._snap = None
         self.snapped = 0
-        scan = _scan()
-        self.report = scan.read_report(self.path)
+        reader = _scan()
+        self.report = reader.read_report(self.path)
         ahead, self._ahead = self._ahead, None
         if ahead is not None:  # begun by read_ahead(): read the rest
             for _ in ahead[0]:
                 pass
             found = ahead[1][0]
         else:
-            found = scan.scan(self.path)
+            found = reader.scan(self.path)
         if found is None:
             # A new game was written but the power went before its rename
             # (only where rename cannot replace a file): finish the job.
-            found = _scan().scan(self.path + ".tmp")
+            found = reader.scan(self.path + ".tmp")
             if found is None or found[0] is None:
                 return None
             os.rename(self.path + ".tmp", self.path)
         header, kept, dropped, aside, snap, mend = found
         if aside:
-            self.damage, copied = _scan().describe(self.path, header, kept, dropped, aside)
+            self.damage, copied = reader.describe(self.path, header, kept, dropped, aside)
             if header is None and (copied or aside[0][0] == 0):
                 os.remove(self.path)  # its copy is in .bad; the next boot is clean
             self.add_report(self.damage)
@@ -178,7 +178,7 @@ class GameLog:
         if dropped or aside or mend:
             # Rewrite without the damage, so the next append starts clean.
             self._replace(self._lines(header))
-            found = _scan().scan(self.path)
+            found = reader.scan(self.path)
             self._kept = found[1]
             snap = self._snap = found[4]
         self.snapped = snap[0] if snap is not None else 0

@@ -18,7 +18,7 @@ def _write(obj, out):
     elif isinstance(obj, int):
         out.append(str(obj))
     elif isinstance(obj, str):
-        out.append(_quote(obj))
+        out.append(quote(obj))
     elif isinstance(obj, (list, tuple)):
         out.append("[")
         first = True
@@ -35,7 +35,7 @@ def _write(obj, out):
             if not first:
                 out.append(",")
             first = False
-            out.append(_quote(str(key)))
+            out.append(quote(str(key)))
             out.append(":")
             _write(obj[key], out)
         out.append("}")
@@ -49,7 +49,8 @@ def plain(s):
     return len(b) == len(s) and (not b or (min(b) >= 32 and max(b) <= 126)) and '"' not in s and "\\" not in s
 
 
-def _quote(s):
+def quote(s):
+    # A JSON string of `s`, as dumps() writes one.
     if plain(s):
         return '"' + s + '"'  # nothing to escape
     out = ['"']
