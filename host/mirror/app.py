@@ -222,7 +222,10 @@ class MirrorApp(App):
     def on_events(self, events) -> None:
         # Whatever the events, this callback must return: an event it cannot
         # show is said in one line (rate-limited) and the mirror resyncs.
-        log = self.query_one("#log", RichLog)
+        found = self.query("#log").results(RichLog)
+        log = next(found, None)
+        if log is None:
+            return  # the app is closing: its widgets are going
         redraw = False
         for kind, data in events:
             try:

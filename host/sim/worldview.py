@@ -394,11 +394,12 @@ class WorldApp(App):
         self.show_selected()
 
     def redraw(self) -> None:
-        if not self.query(CellView):
-            return  # not shown (yet, or any more)
+        views = list(self.query(CellView))
+        texts = {w.id: w for w in self.query("#leds, #hand, #info").results(Static)}
+        if len(views) != len(self.world.board.cells) or len(texts) != 3:
+            return  # not shown (yet, or any more: the app's closing removes them one by one)
         board = self.world.board
         leds = self.world.leds()
-        views = list(self.query(CellView))
         leds = [seen_colour(c, board.brightness) for c in leds]
         for i, cell in enumerate(board.cells):
             view = views[i]
@@ -419,7 +420,7 @@ class WorldApp(App):
         extra = self.group_lights(leds)
         if self.shown.get("leds") != extra.plain:
             self.shown["leds"] = extra.plain
-            self.query_one("#leds", Static).update(extra)
+            texts["leds"].update(extra)
         hand = self.world.hand
         more = ("   l again: one more, p: put down" if self.lifted_from == self.cell
                 else "   x: back in the box") if hand else ""
@@ -428,8 +429,8 @@ class WorldApp(App):
             " ".join(self.world.held) or "none", self.players), self.busy or self.message)
         if self.shown.get("") != lines:
             self.shown[""] = lines
-            self.query_one("#hand", Static).update(lines[0])
-            self.query_one("#info", Static).update(lines[1])
+            texts["hand"].update(lines[0])
+            texts["info"].update(lines[1])
 
     def group_lights(self, leds: list) -> Text:
         """The board's LEDs beside the cells: a light per seat, the dice, the status."""

@@ -450,3 +450,28 @@ def test_hands_take_the_top_turtles_of_a_stack_marks_and_all(tmp_path):
         asyncio.run(run())
     finally:
         world.close()
+
+
+def test_a_redraw_while_the_view_closes_draws_nothing_and_raises_nothing(tmp_path):
+    # The redraw timer can tick while the app's closing removes its widgets
+    # one by one: the hand line gone, the cells still there.
+    from textual.widgets import Static
+
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, "race")
+
+    async def run():
+        app = WorldApp(world)
+        async with app.run_test(size=(150, 45)) as pilot:
+            await finish(app, pilot)
+            for name in ("hand", "info", "leds"):
+                await app.query_one("#" + name, Static).remove()
+                app.shown = {}  # as if all had changed: the redraw would draw it all
+                app.redraw()
+            assert app.query("#cell-0")  # (the cells were still there)
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()

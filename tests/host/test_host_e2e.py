@@ -327,6 +327,27 @@ def test_play_tui_logs_an_illegal_move_made_on_the_board(tortuga):
     with_mirror(tortuga, scenario)
 
 
+def test_play_tui_events_arriving_while_it_closes_are_dropped_quietly(tortuga):
+    # The link thread can hand over a batch of events after the app's closing
+    # removed its log: the batch is dropped, nothing raises in the app.
+    from textual.widgets import RichLog
+
+    from turtleboard.mirror.app import MirrorApp
+
+    async def scenario(mirror):
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            await app.query_one("#log", RichLog).remove()
+            app.on_events([("note", "a late note"), ("link", "lost")])
+            await pilot.pause(0.1)
+            assert app.is_running
+            await pilot.press("q")
+        assert app.return_code in (0, None)
+
+    with_mirror(tortuga, scenario)
+
+
 def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
     from turtleboard.mirror.app import MirrorApp
     from turtleboard.mirror.newgame import NewGameScreen
