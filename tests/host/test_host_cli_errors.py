@@ -80,3 +80,26 @@ def test_a_board_with_a_bad_board_file_is_named_as_such(cmd):
     assert "board file is bad" in r.stderr and "cells.a1.sensor" in r.stderr
     assert "leds.count" in r.stderr and "turtleboard flash" in r.stderr
     assert "is its firmware ours" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_ctrl_c_dealt_with_inside_a_string_exec_keeps_the_exit_code(tmp_path):
+    # A Ctrl-C that lands while a module makes a dataclass (a string exec())
+    # made CPython end `python -m turtleboard` by SIGINT after the command had
+    # said "interrupted" and chosen 130: a loaded run saw rc -2.
+    import subprocess
+    import sys
+
+    (tmp_path / "probe.py").write_text(
+        "import runpy, sys\n"
+        "from turtleboard.cli import build_parser\n"
+        "build_parser()  # every command imported: nothing made after the Ctrl-C\n"
+        "try:\n"
+        "    exec('raise KeyboardInterrupt')\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+        "sys.argv = ['turtleboard'] + sys.argv[1:]\n"
+        "runpy.run_module('turtleboard', run_name='__main__')\n")
+    for args, code in ((["board", "check", "no-such-board.json"], 1), (["--version"], 0)):
+        r = subprocess.run([sys.executable, "-m", "probe"] + args, cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == code, (args, r.returncode, r.stderr)
