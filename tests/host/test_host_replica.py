@@ -154,11 +154,15 @@ def test_mirror_resyncs_after_a_damaged_line_or_missing_frames():
         notes = _notes_until_resynced(mirror, "was damaged or unusable")
         assert "out of step with the board: a line from the board was damaged or unusable; resyncing" in notes
         assert [k for k, _ in peer.received].count("sync") >= 2  # (asked again when a loaded machine is slow)
+        # the whole answer in (its `ok` is written after the "resynced"):
+        # a frame of ours sent before it would be a second gap, or a lost one
+        mirror.wait_synced(30, answered=True)
         peer.seq += 5  # five frames lost on the way
         peer.write(peer.frame("status", {"text": "x"}))
         notes = _notes_until_resynced(mirror, "frames from the board went missing")
         assert any("frames from the board went missing" in n for n in notes)
-        assert mirror.replica.in_sync
+        mirror.wait_synced(30, answered=True)
+        assert mirror.replica.in_sync and mirror.replica.game.state_hash() == g.state_hash()
     finally:
         mirror.close()
         peer.close()
