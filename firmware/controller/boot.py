@@ -90,11 +90,12 @@ def start(platform_hal):
 
 def forget(names):
     # Drop modules from the import system: once nothing else refers to
-    # them, the collector frees them. Only on MicroPython (a device): on a
-    # PC nothing needs the room, and tests hold their own references.
+    # them, the collector frees them. Only on MicroPython and CircuitPython
+    # (a device): on a PC nothing needs the room, and tests hold their own
+    # references.
     import sys
 
-    if sys.implementation.name != "micropython":
+    if sys.implementation.name not in ("micropython", "circuitpython"):
         return
     for name in names:
         if sys.modules.pop(name, None) is not None:
@@ -210,6 +211,6 @@ def bare_serial():
                 self.out.flush()
 
         def sleep_ms(self, ms):
-            time.sleep_ms(ms)
+            time.sleep(ms / 1000)  # (CircuitPython has no time.sleep_ms)
 
     return Bare()
