@@ -451,8 +451,11 @@ class Console:
 
 class ReplStart:
     """What the console shows as the REPL starts: the stopped firmware's
-    KeyboardInterrupt traceback is left out; MicroPython's banner (or, with
-    none, its `>>> ` prompt) and everything after it shown."""
+    KeyboardInterrupt traceback is left out; MicroPython's banner, or
+    CircuitPython's `Press any key to enter the REPL` or its banner (or, with
+    none, the `>>> ` prompt), and everything after it shown."""
+
+    MARKS = (b"MicroPython ", b"Press any key to enter the REPL", b"Adafruit CircuitPython ")
 
     def __init__(self):
         self.held = b""
@@ -462,7 +465,7 @@ class ReplStart:
         if self.open:
             return data
         self.held += data
-        at = self.held.find(b"MicroPython ")
+        at = min([i for i in (self.held.find(m) for m in self.MARKS) if i >= 0], default=-1)
         if at < 0:
             at = self.held.find(b">>> ")
         if at < 0:
