@@ -22,8 +22,10 @@ from turtleboard.flashing.circuitpy import (
     DriveInstall,
     check_version,
     circuitpy_drive,
+    console_banner,
     drive_files,
     find_circuitpy,
+    soft_reload,
 )
 from turtleboard.flashing.flasher import (
     FILES_COPYING,
@@ -178,13 +180,13 @@ def circuitpy_target(args):
     return drives[0] if drives else None
 
 
-def circuitpy_of_port(port: str, info: dict):
+def circuitpy_of_port(port: str, said):
     """The drive of the CircuitPython board on `port` (its console said so)."""
     drives = find_circuitpy()
     if len(drives) != 1:
         why = "none is mounted" if not drives else "several are mounted"
         raise UserError(
-            f"{port} runs CircuitPython {info['version']}, which takes the firmware onto its "
+            f"{port} runs CircuitPython {said.version}, which takes the firmware onto its "
             f"CIRCUITPY drive, but {why}: name its folder with --drive")
     return drives[0]
 
@@ -293,9 +295,15 @@ def flash(args, out: Console, flasher: Flasher) -> int:
         port = pick_port(args.port, [args.drive] if args.drive else None)
     flasher.port = resolve_port(port)  # the virtual board's DIR/pty names its pty
     flasher.check_port_free()
+    said = console_banner(flasher.port)
+    if said is not None:  # CircuitPython: through its drive
+        try:
+            drive = circuitpy_of_port(flasher.port, said)
+        except UserError:
+            soft_reload(flasher.port)  # the firmware runs on, as before
+            raise
+        return flash_circuitpy(args, out, flasher, drive)
     info = flasher.device_info()
-    if info["implementation"] == "circuitpython":
-        return flash_circuitpy(args, out, flasher, circuitpy_of_port(flasher.port, info))
     flasher.check_micropython()
     out.print(
         f"{flasher.port}: MicroPython {info['version']} on {info['platform']}, "

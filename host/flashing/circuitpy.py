@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -84,6 +85,61 @@ def find_circuitpy(explicit: list[str] | None = None) -> list[CircuitPy]:
             if drive is not None:
                 found[folder] = drive
     return list(found.values())
+
+
+BANNER = re.compile(rb"Adafruit CircuitPython (\d+\.\d+\.\d+)\S* on [^;]*;\s*([^\r\n]*)")
+
+
+def console_banner(port: str, timeout: float = 20.0) -> CircuitPy | None:
+    """What the board on `port` says at its REPL when it is CircuitPython
+    (its banner, `Adafruit CircuitPython 10.2.1 on ...; Raspberry Pi Pico with
+    rp2040`), else None (MicroPython, or no REPL). What runs is stopped
+    (Ctrl-C) and the board left at its REPL (a board at its prompt already
+    is asked with Ctrl-B, which shows the banner). mpremote cannot ask this:
+    CircuitPython waits for a key after Ctrl-C ("Press any key to enter the
+    REPL") and drops what came before, so a key is sent every second until
+    the prompt shows."""
+    from turtleboard.connection.link import open_port
+
+    ser = open_port(port)
+    got = b""
+    try:
+        ser.write(b"\r\x03\x03")
+        end = time.monotonic() + timeout
+        key = time.monotonic() + 0.5
+        while time.monotonic() < end and not got.endswith(b">>> "):
+            if time.monotonic() >= key:
+                ser.write(b"\r")
+                key = time.monotonic() + 1.0
+            got += ser.read(4096)
+            time.sleep(0.05)
+        if got.endswith(b">>> ") and not BANNER.search(got):
+            ser.write(b"\x02")  # at the prompt already: Ctrl-B shows the banner
+            got = b""
+            while time.monotonic() < end and not got.endswith(b">>> "):
+                got += ser.read(4096)
+                time.sleep(0.05)
+    finally:
+        ser.close()
+    m = BANNER.search(got)
+    if not m:
+        return None
+    return CircuitPy("", m.group(1).decode(), m.group(2).decode(errors="replace").strip(), "")
+
+
+def soft_reload(port: str) -> None:
+    """Ctrl-D at CircuitPython's REPL: code.py runs again."""
+    from turtleboard.connection.link import PortError, open_port
+
+    try:
+        ser = open_port(port)
+    except PortError:
+        return
+    try:
+        ser.write(b"\x04")
+        ser.flush()
+    finally:
+        ser.close()
 
 
 def check_version(drive: CircuitPy) -> None:
