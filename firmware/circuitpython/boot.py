@@ -2,8 +2,9 @@
 # The firmware keeps its game log and calibration in the flash, so the
 # flash is the firmware's (the CIRCUITPY drive read-only to the PC) unless
 # the board's `ok` button is held at power-on: then the PC may write the
-# drive (to flash a new firmware) and the firmware keeps no game log until
-# the next power-on (docs/host.md). No board file yet: the PC's, as always.
+# drive (to flash a new firmware) and the firmware cannot write its game
+# log (no new game) until the next power-on (docs/host.md). No board file
+# yet: the drive is the PC's, as CircuitPython has it.
 import json
 
 import board
