@@ -165,12 +165,48 @@ class Board:
         raise SystemExit("the emulated %s did not come up" % self.kind)
 
 
+def raw_run(tty, code, timeout=1800):
+    """`code` run in CircuitPython's raw REPL (mpremote cannot enter it: after
+    Ctrl-C CircuitPython waits for a key): -> what it printed. CircuitPython
+    runs the REPL in a fresh VM once code.py has stopped."""
+    import serial
+
+    s = serial.Serial(str(tty), 115200, timeout=0.2)
+
+    def until(mark, key=None):
+        got, end, nxt = b"", time.time() + timeout, 0
+        while not got.endswith(mark):
+            if time.time() > end:
+                raise SystemExit("no %r from %s: %r" % (mark, tty, got[-300:]))
+            if key and time.time() > nxt:
+                s.write(key)
+                nxt = time.time() + 1
+            got += s.read(4096)
+        return got
+
+    try:
+        s.write(b"\r\x03\x03")
+        until(b">>> ", key=b"\r")
+        s.write(b"\x01")
+        until(b"raw REPL; CTRL-B to exit\r\n>")
+        s.write(code.encode() + b"\x04")
+        out = until(b"\x04>")
+        s.write(b"\x02\x04")  # the friendly REPL, a soft reload: code.py runs again
+        return out.decode(errors="replace")
+    finally:
+        s.close()
+
+
 def heap(b):
-    r = run(b.env, b.env["VENV_BIN"] + "/mpremote", "connect", str(b.work / "tty"), "soft-reset", "run",
-            str(HERE / "pico_emu_heap.py"), timeout=1800)
-    line = [x for x in r.stdout.splitlines() if x.startswith("HEAP ")]
+    code = (HERE / "pico_emu_heap.py").read_text()
+    if b.kind == "circuitpython":
+        stdout = raw_run(b.work / "tty", code)
+    else:
+        stdout = run(b.env, b.env["VENV_BIN"] + "/mpremote", "connect", str(b.work / "tty"),
+                     "soft-reset", "run", str(HERE / "pico_emu_heap.py"), timeout=1800).stdout
+    line = [x for x in stdout.splitlines() if x.startswith("HEAP ")]
     if not line:
-        return {"error": (r.stdout + r.stderr)[-800:]}
+        return {"error": stdout[-800:]}
     words = line[0].split()
     return {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
 

@@ -14,7 +14,7 @@
 from turtles import game_class
 
 from .board import BoardError, load_board
-from .commands import FW_VERSION, PROTO_VERSION, send_hello
+from .commands import FW_VERSION, PROTO_VERSION, flash_trouble, send_hello
 from .control import Controller
 from .frames import FrameError, LineReader, decode, encode, is_frame
 from .gamelog import GameLog
@@ -73,7 +73,7 @@ def start(platform_hal):
     forget(READ_BACK)
     send_hello(ctl)  # with the restored game, if any (and what the log lost)
     if trouble is not None:
-        ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
+        ctl.link.error("sensor", "the calibration could not be saved (%s)" % (flash_trouble(trouble),))
     if getattr(hal, "note", None):  # the rp2 HAL's register read failed its boot check
         ctl.link.error("sensor", "the sensors are read the slow way, through ADC.read_u16 (%s); "
                        "the game goes on, each control cycle ~2 ms longer" % (hal.note,))
