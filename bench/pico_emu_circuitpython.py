@@ -46,7 +46,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
-from pico_emu import image_info, quiet_cycles, run, summary  # noqa: E402  (the MicroPython bench's)
+from pico_emu import harness_project, image_info, quiet_cycles, run, summary  # noqa: E402  (the MicroPython bench's)
 
 RESULTS = HERE / "results" / "pico-emu-circuitpython.json"
 NEED = ("EMU_ROOT", "VENV_BIN", "FW_CIRCUITPY", "FW_STOCK")
@@ -116,8 +116,10 @@ class Board:
         """The firmware and `board` on, and `extra` files ({name: bytes});
         then powered off and on. -> what flash printed."""
         if self.kind == "micropython":
+            # no restart by flash (its 20 s wait for hello is wall time; the emulator is
+            # slow): powered off and on below
             r = run(self.env, self.py, str(self.scripts / "timed_flash.py"), self.name, "--board",
-                    board, "--files")
+                    board, "--files", "--no-reset")
             if "FLASHTIME" not in r.stdout or '"rc": 0' not in r.stdout:
                 raise SystemExit("turtleboard flash failed: " + (r.stdout + r.stderr)[-1500:])
             for name, data in (extra or {}).items():
@@ -273,11 +275,7 @@ def main():
     moves = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 50
     kinds = [a for a in sys.argv[1:] if a in ("circuitpython", "micropython")] or [
         "circuitpython", "micropython"]
-    project = Path(tempfile.mkdtemp(prefix="tb-emu-"))  # the harness reads the engine and boards here
-    (project / "src" / "turtleboard").mkdir(parents=True)
-    (project / "firmware").symlink_to(REPO / "firmware")
-    (project / "src" / "turtleboard" / "boards").symlink_to(REPO / "boards")
-    env = dict(os.environ, PROJECT=str(project))
+    env = dict(os.environ, PROJECT=str(harness_project()))
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     results["about"] = ("emulated RP2040 (rp2040js) at 125 MHz, flash timing typ (W25Q16JV: 45 ms a 4 KB "
                         "sector erased, 0.7 ms a 256-byte page); emulated ms (a real Pico ~1.3x slower); "
