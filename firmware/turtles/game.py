@@ -156,6 +156,10 @@ class Game:
         # it for its common actions; it must agree with doing them.
         return None
 
+    def busts(self, action):
+        # Does this legal action end in a bust (Mahé: the dice over 7)?
+        return False
+
     def explain_illegal(self, action):
         # Why `action` is not legal now; subclasses say more.
         return "it is not one of the legal actions now"
