@@ -64,6 +64,7 @@ class Computer:
         self.blink_at = 0
         self.hint = None    # (n, action) of the hint lit now, for the game thought about
         self.hint_by = None
+        self.hint_re = None
         self.paused = False  # after a takeback the board's seats wait for OK
 
     def reset(self, seats):
@@ -84,9 +85,11 @@ class Computer:
         # Is it a computer seat's turn (the board's or the host's)?
         return game is not None and self.seat(game.to_move()) != PERSON
 
-    def ask_hint(self, by):
-        # The hint is thought through by tick(), then lit and sent.
+    def ask_hint(self, by, re=None):
+        # The hint is thought through by tick(), then lit and sent; `re`:
+        # the host's `hint` command, which an error saying why not answers.
         self.hint_by = by
+        self.hint_re = re
         self.hint = None
 
     def tick(self, ctl):
@@ -108,7 +111,7 @@ class Computer:
             if why is not None:  # the game moved on since it was asked
                 self.hint_by = None
                 self.stop(ctl)
-                ctl.link.error("refused", "no hint: " + why)
+                ctl.link.error("refused", "no hint: " + why, self.hint_re)
                 return
             level = HINT_LEVEL
         elif ctl.must_match is not None or ctl.prompt is not None:

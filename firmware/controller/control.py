@@ -61,6 +61,7 @@ class Controller:
         self.must_match = None
         self.prompt = None
         self.prompt_seq = 0
+        self.command_seq = None  # the host command being run (commands.py)
         self.seen_version = -1
         self.steady = True       # no cell had a change not yet steady (sensing.pending)
         self.hold_from = None    # when the work began to wait for a change to settle (step())

@@ -429,4 +429,5 @@ def test_a_hint_the_game_moved_past_says_why():
     assert _until(rig, lambda: only(rig.got, "hint") or only(rig.got, "error"))
     err = only(rig.got, "error")[-1]
     assert err["code"] == "refused" and err["msg"].startswith("no hint: chance decides now")
+    assert err["re"] == rig.seq - 1  # it answers the hint command
     assert only(rig.got, "hint") == []
