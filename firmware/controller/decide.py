@@ -54,7 +54,7 @@ def decide(ctl, now, scene):
             return
         text = "put the pieces back as lit" if ctl.must_match == TAKEN else "put the pieces where the lights show"
         if ctl.last_bust and ctl.must_match == GAME:
-            text = "a bust (the dice went over 7): put the turtles back on the raft as lit"
+            text = "a bust (the dice went over 7): put the pieces where the lights show"
         if ctl.last_by == "computer" and game.history:
             text = "the computer plays %s: make its move as lit" % game.action_text(game.history[-1])
         display.guide(scene, sensed, pos.image, text)

@@ -252,7 +252,7 @@ def test_a_bust_is_said_in_the_action_and_while_the_turtles_go_back():
     assert busts == ["d5"] and "bust" not in only(rig.got, "action")[0]
     # 1a, on field 3, swims back to the raft: the status says why while it waits
     status = only(rig.got, "status")[-1]
-    assert status["text"] == "a bust (the dice went over 7): put the turtles back on the raft as lit"
+    assert status["text"] == "a bust (the dice went over 7): put the pieces where the lights show"
     assert status["expect"]["off"] == ["3"]
     rig.show()
     rig.run(200)
