@@ -568,7 +568,7 @@ def test_play_tui_hint_while_the_turtles_wait_a_bust_and_a_takeback_of_the_board
                 await pilot.press("colon")
                 app.query_one("#cmd").value = "enter " + text
                 await pilot.press("enter")
-                assert await _within(pilot, lambda: text in log_lines(app))
+                assert await _within(pilot, lambda t=text: t in log_lines(app))
             assert await _within(pilot, lambda: BUST_WORDS in log_lines(app))
             assert f"10. d5 (host) {BUST_WORDS}" in log_lines(app)
             assert log_lines(app).count(BUST_WORDS) == 1
