@@ -126,3 +126,41 @@ def test_the_race_dealt_by_the_board_draws_the_same_card_after_a_takeback():
     rig.show()
     assert _until(rig, lambda: len(game.history) == dealt + 2, 5000)
     assert game.action_text(game.history[dealt + 1]) == drawn
+
+
+def test_a_takeback_of_draws_reaching_behind_the_boots_snapshot():
+    # The board's draws after a power cut, resumed from a snapshot: the
+    # takeback replays the game before it and goes back to the person's action.
+    from ctl_rig import play_seeded
+
+    from controller.session import SNAPSHOT_EVERY
+
+    for seed in range(1, 40):
+        rig = Rig("mahe")
+        rig.new(players=4)  # the board's own dice: the host's entries stand for them here
+
+        def quiet(k):
+            rig.ctl.session.keep_snapshot()
+            rig.hal.tx = bytearray()
+
+        play_seeded(rig, SNAPSHOT_EVERY, seed, quiet)
+        if rig.ctl.session.game.to_move() == CHANCE:
+            break
+    game = rig.ctl.session.game
+    play_seeded(rig, 1, seed)  # one draw after the snapshot
+    n = len(game.history)
+    copy = game.copy()
+    back = 0
+    while True:  # the draws, then the person's action before them
+        copy.undo()
+        back += 1
+        if copy.to_move() != CHANCE:
+            break
+    assert back >= 2
+    again = Rig("mahe", folder=rig.folder)
+    assert again.ctl.restore()
+    assert again.ctl.session.game.history.base == SNAPSHOT_EVERY
+    got = again.send("undo", {})
+    assert only(got, "error") == []
+    assert [u["n"] for u in only(got, "undone")] == list(range(n - 1, n - 1 - back, -1))
+    assert again.ctl.session.game.state_hash() == copy.state_hash()
