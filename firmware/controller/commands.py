@@ -40,6 +40,7 @@ def run_command(ctl, seq, kind, payload):
             seq,
         )
         return
+    ctl.command_seq = seq  # (a `hint` answered later says which command it answers)
     try:
         if ctl.selftest is not None and kind in GAME_COMMANDS:
             raise CommandError("selftest", "a self-test of the board is running: the game stands "
@@ -208,10 +209,10 @@ def cmd_hint(ctl, payload):
     need_game(ctl)
     why = no_hint(ctl.session.game)
     if why is not None:
-        raise CommandError("over" if ctl.session.game.is_over() else "refused", why)
+        raise CommandError("over" if ctl.session.game.is_over() else "refused", "no hint: " + why)
     if ctl.computer.playing(ctl.session.game):
-        raise CommandError("illegal", "the computer is to move, not a person")
-    ctl.computer.ask_hint("host")
+        raise CommandError("illegal", "no hint: the computer is to move, not a person")
+    ctl.computer.ask_hint("host", ctl.command_seq)
 
 
 def cmd_undo(ctl, payload):

@@ -40,12 +40,13 @@ class Link:
         # writer would cost a millisecond a frame on the device.
         self.send_text("leds", '{"c":["%s"],"from":%d}' % ('","'.join(hexes), start))
 
-    def send_action(self, n, text, hash_text, by):
+    def send_action(self, n, text, hash_text, by, bust=False):
         # The frame of a commit, written by hand as dumps() writes it: the
         # general writer took ~4 ms of the committing cycle on a Pico.
         # (the text quoted directly, not through dumps(), which took ~0.7 ms
-        # of the cycle on the emulated Pico)
-        self.send_text("action", '{"by":"%s","hash":"%s","n":%d,"text":%s}' % (by, hash_text, n, quote(text)))
+        # of the cycle on the emulated Pico). `bust`: the action was one.
+        self.send_text("action", '{%s"by":"%s","hash":"%s","n":%d,"text":%s}' % (
+            '"bust":true,' if bust else "", by, hash_text, n, quote(text)))
 
     def send_status(self, text, expect):
         # `status` written by hand too (~3 ms less a frame on a Pico).

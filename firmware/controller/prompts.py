@@ -11,6 +11,8 @@
 # The controller (control.py) holds the open prompt; the functions below
 # open, close and answer it, and take the buttons' presses.
 
+from turtles import GameError, IllegalAction
+
 from .computer import no_hint
 
 TAKEBACK = "takeback"  # never an engine action (those are ints or tuples)
@@ -49,9 +51,10 @@ def choice_text(game, action):
     return game.action_text(action)
 
 
-def open_prompt(ctl, kind, text, actions, image=None):
+def open_prompt(ctl, kind, text, actions, image=None, current=0):
     ctl.prompt_seq += 1
     ctl.prompt = Prompt(ctl.prompt_seq, kind, text, actions, image)
+    ctl.prompt.current = current
     ctl.link.send("prompt", ctl.prompt.payload(ctl.session.game))
 
 
@@ -77,11 +80,19 @@ def answer(ctl, index, by):
 
 
 def press(ctl, name):
-    # A button pressed: NEXT and OK answer the open prompt; with none, NEXT
-    # asks for a hint, OK lets the computer play on after a takeback or
-    # confirms a board that matches while moves stay hidden.
+    # A button pressed: UNDO takes back the last action (as the host's
+    # `undo`); NEXT and OK answer the open prompt; with none, NEXT asks for
+    # a hint, OK lets the computer play on after a takeback or confirms a
+    # board that matches while moves stay hidden.
     p = ctl.prompt
     game = ctl.session.game
+    if name == "undo":
+        if game is not None:
+            try:
+                ctl.takeback("buttons")
+            except GameError as e:  # nothing to take back, or the log: said, the game goes on
+                ctl.link.error("illegal" if isinstance(e, IllegalAction) else "log", str(e))
+        return
     if p is not None:
         if name == "next":
             p.next()
@@ -91,9 +102,8 @@ def press(ctl, name):
             answer(ctl, p.current, "buttons")
         return
     computer = ctl.computer
-    if name == "next" and game is not None and ctl.must_match is None \
-            and not computer.playing(game) and no_hint(game) is None:
-        computer.ask_hint("buttons")  # NEXT with no question open: a hint
+    if name == "next" and game is not None and not computer.playing(game) and no_hint(game) is None:
+        computer.ask_hint("buttons")  # NEXT with no question open: a hint (lit once the board matches)
         return
     if name == "ok" and computer.paused and computer.playing(game):
         computer.paused = False  # the computer plays on

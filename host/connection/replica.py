@@ -257,6 +257,7 @@ class Mirror:
         self.status: dict | None = None
         self.prompt: dict | None = None
         self.seats: list | None = None  # the game's seats, from `state` (None: all people)
+        self.dice: str | None = None  # the game's dice, from `state`: electronic or physical
         self.connected = False
         self.reconnects = 0
         self.lost_at = self.next_try = 0.0
@@ -443,6 +444,7 @@ class Mirror:
         elif f.kind == "state":
             self.prompt = None
             self.seats = f.payload.get("seats")
+            self.dice = f.payload.get("dice")
 
     def _try_reconnect(self, out: list, timeout: float) -> None:
         now = time.monotonic()

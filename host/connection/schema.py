@@ -84,7 +84,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
     "hello": {"fw": TEXT.absent(), "proto": ANY, "board": TEXT.maybe(), "board_version": ANY,
               "game": TEXT.maybe(), "n": COUNT.absent(), "hash": TEXT.maybe(), "host": TEXT.absent(),
               "log": TEXT.maybe()},
-    "action": {"n": COUNT, "text": TEXT, "hash": TEXT, "by": TEXT.absent()},
+    "action": {"n": COUNT, "text": TEXT, "hash": TEXT, "by": TEXT.absent(), "bust": BOOL.absent()},
     "undone": {"n": COUNT, "hash": TEXT},
     "state": {"game": TEXT.maybe(), "players": PLAYERS, "options": OBJECT.maybe(), "dice": TEXT.maybe(),
               "seats": TEXTS.maybe(), "n": COUNT, "hash": TEXT.maybe(), "over": BOOL.absent(),

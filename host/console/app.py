@@ -30,6 +30,7 @@ from rich.markup import escape
 
 from turtleboard.connection.link import Damaged, Disconnected, Frame, Link, LinkError, Overlong, Raw
 from turtleboard.errors import UserError
+from turtleboard.pictures.describe import BUST_WORDS
 
 CTRL_C, CTRL_D, CTRL_RBRACKET = b"\x03", b"\x04", b"\x1d"
 
@@ -269,6 +270,8 @@ class Console:
                 text += "\n" + "\n".join(
                     f"        [magenta]{i + 1}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
                 ) + "\n        (answer N)"
+            if ev.kind == "action" and ev.payload.get("bust") is True:
+                text += f"\n        [bold red]{BUST_WORDS}[/bold red]"
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 text += ("\n        [bold red]the board's game log was damaged:[/bold red] "
                          + escape(str(ev.payload["log"])) + "\n        (type `ack` once it is seen)")

@@ -42,7 +42,7 @@ from turtleboard.errors import UserError
 from turtleboard.mirror.board_text import board_text
 from turtleboard.mirror.newgame import NewGameScreen
 from turtleboard.paths import reference_boards
-from turtleboard.pictures.describe import action_words, choice_words, panel_lines
+from turtleboard.pictures.describe import BUST_WORDS, action_words, choice_words, panel_lines
 
 # How the board's buttons answer a question, at the end of its text: left
 # out of the compact panel, whose key line says it.
@@ -271,8 +271,9 @@ class MirrorApp(App):
             if f.kind == "action":
                 who = f.payload.get("by", "")
                 text = action_words(self.mirror.replica.game, str(f.payload.get("text")))
+                bust = f" [bold red]{BUST_WORDS}[/bold red]" if f.payload.get("bust") is True else ""
                 log.write(f"[bold cyan]{f.payload.get('n')}. {escape(text)}[/bold cyan]"
-                          f" [dim]({escape(str(who))})[/dim]")
+                          f" [dim]({escape(str(who))})[/dim]{bust}")
                 if isinstance(f.payload.get("n"), int):
                     self.logged = f.payload["n"]
             elif f.kind == "hint":

@@ -113,6 +113,9 @@ def _race_card(t: str) -> str:
     return ""
 
 
+BUST_WORDS = "a bust: the dice went over 7, the turtles go back to the raft"
+
+
 def action_words(game, text: str) -> str:
     """An action as the log and the panel show it: the notation, in words
     where the notation counts from 0 (a Race `colour 0 red` is player 1's)."""

@@ -37,7 +37,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from turtleboard.web.views import page_state, private_choices, seat_may_answer
+from turtleboard.web.views import page_state, private_choices, seat_may_answer, takeback_owner
 
 MAX_SEATS = 5
 QUEUE_MAX = 16          # messages waiting for one page; more and it is dropped
@@ -144,6 +144,7 @@ class Hub:
         self.wake = None
         self.notes: collections.deque = collections.deque(maxlen=256)  # from the board's thread
         self.asked: collections.OrderedDict = collections.OrderedDict()  # seq -> client
+        self.hinted: collections.OrderedDict = collections.OrderedDict()  # a hint's seq -> client
         self.pictures: dict = {}
         self.sent = 0           # states sent (the bench counts them)
         self.dropped = 0
@@ -176,6 +177,8 @@ class Hub:
         while self.notes:
             kind, p = self.notes.popleft()
             client = self.asked.pop(p.get("re"), None) if kind in ("error", "ok") else None
+            if kind == "error" and client is None:
+                client = self.hinted.pop(p.get("re"), None)  # a hint the board cannot give: why
             if kind == "error" and client is not None:
                 client.offer(json.dumps({"t": "error", "code": "board", "msg": str(p.get("msg"))[:300]}))
             elif kind == "hint":
@@ -278,6 +281,10 @@ class Hub:
         self.asked[seq] = c
         while len(self.asked) > 64:
             self.asked.popitem(last=False)
+        if kind == "hint":  # answered by `ok`, then the hint or an error saying why not
+            self.hinted[seq] = c
+            while len(self.hinted) > 16:
+                self.hinted.popitem(last=False)
         return {"t": "sent", "do": msg["do"]}
 
     def command(self, c: Client, msg: dict):
@@ -288,6 +295,8 @@ class Hub:
             prompt = self.mirror.prompt
             who = game.to_move() if game is not None else None
             legal = game.legal_texts() if game is not None and who == c.seat and who is not None else []
+            owner = takeback_owner(game, self.mirror.dice) if do == "undo" and game is not None \
+                and c.seat is not None and game.history else None
         if do == "answer":
             if prompt is None:
                 raise BadCommand("closed", "no question is open now")
@@ -314,6 +323,10 @@ class Hub:
                 raise BadCommand("turn", "a hint comes on the phone of the player to move")
             return "hint", {}
         if do == "undo":
+            # a player's page takes back that player's own action; the table's any
+            if c.seat is not None and game is not None and game.history and owner != c.seat:
+                raise BadCommand("undo", "a player's page takes back only that player's own last "
+                                 "move; the table's page takes back any")
             return "undo", {}
         if do == "sync":
             return "sync", {}

@@ -81,9 +81,29 @@ def last_moves(game) -> list[dict]:
         text = copy.action_text(action)
         shown = public_text(game, text)
         out.append({"n": n, "who": who if who >= 0 else -1, "text": shown,
-                    "kind": text.split()[0] if shown is None else None})
+                    "kind": text.split()[0] if shown is None else None, "bust": copy.busts(action)})
     out.reverse()
     return out
+
+
+def takeback_owner(game, dice) -> int | None:
+    """Whose action a take-back takes back (docs/rulings.md, "Take-backs"):
+    the last one a player made, or a chance entered for them (a die of
+    their move, a card they draw). A draw the board made itself goes back
+    with what led to it, so its owner is that action's. None: the table's
+    alone (a deal, an egg card turned up, the start stack)."""
+    from controller.flows import device_rolls
+
+    copy = game.copy()
+    while copy.history:
+        copy.undo()
+        who = copy.to_move()
+        if who >= 0:
+            return who
+        if dice != "electronic" or not device_rolls(game.name, copy):
+            who = copy.chance_for()
+            return who if who >= 0 else None
+    return None
 
 
 def lit_cells(game, board_def, leds: list) -> dict:

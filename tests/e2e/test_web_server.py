@@ -88,6 +88,16 @@ def receive_until(ws, want, limit=200):
     raise AssertionError("no such message")
 
 
+def receive_within(ws, want, seconds=30.0):
+    """receive_until with a deadline in time: a message that never comes fails the test."""
+    got = []
+    reader = threading.Thread(target=lambda: got.append(receive_until(ws, want, 10_000)), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    assert got, "no such message within %.0f s" % seconds
+    return got[0]
+
+
 def test_pages_carry_a_strict_policy_and_only_the_packaged_files(board):
     b = board()
     for path in ("/k/table/", "/k/table/app.js", "/k/table/style.css", "/k/nope/", "/nothing"):
@@ -246,3 +256,81 @@ def test_each_seat_of_the_race_dealt_by_the_board_gets_its_own_hand_only(board):
         receive_until(ws, lambda m: m["t"] == "state")
         ws.send_json({"do": "play", "text": held[other][0]})
         assert receive_until(ws, lambda m: m["t"] == "error")["code"] == "turn"
+
+
+def test_a_take_back_from_a_page_brings_the_same_draw_back_and_is_the_players_own(board):
+    # The Race dealt by the board: a card played from a player's phone, the
+    # card the board draws for it. Another player's page and a spectator
+    # may not take it back; the player's own page and the table's may, and
+    # the same card is drawn when the card is played again.
+    b = board("race", 3, {"mode": "dealt"})
+    hands = b.v.hands(b.m, seed=2)
+    hands.computer = {0, 1, 2}  # the hands only make the moves the board lights
+
+    def settled(n):
+        def done():
+            g = b.m.replica.game
+            return len(g.history) == n and g.to_move() >= 0 and hands.board_matches(g)
+        hands.play(stop=done)
+
+    settled(15 + 3 + 5)  # the start stack, the colours, five cards each: all the board's
+    game = b.m.replica.game
+    n = len(game.history)
+    who = game.to_move()
+    card = game.legal_texts()[0]
+    mine, other = "seat%d" % (who + 1), "seat%d" % ((who + 1) % 3 + 1)
+    with b.page(mine) as ws:
+        receive_until(ws, lambda m: m["t"] == "state")
+        ws.send_json({"do": "undo"})  # nothing of this player's yet: the deal is the table's
+        assert receive_until(ws, lambda m: m["t"] in ("error", "sent"))["code"] == "undo"
+        ws.send_json({"do": "play", "text": card})
+        assert receive_until(ws, lambda m: m["t"] in ("error", "sent"))["t"] == "sent"
+    settled(n + 2)
+    drawn = game.action_text(game.history[n + 1])
+    assert drawn.startswith("draw ")
+    for key, code in ((other, "undo"), ("watch", "watch")):
+        with b.page(key) as ws:
+            receive_until(ws, lambda m: m["t"] == "state")
+            ws.send_json({"do": "undo"})
+            got = receive_until(ws, lambda m: m["t"] in ("error", "sent"))
+            assert got["t"] == "error" and got["code"] == code, (key, got)
+    hands.sleep(300)
+    assert len(game.history) == n + 2
+    with b.page(mine) as ws:
+        receive_until(ws, lambda m: m["t"] == "state")
+        ws.send_json({"do": "undo"})
+        assert receive_until(ws, lambda m: m["t"] in ("error", "sent"))["t"] == "sent"
+    settled(n)  # the draw and the card that asked for it, both taken back
+    assert card in game.legal_texts()
+    with b.page(mine) as ws:
+        receive_until(ws, lambda m: m["t"] == "state")
+        ws.send_json({"do": "play", "text": card})
+        receive_until(ws, lambda m: m["t"] in ("error", "sent"))
+    settled(n + 2)
+    assert game.action_text(game.history[n + 1]) == drawn  # the board's card, again
+    with b.page("table") as ws:  # the table's page takes back anybody's
+        receive_until(ws, lambda m: m["t"] == "state")
+        ws.send_json({"do": "undo"})
+        assert receive_until(ws, lambda m: m["t"] in ("error", "sent"))["t"] == "sent"
+    settled(n)
+
+
+def test_a_hint_from_the_page_comes_while_the_board_waits_for_the_turtles(board):
+    # Mahé with real dice: `stop` answered, the turtles not yet moved; the
+    # page's Hint gets the hint (or, once the game moved past it, why not).
+    b = board("mahe", 2)
+    b.m.link.command("new", {"game": "mahe", "players": 2, "dice": "physical"}, timeout=5)
+    b.m.wait_synced(10)
+    for text in ("e3", "first-1a", "d3", "stop", "d2", "stop"):
+        b.m.link.command("enter", {"text": text}, timeout=5)
+    b.read()
+    with b.page("seat2") as ws:
+        receive_until(ws, lambda m: m["t"] == "state")
+        ws.send_json({"do": "hint"})
+        got = receive_within(ws, lambda m: m["t"] in ("hint", "error"))
+        assert got["t"] == "hint" and got["player"] == 1 and got["text"] in ("first-2a", "first-2b")
+        b.m.send("enter", {"text": got["text"]})  # then chance decides:
+        receive_within(ws, lambda m: m["t"] == "state" and m["game"]["n"] == 7)
+        ws.send_json({"do": "hint"})
+        got = receive_within(ws, lambda m: m["t"] in ("hint", "error"))
+        assert got["t"] == "error" and "chance decides now" in got["msg"]

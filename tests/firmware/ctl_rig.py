@@ -37,7 +37,7 @@ def board_json(game, players=2, options=None, extra_cells=()):
         "cells": spec,
         "leds": {"count": n + 9, "pin": 4, "groups": {
             "turn": [n, n + 1], "dice": list(range(n + 2, n + 8)), "status": [n + 8]}},
-        "buttons": {"next": 5, "ok": 6},
+        "buttons": {"next": 5, "ok": 6, "undo": 7},
         "mux": {"select": [0, 1, 2, 3], "adc": [26, 27, 28][:muxes]},
         "sensing": {"threshold": 4000, "hysteresis": 1000, "stable_ms": 30,
                     "zero_band": 2000, "rail": 500, "stuck_ms": 0},

@@ -13,7 +13,7 @@ const WORDS = {
     youToMove: "Your turn ({0})", player: "player {0}", you: "you",
     south: "south", north: "north",
     wins: "{0} wins!", win: "{0} win!", draw: "A draw: nobody wins.", scores: "Scores: {0}",
-    lastMoves: "Last moves", noMoves: "no move yet",
+    lastMoves: "Last moves", noMoves: "no move yet", bust: "{0}: a bust! over 7, back to the raft",
     hint: "Hint", undo: "Take back", newGame: "New game", start: "Start", cancel: "Cancel",
     hintFor: "Hint for {0}: {1}",
     qMove: "Which move was made?", qDecide: "{0} decides", qDecideYou: "Your choice ({0})",
@@ -35,6 +35,7 @@ const WORDS = {
       rate: "Too many commands at once: wait a moment.",
       turn: "Not yours: this is for another player.", closed: "That question is over.",
       link: "The board is not connected: nothing was sent.",
+      undo: "Only your own last move can be taken back here; the table's page can take back any.",
     },
     labels: { game: "game", players: "players", dice: "dice", cards: "cards", seat: "player {0}" },
     values: {
@@ -67,7 +68,7 @@ const WORDS = {
     youToMove: "À vous de jouer ({0})", player: "joueur {0}", you: "vous",
     south: "sud", north: "nord",
     wins: "{0} gagne !", win: "{0} gagnent !", draw: "Égalité : personne ne gagne.", scores: "Scores : {0}",
-    lastMoves: "Derniers coups", noMoves: "aucun coup pour l'instant",
+    lastMoves: "Derniers coups", noMoves: "aucun coup pour l'instant", bust: "{0} : plus de 7 ! retour au radeau",
     hint: "Conseil", undo: "Annuler le coup", newGame: "Nouvelle partie", start: "Commencer", cancel: "Annuler",
     hintFor: "Conseil pour {0} : {1}",
     qMove: "Quel coup a été joué ?", qDecide: "{0} décide", qDecideYou: "À vous de choisir ({0})",
@@ -89,6 +90,7 @@ const WORDS = {
       rate: "Trop de commandes d'un coup : attendez un instant.",
       turn: "Pas pour vous : c'est pour un autre joueur.", closed: "Cette question est terminée.",
       link: "Le plateau n'est pas connecté : rien n'a été envoyé.",
+      undo: "Seul votre propre dernier coup peut être annulé ici ; la page de la table peut tout annuler.",
     },
     labels: { game: "jeu", players: "joueurs", dice: "dés", cards: "cartes", seat: "joueur {0}",
       "egg dice": "cartes œuf comme dés", "open colours": "couleurs choisies ouvertement", start: "départ",
@@ -248,6 +250,8 @@ const STATUS_FR = [
   [/^waiting for the board to settle$/, () => "on attend que le plateau soit stable"],
   [/^put the turtle on a lit cell$/, () => "posez la tortue sur une case allumée"],
   [/^put the pieces where the lights show$/, () => "placez les pièces comme les lumières l'indiquent"],
+  [/^a bust \(the dice went over 7\): put the pieces where the lights show$/,
+    () => "plus de 7 aux dés : placez les pièces comme les lumières l'indiquent"],
   [/^that is no legal move: change the lit cells$/, () => "ce coup n'est pas permis : changez les cases allumées"],
   [/^player (\d): the computer \((.+)\) is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur (" + (LEVEL_FR[m[2]] || m[2]) + ") réfléchit"],
   [/^player (\d): the computer on the host is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur du PC réfléchit"],
@@ -518,7 +522,8 @@ function drawMoves(g) {
       prev.li.textContent = t("drawnMany", prev.count);
       continue;
     }
-    const text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : moveText(g, m.text);
+    let text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : moveText(g, m.text);
+    if (m.bust) text = t("bust", text);
     const li = el("li", m.who >= 0 ? said(who(m.who, g), text) : text);
     li.value = m.n;
     if (m.text !== null) li.dataset.text = m.text;  // the notation, as in the record
