@@ -222,8 +222,10 @@ class Hub:
             c.offer(json.dumps({"t": "hello", "role": role, "seat": seat,
                                 "games": new_game_choices(self.board_def)}))
             self.send_state(c)
-            while not c.dropped:
+            while True:
                 text = await ws.receive_text()
+                if c.dropped:
+                    continue  # read on (a socket closed with unread bytes resets) until the close is done
                 reply = self.handle(c, text)
                 if reply is not None:
                     c.offer(json.dumps(reply))
@@ -231,7 +233,8 @@ class Hub:
             pass  # gone, or a binary message: the page is closed either way
         finally:
             self.clients.discard(c)
-            writer.cancel()
+            if not c.dropped:
+                writer.cancel()  # (a dropped page's writer ends with its close frame)
 
     async def write(self, c: Client) -> None:
         try:
