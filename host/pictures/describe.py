@@ -18,13 +18,17 @@ CHANCE_WORDS = {
 HIDDEN = ("mahe", "race")  # games with cards some players may not see
 
 
-def chance_hint(game) -> str:
-    # What chance decides now, never its possible outcomes (they can show
-    # what a pile still holds).
+def chance_kind(game) -> str:
+    """What chance decides now, as a key of CHANCE_WORDS ("" for none
+    known), never its possible outcomes (they can show what a pile still holds)."""
     legal = game.legal_texts()
     first = legal[0] if legal else ""
     word = first.split()[0] if " " in first else first.rstrip("0123456789")
-    return CHANCE_WORDS.get(word, "chance decides")
+    return word if word in CHANCE_WORDS else ""
+
+
+def chance_hint(game) -> str:
+    return CHANCE_WORDS.get(chance_kind(game), "chance decides")
 
 
 def _who(p) -> str:

@@ -177,7 +177,8 @@ class Hub:
             kind, p = self.notes.popleft()
             client = self.asked.pop(p.get("re"), None) if kind in ("error", "ok") else None
             if kind == "error" and client is not None:
-                client.offer(json.dumps({"t": "error", "code": "board", "msg": str(p.get("msg"))[:300]}))
+                client.offer(json.dumps({"t": "error", "code": "board", "board": str(p.get("code"))[:40],
+                                         "msg": str(p.get("msg"))[:300]}))
             elif kind == "hint":
                 self.hint(p)
 
