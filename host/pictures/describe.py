@@ -15,6 +15,7 @@ CHANCE_WORDS = {
 }
 
 
+TATTOO_WORDS = {"L": "Life", "E": "Exchange", "I": "Immortality", "C": "Contamination"}
 HIDDEN = ("mahe", "race")  # games with cards some players may not see
 
 
@@ -81,6 +82,12 @@ def _choice_words(game, t: str) -> str:
             return f"the turtle joins {names[p]} ({_who(p)})"
         if t == "done":
             return "no more turtles this turn"
+        power = TATTOO_WORDS.get(t[:1])
+        if power and t[1:2] == "@":
+            return f"the {power} tattoo on the turtle on {t[2:]}"
+        if power and t[1:3].islower() and t[2:3].isdigit():
+            born = t.split("+")[1] if "+" in t else ""
+            return f"{power} ({t[1:3]})" + (f": a new turtle on {born}" if born else "")
         if t[:1] == "+":
             return "put turtles on " + t[1:].replace(",", ", ")
         if t.startswith("give:"):

@@ -60,7 +60,9 @@ const WORDS = {
       put: "put turtles on {0}", give: "give up the turtle on {0}", jump: "jump {0}", move: "move {0} to {1}",
       colour: "{0} is {1}", stack: "{0} next on the start stack", draw: "card drawn: {0}",
       discard: "no card fits: show the hand, draw five", show: "card shown: {0}",
+      tattoo: "the {0} tattoo on {1}", power: "{0} ({1})", born: ": a new turtle on {0}",
     },
+    powers: { L: "Life", E: "Exchange", I: "Immortality", C: "Contamination" },
     colourNames: { red: "red", yellow: "yellow", green: "green", blue: "blue", purple: "purple" },
     // Tortuga's phases (the engine's PHASE_NAMES)
     phases: { setup: "setting up", play: "a move", powers: "powers", giving: "giving a turtle",
@@ -151,7 +153,9 @@ const WORDS = {
       put: "poser des tortues en {0}", give: "abandonner la tortue en {0}", jump: "sauter {0}", move: "aller de {0} à {1}",
       colour: "{0} est {1}", stack: "{0} ensuite sur la pile de départ", draw: "carte piochée : {0}",
       discard: "aucune carte ne va : montrer la main, piocher cinq", show: "carte montrée : {0}",
+      tattoo: "le tatouage {0} en {1}", power: "{0} ({1})", born: " : une nouvelle tortue en {0}",
     },
+    powers: { L: "Vie", E: "Échange", I: "Immortalité", C: "Contamination" },
     colourNames: { red: "rouge", yellow: "jaune", green: "verte", blue: "bleue", purple: "violette" },
     phases: { setup: "mise en place", play: "un coup", powers: "pouvoirs", giving: "don d'une tortue",
       team: "choix d'une équipe", chain: "une chaîne de sauts", placing: "pose de tortues" },
@@ -249,6 +253,10 @@ function choiceWords(game, text) {
   } else if (game.name === "tortuga") {
     if ((m = /^=([SN])$/.exec(s))) w = fill(c.join, [who(m[1] === "S" ? 0 : 1, game)]);
     else if (s === "done") w = c.done;
+    else if ((m = /^([LEIC])@([a-g]\d)$/.exec(s))) w = fill(c.tattoo, [WORDS[lang].powers[m[1]], m[2]]);
+    else if ((m = /^([LEIC])([a-g]\d)(?:\+([a-g]\d))?$/.exec(s))) {
+      w = fill(c.power, [WORDS[lang].powers[m[1]], m[2]]) + (m[3] ? fill(c.born, [m[3]]) : "");
+    }
     else if (s[0] === "+") w = fill(c.put, [s.slice(1).split(",").join(", ")]);
     else if (s.startsWith("give:")) w = fill(c.give, [s.slice(5)]);
     else if (s.includes("x")) w = fill(c.jump, [s.split("x").map((h) => h.split("=")[0]).join(" → ")]);
