@@ -42,7 +42,14 @@ from turtleboard.errors import UserError
 from turtleboard.mirror.board_text import board_text
 from turtleboard.mirror.newgame import NewGameScreen
 from turtleboard.paths import reference_boards
-from turtleboard.pictures.describe import BUST_WORDS, action_words, choice_words, panel_lines
+from turtleboard.pictures.describe import (
+    BUST_WORDS,
+    action_words,
+    by_words,
+    choice_words,
+    panel_lines,
+    status_words,
+)
 
 # How the board's buttons answer a question, at the end of its text: left
 # out of the compact panel, whose key line says it.
@@ -273,13 +280,13 @@ class MirrorApp(App):
                 text = action_words(self.mirror.replica.game, str(f.payload.get("text")))
                 bust = f" [bold red]{BUST_WORDS}[/bold red]" if f.payload.get("bust") is True else ""
                 log.write(f"[bold cyan]{f.payload.get('n')}. {escape(text)}[/bold cyan]"
-                          f" [dim]({escape(str(who))})[/dim]{bust}")
+                          f" [dim]({escape(by_words(who))})[/dim]{bust}")
                 if isinstance(f.payload.get("n"), int):
                     self.logged = f.payload["n"]
             elif f.kind == "hint":
                 p = f.payload
                 log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
-                          f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {escape(str(p.get('level')))} "
+                          f"{escape(action_words(self.mirror.replica.game, str(p.get('text'))))}[/bold yellow] [dim](the {escape(str(p.get('level')))} "
                           f"level's move, lit on the board)[/dim]")
             elif f.kind == "undone":
                 log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
@@ -419,18 +426,28 @@ class MirrorApp(App):
                 out.append(line + "\n", style=style)
         if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
             out.append("board: " if compact else "\nboard: ", style="bold")
-            out.append(str(m.status.get("text", "")) + "\n")
+            out.append(status_words(game, str(m.status.get("text", ""))) + "\n")
         return out
 
     # ---- keys and commands -------------------------------------------------------
 
     def send(self, kind: str, payload: dict | None = None) -> None:
         log = self.query_one("#log", RichLog)
+        said = self.sent_words(kind, payload or {})
         try:
             self.mirror.send(kind, payload)
-            log.write(f"[dim]> {kind} {escape(json.dumps(payload or {}, sort_keys=True))}[/dim]")
+            log.write(f"[dim]> {escape(said)}[/dim]")
         except Disconnected as e:
             log.write(f"[red]not sent: {escape(str(e))}[/red]")
+
+    def sent_words(self, kind: str, payload: dict) -> str:
+        """What the log says was sent: an answer by its number (from 1) and
+        in words, any other command as it goes to the board."""
+        choices = (self.mirror.prompt or {}).get("choices") or []
+        i = payload.get("choice")
+        if kind == "answer" and isinstance(i, int) and 0 <= i < len(choices):
+            return f"answer {i + 1}: {choice_words(self.mirror.replica.game, choices[i])}"
+        return f"{kind} {json.dumps(payload, sort_keys=True)}"
 
     def action_new(self) -> None:
         games = (self.board_def or {}).get("games") or ["mahe", "race", "tortuga"]

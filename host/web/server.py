@@ -180,7 +180,8 @@ class Hub:
             if kind == "error" and client is None:
                 client = self.hinted.pop(p.get("re"), None)  # a hint the board cannot give: why
             if kind == "error" and client is not None:
-                client.offer(json.dumps({"t": "error", "code": "board", "msg": str(p.get("msg"))[:300]}))
+                client.offer(json.dumps({"t": "error", "code": "board", "board": str(p.get("code"))[:40],
+                                         "msg": str(p.get("msg"))[:300]}))
             elif kind == "hint":
                 self.hint(p)
 
@@ -225,8 +226,10 @@ class Hub:
             c.offer(json.dumps({"t": "hello", "role": role, "seat": seat,
                                 "games": new_game_choices(self.board_def)}))
             self.send_state(c)
-            while not c.dropped:
+            while True:
                 text = await ws.receive_text()
+                if c.dropped:
+                    continue  # read on (a socket closed with unread bytes resets) until the close is done
                 reply = self.handle(c, text)
                 if reply is not None:
                     c.offer(json.dumps(reply))
@@ -234,7 +237,8 @@ class Hub:
             pass  # gone, or a binary message: the page is closed either way
         finally:
             self.clients.discard(c)
-            writer.cancel()
+            if not c.dropped:
+                writer.cancel()  # (a dropped page's writer ends with its close frame)
 
     async def write(self, c: Client) -> None:
         try:

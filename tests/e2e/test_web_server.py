@@ -334,3 +334,77 @@ def test_a_hint_from_the_page_comes_while_the_board_waits_for_the_turtles(board)
         ws.send_json({"do": "hint"})
         got = receive_within(ws, lambda m: m["t"] in ("hint", "error"))
         assert got["t"] == "error" and "chance decides now" in got["msg"]
+
+
+def raw_page(port: int, path: str):
+    """A WebSocket page as a bare socket that reads only when told: (socket, send_text)."""
+    import base64
+    import os
+    import socket
+
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(("GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+               "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (path, port, key)).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+
+    def send_text(text: str) -> None:
+        data, mask = text.encode(), os.urandom(4)
+        s.sendall(bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data)))
+
+    return s, send_text
+
+
+def frames_of(data: bytes) -> list[tuple[int, bytes]]:
+    """(opcode, payload) of each whole frame the server sent (unmasked)."""
+    import struct
+
+    out, i = [], 0
+    while i + 2 <= len(data):
+        size, j = data[i + 1] & 0x7F, i + 2
+        if size == 126:
+            size, j = struct.unpack("!H", data[j:j + 2])[0], j + 2
+        elif size == 127:
+            size, j = struct.unpack("!Q", data[j:j + 8])[0], j + 8
+        if j + size > len(data):
+            break
+        out.append((data[i] & 0x0F, data[j:j + size]))
+        i = j + size
+    return out
+
+
+def test_a_page_that_stops_reading_is_dropped_with_a_close_frame_saying_try_again_later(board):
+    from turtleboard.web.server import WebServer
+
+    b = board()
+    web = WebServer(b.m, b.board_def, port=0)
+    web.start()
+    try:
+        s, send_text = raw_page(web.port, "/k/table/ws")
+        deadline = time.monotonic() + 30
+        while not web.hub.clients:
+            assert time.monotonic() < deadline, "the page was never served"
+            time.sleep(0.02)
+        # the page asks for state after state (each language switch sends the
+        # whole state again) and reads none of them: its queue fills up
+        for i in range(600):
+            send_text('{"do": "lang", "lang": "%s"}' % ("fr" if i % 2 == 0 else "en"))
+        deadline = time.monotonic() + 60
+        while any(not c.dropped for c in list(web.hub.clients)):
+            assert time.monotonic() < deadline, "the page was never dropped"
+            time.sleep(0.05)
+        # the page reads again: what was sent, then a close frame with its code
+        data = b""
+        while not any(op == 8 for op, _ in frames_of(data)):
+            got = s.recv(1 << 16)  # (a reset here: the server closed without a close frame)
+            assert got, "the connection ended without a close frame"
+            data += got
+        close = [p for op, p in frames_of(data) if op == 8][0]
+        assert int.from_bytes(close[:2], "big") == 1013, close
+        s.close()
+    finally:
+        web.stop()

@@ -139,7 +139,7 @@ def test_a_takeback_of_draws_reaching_behind_the_boots_snapshot():
         rig = Rig("mahe")
         rig.new(players=4)  # the board's own dice: the host's entries stand for them here
 
-        def quiet(k):
+        def quiet(k, rig=rig):
             rig.ctl.session.keep_snapshot()
             rig.hal.tx = bytearray()
 

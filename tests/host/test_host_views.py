@@ -7,7 +7,7 @@ from rich.color import Color, ColorSystem
 
 from controller import scenes
 from turtleboard.games import GAMES, KEYS, players_text, rules_class
-from turtleboard.pictures.describe import action_words, choice_words
+from turtleboard.pictures.describe import action_words, choice_words, race_card, status_words
 from turtleboard.sim.worldview import LED_WORDS, colour_word, seen_colour, stack_text
 from turtles import new_game
 
@@ -49,17 +49,38 @@ def test_prompt_choices_in_words():
     assert choice_words(m, "card3") == "play the 3 egg card as a die [card3]"
     assert choice_words(m, "first-2b") == "turtle 2b moves first [first-2b]"
     r = new_game("race", 3)
-    assert choice_words(r, "colour 0 red") == "player 1 is red [colour 0 red]"
-    assert action_words(r, "colour 0 red") == "player 1 is red [colour 0 red]"
-    assert action_words(r, "red+") == "red+"  # the log says other actions as they are
-    # the cards the Race asks about, in words
+    # the notation counts players from 0 here: the words alone, counting from 1
+    assert choice_words(r, "colour 0 red") == "player 1 is red"
+    assert action_words(r, "colour 2 green") == "player 3 is green"
+    # the log says every action in words too, after the notation of the record
+    assert action_words(r, "red+") == "red+ — red 1 forward"
+    assert action_words(r, "^^blue") == "^^blue — arrow card: blue (at the back) 2 forward"
+    assert action_words(m, "d5") == "d5 — the die shows 5"
+    assert action_words(t, "d1xd3") == "d1xd3 — jump from d1 to d3"
+    # the cards the Race asks about, in words; a hand's cards name no turtle
     assert choice_words(r, "red++") == "red 2 forward [red++]"
     assert choice_words(r, "red-") == "red 1 back [red-]"
     assert choice_words(r, "*+red") == "rainbow card: red 1 forward [*+red]"
     assert choice_words(r, "^red") == "arrow card: red (at the back) 1 forward [^red]"
     assert choice_words(r, "^^blue") == "arrow card: blue (at the back) 2 forward [^^blue]"
+    assert race_card("*-") == "rainbow card: any turtle 1 back"
+    assert race_card("^^") == "arrow card: the last turtle 2 forward"
+    assert choice_words(r, "draw ^") == "the card drawn is arrow card: the last turtle 1 forward [draw ^]"
     assert choice_words(m, "cancel") == "none of these: cancel [cancel]"
     assert choice_words(m, "xyz") == "xyz"
+
+
+def test_the_boards_sentences_say_the_move_they_name_in_words():
+    t = new_game("tortuga", 2)
+    m = new_game("mahe", 3)
+    assert status_words(t, "player 2 to move (the computer played =N)") == \
+        "player 2 to move (the computer played the turtle joins north (player 2))"
+    assert status_words(t, "hint for player 1: d1xd3") == "hint for player 1: jump from d1 to d3"
+    assert status_words(m, "hint for player 1: first-1b") == "hint for player 1: turtle 1b moves first"
+    assert status_words(m, "the computer plays stop: make its move as lit") == \
+        "the computer plays stop: the turtle moves: make its move as lit"
+    assert status_words(m, "player 2: the computer (easy) is thinking") == \
+        "player 2: the computer (easy) is thinking"
 
 
 def test_one_list_of_games_with_player_counts_in_words():
