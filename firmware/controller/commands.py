@@ -7,6 +7,8 @@ from turtles.game import CHANCE
 
 from . import flows
 from .computer import no_hint
+from .frames import fit_text
+from .gamelog import REPORT_MAX
 from .prompts import answer, close_prompt
 
 FW_VERSION = "0.1.0"
@@ -67,8 +69,11 @@ def game_error_code(e):
 
 
 def log_report(ctl):
-    # What the game log lost at a boot, until a host acknowledges it (`ack`).
-    return getattr(ctl.session.log, "report", None)
+    # What the game log lost at a boot, until a host acknowledges it (`ack`):
+    # at most REPORT_MAX bytes as a frame writes it (300 "é" are 1,800), so
+    # that `hello` always fits a line with the longest board name.
+    report = getattr(ctl.session.log, "report", None)
+    return fit_text(report, REPORT_MAX) if report else report
 
 
 def send_hello(ctl):

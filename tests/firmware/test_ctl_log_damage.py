@@ -8,6 +8,7 @@ from ctl_rig import Rig, only, play_seeded
 from hwtools import exists, read, write
 
 from controller.gamelog import crc32, seal
+from turtles.jsontext import quote
 from turtles.rng import Rng
 
 
@@ -156,6 +157,24 @@ def test_a_report_never_makes_a_frame_too_long():
         hello, state, synced = _synced(rig)  # (decoding checks each line's length)
     assert 300 < len(hello["log"]) <= 400 and hello["log"].endswith("...")
     os.remove(folder + "/game.log.report")
+    rig, errors = _boot(folder)
+    assert _synced(rig)[0]["log"] is None
+
+
+def test_a_report_of_accented_letters_is_capped_by_its_bytes_as_written():
+    # A sealed action line of 300 "é" that the rules refuse: the report
+    # quotes it, and "é" is 6 bytes in a frame (\u00e9). It persists, so
+    # every boot says it: every boot's hello fits, and an `ack` ends it.
+    folder, data, texts = _game(3, 0)
+    write(folder + "/game.log", read(folder + "/game.log") + seal("A " + "\u00e9" * 300))
+    for boot in range(2):
+        rig, errors = _boot(folder)
+        assert [e["code"] for e in errors] == (["log"] if boot == 0 else [])  # (the log rewritten)
+        hello, state, synced = _synced(rig)  # (decoding checks each line's length)
+        assert "stops making sense at action 4" in hello["log"] and hello["log"] == state["log"]
+        assert 380 < len(quote(hello["log"])) - 2 <= 400 and hello["log"].endswith("...")
+        assert synced == texts and "cut" not in hello
+    assert only(rig.send("ack", {"log": hello["log"]}), "ok")
     rig, errors = _boot(folder)
     assert _synced(rig)[0]["log"] is None
 
