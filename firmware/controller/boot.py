@@ -61,7 +61,6 @@ def start(platform_hal):
         sensing.calibrate(meanwhile=log.read_ahead)  # the log read while it waits between samples
     except OSError as e:  # the calibration could not be saved: run on
         trouble = e
-    suspect = sensing.suspect_text() if sensing.suspect else None
     forget(CHECKED)  # before the restore: its peak is the heap's highest
     seed = hal.ticks_ms()
     for r in sensing.raw:  # the low bits of the sensors' noise
@@ -77,10 +76,7 @@ def start(platform_hal):
     if getattr(hal, "note", None):  # the rp2 HAL's register read failed its boot check
         ctl.link.error("sensor", "the sensors are read the slow way, through ADC.read_u16 (%s); "
                        "the game goes on, each control cycle ~2 ms longer" % (hal.note,))
-    if suspect is not None:
-        ctl.link.error("sensor", "%s: a saved empty level no turtle explains, so it was calibrated "
-                       "afresh; look at %s (its sensor, a magnet left under it)" % (
-                           suspect, ", ".join([c[0] for c in sensing.suspect])))
+    ctl.recalibrated(sensing.suspect)  # said, in `hello` too, and lit
     if sensing.unreadable:
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))

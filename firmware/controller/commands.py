@@ -87,7 +87,14 @@ def send_hello(ctl):
         "n": len(game.history) if game is not None else 0,
         "hash": ctl.session.hash() if game is not None else None,
         "log": log_report(ctl),
+        "calibration": calibration_note(ctl),
     })
+
+
+def calibration_note(ctl):
+    # The cells the last calibration check measured again, and why (in
+    # `hello` and `state` until the next check: Controller.recalibrated).
+    return ctl.recal[0] if ctl.recal is not None else None
 
 
 def send_state(ctl):
@@ -95,7 +102,8 @@ def send_state(ctl):
     link = ctl.link
     if game is None:
         link.send("state", {"game": None, "players": 0, "options": {}, "dice": None,
-                            "n": 0, "hash": None, "over": False, "result": None, "log": log_report(ctl)})
+                            "n": 0, "hash": None, "over": False, "result": None, "log": log_report(ctl),
+                            "calibration": calibration_note(ctl)})
         link.send("synced", {"n": 0, "hash": None})
     else:
         hash_text = ctl.session.hash()
@@ -110,6 +118,7 @@ def send_state(ctl):
             "over": game.is_over(),
             "result": game.result(),
             "log": log_report(ctl),
+            "calibration": calibration_note(ctl),
         })
         link.send_log(ctl.session.action_texts())
         link.send("synced", {"n": len(game.history), "hash": hash_text})
@@ -160,9 +169,14 @@ def cmd_new(ctl, payload):
         seed = whole(payload, "seed", 0, 0x3FFFFFFF)
     seats = payload.get("seats")
     try:
+        found = ctl.sensing.recheck(ctl.hal.ticks_ms())  # the cells' empty levels, before the game asks for turtles
+    except OSError:  # the corrected calibration could not be saved: corrected in RAM
+        found = []
+    try:
         ctl.new(name, players, options, dice, seed, seats)
     except OSError as e:
         raise CommandError("log", "could not start the game log (%s); no new game" % (e,))
+    ctl.recalibrated(found)
     send_state(ctl)
 
 
