@@ -162,18 +162,20 @@ def test_a_report_never_makes_a_frame_too_long():
 
 
 def test_a_report_of_accented_letters_is_capped_by_its_bytes_as_written():
-    # A sealed action line of 300 "é" that the rules refuse: the report
-    # quotes it, and "é" is 6 bytes in a frame (\u00e9). It persists, so
-    # every boot says it: every boot's hello fits, and an `ack` ends it.
+    # A sealed action line of 300 "é" that the rules refuse, and more at the
+    # next boots, never acknowledged: the reports quote them, and "é" is 6
+    # bytes in a frame (\u00e9). Every boot's hello fits, the report at most
+    # 400 bytes as written, and an `ack` ends it.
     folder, data, texts = _game(3, 0)
-    write(folder + "/game.log", read(folder + "/game.log") + seal("A " + "\u00e9" * 300))
-    for boot in range(2):
+    for boot in range(6):
+        write(folder + "/game.log", read(folder + "/game.log") + seal("A %d" % boot + "\u00e9" * 300))
         rig, errors = _boot(folder)
-        assert [e["code"] for e in errors] == (["log"] if boot == 0 else [])  # (the log rewritten)
+        assert [e["code"] for e in errors] == ["log"]
         hello, state, synced = _synced(rig)  # (decoding checks each line's length)
         assert "stops making sense at action 4" in hello["log"] and hello["log"] == state["log"]
-        assert 380 < len(quote(hello["log"])) - 2 <= 400 and hello["log"].endswith("...")
-        assert synced == texts and "cut" not in hello
+        assert "game.log.bad" in hello["log"]  # (the text quoted short: where the log is kept is said)
+        assert len(quote(hello["log"])) - 2 <= 400 and synced == texts and "cut" not in hello
+    assert hello["log"].endswith("...") and len(quote(hello["log"])) - 2 > 380  # (the byte cap at work)
     assert only(rig.send("ack", {"log": hello["log"]}), "ok")
     rig, errors = _boot(folder)
     assert _synced(rig)[0]["log"] is None
