@@ -12,30 +12,12 @@ import time
 
 import pytest
 
-from turtleboard.connection.link import Link, LinkError
+from turtleboard.connection.link import LinkError
 from turtleboard.connection.replica import Mirror
 
 from small_boards import board_obj
 
 pytestmark = pytest.mark.e2e
-
-
-def _boot_hello(v, want, timeout: float = 30.0) -> dict:
-    # A power cut, then the hello of the board that boots again, as a host
-    # that does not acknowledge anything (the console before `ack`) sees it:
-    # a Turtleboard hello, or LinkError from Link.open.
-    pid = v.bg.firmware_pid()
-    v.bg.kill_firmware()
-    deadline = time.monotonic() + timeout
-    while True:
-        link = Link(v.path)
-        try:
-            hello = link.reopen(give_up_after=10)
-        finally:
-            link.close()
-        if (want(hello) and v.bg.firmware_pid() not in (None, pid)) or time.monotonic() > deadline:
-            return hello
-        time.sleep(0.1)
 
 
 def _flash(v, name: str) -> str:
@@ -52,7 +34,7 @@ def test_a_sealed_log_line_of_300_accented_letters_boots_every_time(vdev):
     with open(_flash(v, "game.log"), "a", encoding="utf-8") as f:
         f.write(seal("A " + "é" * 300))  # proven by its checksum, refused by the rules
     for _ in range(2):  # the report persists: every boot says it, and boots
-        hello = _boot_hello(v, lambda h: h.get("log"))
+        hello = v.power_cut(lambda h: h.get("log"))
         assert hello["board"] == "e2e mahe 10" and hello["game"] == "mahe", hello
         assert "stops making sense at action 1" in hello["log"] and "game.log.bad" in hello["log"]
         assert len(json.dumps(hello["log"])) <= 402  # 400 bytes as written, and its quotes
@@ -64,7 +46,7 @@ def test_a_sealed_log_line_of_300_accented_letters_boots_every_time(vdev):
     while os.path.exists(_flash(v, "game.log.report")) and time.monotonic() < deadline:
         m.poll(0.1)  # (the board takes the `ack` in)
     m.close()
-    assert _boot_hello(v, lambda h: h.get("log") is None)["log"] is None
+    assert v.power_cut(lambda h: h.get("log") is None)["log"] is None
 
 
 def test_a_long_board_name_with_two_damage_reports_boots(vdev, tmp_path):
@@ -81,13 +63,13 @@ def test_a_long_board_name_with_two_damage_reports_boots(vdev, tmp_path):
     for k in range(2):  # two damage reports, never acknowledged
         with open(_flash(v, "game.log"), "a", encoding="utf-8") as f:
             f.write(seal("A z9-z%d" % k))
-        hello = _boot_hello(v, lambda h, want=k + 1: h.get("log") and h["log"].count("stops making sense") == want)
+        hello = v.power_cut(lambda h, want=k + 1: h.get("log") and h["log"].count("stops making sense") == want)
         assert hello["board"] == board["name"] and "cut" not in hello, hello
     # A name of 100 Cyrillic letters (600 bytes as written) on its flash,
     # from an older tool: said, in a Turtleboard hello naming no board.
     with open(_flash(v, "board.json"), "w", encoding="utf-8") as f:
         json.dump(dict(board, name="Ж" * 100), f, ensure_ascii=False)
-    hello = _boot_hello(v, lambda h: h.get("board") is None)
+    hello = v.power_cut(lambda h: h.get("board") is None)
     assert hello["board"] is None and hello["fw"], hello
     m = Mirror(v.path)
     with pytest.raises(LinkError) as e:
@@ -96,7 +78,7 @@ def test_a_long_board_name_with_two_damage_reports_boots(vdev, tmp_path):
     # The name put right: the game and both reports are back.
     with open(_flash(v, "board.json"), "w", encoding="utf-8") as f:
         json.dump(board, f, ensure_ascii=False)
-    hello = _boot_hello(v, lambda h: h.get("board") is not None)
+    hello = v.power_cut(lambda h: h.get("board") is not None)
     assert hello["board"] == board["name"] and hello["game"] == "mahe", hello
     assert hello["log"].count("stops making sense at action 1") == 2, hello
 
@@ -116,7 +98,7 @@ def test_a_board_name_too_long_is_refused_by_board_check_and_said_by_the_board(v
     with open(_flash(v, "board.json"), "w") as f:
         json.dump(board, f)
     for _ in range(2):
-        hello = _boot_hello(v, lambda h: h.get("board") is None)
+        hello = v.power_cut(lambda h: h.get("board") is None)
         assert hello["board"] is None and hello["fw"], hello
     m = Mirror(v.path)
     with pytest.raises(LinkError) as e:

@@ -10,24 +10,7 @@ import time
 
 import pytest
 
-from turtleboard.connection.link import Link
-
 pytestmark = pytest.mark.e2e
-
-
-def _hello_after_boot(v, want, timeout: float = 30.0) -> dict:
-    pid = v.bg.firmware_pid()
-    v.bg.kill_firmware()  # a power cut; the supervisor boots it again
-    deadline = time.monotonic() + timeout
-    while True:
-        link = Link(v.path)
-        try:
-            hello = link.reopen(give_up_after=10)
-        finally:
-            link.close()
-        if (want(hello) and v.bg.firmware_pid() not in (None, pid)) or time.monotonic() > deadline:
-            return hello
-        time.sleep(0.1)
 
 
 def test_a_wrong_empty_level_is_measured_again_and_the_new_game_asks_for_its_start_cells(vdev):
@@ -41,7 +24,7 @@ def test_a_wrong_empty_level_is_measured_again_and_the_new_game_asks_for_its_sta
     lines[k] = "d4 %d" % (level + 12000)
     with open(path, "w") as f:
         f.write("\n".join(lines))
-    hello = _hello_after_boot(v, lambda h: h.get("calibration"))
+    hello = v.power_cut(lambda h: h.get("calibration"))
     assert "d4: saved empty level %d" % (level + 12000) in hello["calibration"], hello
     assert "look at d4" in hello["calibration"]
     assert "d4 %d\n" % (level + 12000) not in open(path).read()  # the file corrected
