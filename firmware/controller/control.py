@@ -76,6 +76,7 @@ class Controller:
         self.chores_done = -1    # the change after which chores() last finished
         self.collected = 0       # self.changes at the last collection (chores())
         self.rested = -1         # chores_done once chores and snapshots had nothing left (step())
+        self.recal = None        # the calibration check's finding (recalibrated())
 
     # ---- the game -----------------------------------------------------------
 
@@ -84,6 +85,26 @@ class Controller:
             seed = self.session.new_seed(self.hal.ticks_ms())
         self.session.start(name, players, options, dice, seed, seats)
         self.installed(GAME)
+
+    def recalibrated(self, found):
+        # Cells whose saved empty level the calibration check (boot; a new
+        # game: sensing.recheck) found wrong and measured again, as
+        # [(cell, saved level, reading)]: an `error` frame says which,
+        # `hello` goes on saying it (`calibration`) until the next check,
+        # and their LEDs are lit until the game's next action.
+        if not found:
+            self.recal = None
+            return
+        text = "%s: a saved empty level no turtle explains, so it was calibrated afresh; look at %s " \
+            "(its sensor, a magnet left under it)" % (
+                "; ".join(["%s: saved empty level %d, it reads %d now" % c for c in found]),
+                ", ".join([c[0] for c in found]))
+        self.link.error("sensor", text)
+        cells = self.board.cells
+        leds = [(self.board.led_of[cells.index(c[0])], scenes.RECALIBRATED) for c in found]
+        game = self.session.game
+        self.recal = (text, leds, game, len(game.history) if game is not None else 0)
+        self.dirty = True
 
     def restore(self):
         # At boot: the game in the log, if there is one (True then).
@@ -405,3 +426,11 @@ class Controller:
             return
         if display.faults_sent:
             scene.status = "error"  # a dead or stuck sensor: see the error frames
+        recal = self.recal
+        if recal is not None and recal[1]:  # the cells recalibrated, until the game's next action
+            game = self.session.game
+            if game is recal[2] and (game is None or len(game.history) == recal[3]):
+                scene.leds = recal[1] + scene.leds  # (what the game asks of them shows over it)
+                scene.status = "error"
+            else:
+                self.recal = (recal[0], [], None, 0)

@@ -9,6 +9,7 @@ from turtles.rng import Rng
 
 from . import flows
 from .computer import check_seats
+from .frames import fit_text
 
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
 
@@ -153,8 +154,9 @@ class Session:
                 try:
                     game.apply_text(text)
                 except GameError as e:
+                    # (the text and the reason cut short: the report must still say where the log is kept)
                     bad = "the game log stops making sense at action %d (%s: %s); the game goes on before it" % (
-                        len(game.history) + 1, text, e)
+                        len(game.history) + 1, fit_text(text, 40), fit_text(str(e), 120))
         return game, bad
 
     def action_texts(self):

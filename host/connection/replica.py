@@ -268,6 +268,7 @@ class Mirror:
         self.sync_answered = False  # its `ok` came (after its state, log and synced)
         self.log_report: str | None = None  # what the board could not restore of its game log
         self.log_reports: deque = deque(maxlen=8)  # the reports noted (the last few)
+        self.calibration: str | None = None  # the cells the board last measured again (said once)
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
         # called with the events of every poll that had some (the web page's
         # hub); each must return at once: it runs on the thread reading the board
@@ -382,6 +383,9 @@ class Mirror:
                 self.heard_at = time.monotonic()  # a sync's answer under way
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 self._log_report(ev.payload["log"], out)
+            if ev.kind in ("hello", "state") and ev.payload.get("calibration") not in (None, self.calibration):
+                self.calibration = ev.payload["calibration"]
+                out.append(("note", f"the board measured a sensor's empty level again: {self.calibration}"))
             for note in self.replica.handle(ev):
                 out.append(("note", note))
             if ev.kind == "synced":

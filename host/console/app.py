@@ -290,6 +290,9 @@ class Console:
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 text += ("\n        [bold red]the board's game log was damaged:[/bold red] "
                          + escape(str(ev.payload["log"])) + "\n        (type `ack` once it is seen)")
+            if ev.kind in ("hello", "state") and ev.payload.get("calibration"):
+                text += ("\n        [bold red]the board measured a sensor's empty level again:[/bold red] "
+                         + escape(str(ev.payload["calibration"])))
         elif isinstance(ev, Raw):
             self.note("|", ev.text)
             text = f"[yellow]|[/yellow] {escape(safe_text(ev.text))}"

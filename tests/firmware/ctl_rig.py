@@ -121,14 +121,18 @@ class FakeHal:
 
 
 class Rig:
-    def __init__(self, game, board_text=None, folder=None, seed=7):
+    def __init__(self, game, board_text=None, folder=None, seed=7, adc=None):
+        # adc: {channel: reading} at boot (the rest read empty).
         self.folder = folder or scratch_dir()
         self.board = load_board(board_text or board_json(game))
         self.hal = FakeHal(48)
+        for ch in adc or {}:
+            self.hal.adc[ch] = adc[ch]
         self.sensing = Sensing(self.hal, self.board, self.folder + "/calibration.txt")
         self.sensing.calibrate(self.hal.clock)
         self.log = GameLog(self.folder + "/game.log")
         self.ctl = Controller(self.hal, self.board, self.sensing, self.log, seed)
+        self.ctl.recalibrated(self.sensing.suspect)  # as boot does
         self.seq = 0
         self.got = []
 
