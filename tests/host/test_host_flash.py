@@ -208,7 +208,7 @@ def test_flash_waits_for_a_port_busy_for_a_moment(bare_device):
     finally:
         held.close()
     checker.join(30)
-    shutil.rmtree(flasher.staging, ignore_errors=True)
+    flasher.close()
     assert outcome == ["free"]
 
 
