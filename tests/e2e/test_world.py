@@ -6,11 +6,21 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 
 import pytest
+from apptools import app_wait
 
 from turtleboard.sim.device import load_board_file
-from turtleboard.sim.world import FIELD, MID, OFFSET_SPAN, World, WorldError, reading
+from turtleboard.sim.world import (
+    BOUNCE_MS,
+    FIELD,
+    MID,
+    OFFSET_SPAN,
+    World,
+    WorldError,
+    reading,
+)
 
 from small_boards import write_board
 
@@ -110,8 +120,7 @@ def test_undo_key_and_buttons_soldered_to_each_others_pin(tmp_path):
             world.press = lambda name: (pressed.append(name), press(name))
             await pilot.press("u")
             assert pressed == ["undo"] and app.message == ""
-            await pilot.pause(0.4)
-            assert world.held == [] and read() == "\n"
+            assert await app_wait(pilot, lambda: world.held == [] and read() == "\n")
 
     try:
         asyncio.run(run())
@@ -160,10 +169,15 @@ def test_bounce_settles_at_the_full_reading(tmp_path):
         w.place("2")
         ch = board.sensor_of[board.cells.index("2")]
         seen = set()
-        for _ in range(40):
+        end = time.monotonic() + 2 * BOUNCE_MS / 1000
+        while time.monotonic() < end:  # the wobble, and past it
             seen.add(adc(w)[ch])
-            asyncio.run(asyncio.sleep(0.01))
-        assert adc(w)[ch] == reading(ch, [["t", True]])
+            time.sleep(0.01)
+        full = reading(ch, [["t", True]])
+        end = time.monotonic() + 10
+        while adc(w)[ch] != full and time.monotonic() < end:
+            time.sleep(0.01)
+        assert adc(w)[ch] == full
         assert len(seen) > 1  # it wobbled on the way down
     finally:
         w.close()
@@ -188,8 +202,7 @@ def test_interactive_view_plays_the_board_by_hand(world):
             assert "cell 3 is empty" in app.message  # refused, said why
             await pilot.press("n")
             assert world.held == ["next"]
-            await pilot.pause(0.4)
-            assert world.held == []
+            assert await app_wait(pilot, lambda: world.held == [])  # let go after a moment
             await pilot.click("#cell-4")
             assert app.selected == 4
             cell = app.query_one("#cell-2")
@@ -197,8 +210,8 @@ def test_interactive_view_plays_the_board_by_hand(world):
             assert cell.styles.background.hex.lower() == "#00ff00"  # its LED's colour
             with open(os.path.join(world.dir, "leds"), "w") as f:
                 f.write(" ".join(["0000ff"] * world.board.led_count) + "\n")
-            await pilot.pause(0.3)  # the view follows the LEDs the firmware writes
-            assert cell.styles.background.hex.lower() == "#0000ff"
+            # the view follows the LEDs the firmware writes
+            assert await app_wait(pilot, lambda: cell.styles.background.hex.lower() == "#0000ff")
 
     asyncio.run(run())
 
@@ -213,11 +226,7 @@ def reference_world(tmp_path, game):
 
 async def finish(app, pilot):
     """Until the hands laid out what a key asked for."""
-    for _ in range(400):
-        if not app.busy:
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the hands are still busy: %s" % app.busy)
+    assert await app_wait(pilot, lambda: not app.busy), "the hands are still busy: %s" % app.busy
 
 
 def test_tortuga_view_is_the_hexagon_and_arrows_go_to_the_neighbour(tmp_path):
@@ -369,8 +378,15 @@ def test_the_table_fits_80x24_and_the_cursor_never_leaves_sight(tmp_path, game):
     async def run():
         app = WorldApp(world)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.2)
             box = app.query_one("#tablebox")
+
+            def laid_out():  # every cell in the table's room, none over another
+                room = box.scrollable_content_region
+                regions = [app.query_one("#cell-%d" % i).region for i in range(len(cells))]
+                return all(inside(room, r) for r in regions) and not any(
+                    a.overlaps(b) for i, a in enumerate(regions) for b in regions[i + 1:])
+
+            assert await app_wait(pilot, laid_out)
             room = box.scrollable_content_region
             regions = [app.query_one("#cell-%d" % i).region for i in range(len(cells))]
             for cell, region in zip(cells, regions):
@@ -383,28 +399,27 @@ def test_the_table_fits_80x24_and_the_cursor_never_leaves_sight(tmp_path, game):
             for part in ("#leds", "#hand", "#info", "Footer"):
                 assert inside(screen, app.query_one(part).region), part
             assert "turn:" in str(app.query_one("#leds").render())
-            for _ in range(100):  # the footer lists the keys once the app has settled
-                if app.query("FooterKey"):
-                    break
-                await pilot.pause(0.02)
+            # the footer lists the keys once the app has settled
+            assert await app_wait(pilot, lambda: app.query("FooterKey"))
             footer = " ".join(k.description for k in app.query("FooterKey"))
             assert "lift" in footer and "quit" in footer
             assert all(inside(screen, k.region) for k in app.query("FooterKey"))
+            def in_sight():  # the selected cell
+                return inside(box.scrollable_content_region,
+                              app.query_one("#cell-%d" % app.selected).region)
+
             await pilot.resize_terminal(56, 18)
-            await pilot.pause(0.2)
+            # the table's room is the smaller window's
+            assert await app_wait(pilot, lambda: box.region.width <= 56 and box.region.height < 18)
             for i in range(len(cells)):
                 app.select(i)
-                await pilot.pause(0.02)
-                seen = box.scrollable_content_region
-                assert inside(seen, app.query_one("#cell-%d" % i).region), cells[i]
+                assert await app_wait(pilot, in_sight), cells[i]
             for key in ("left", "left", "up", "up", "right", "down"):
                 await pilot.press(key)
-                await pilot.pause(0.02)
-                assert inside(box.scrollable_content_region,
-                              app.query_one("#cell-%d" % app.selected).region), app.cell
+                assert await app_wait(pilot, in_sight), app.cell
             await pilot.resize_terminal(150, 45)
-            await pilot.pause(0.2)
-            assert not app.query_one("#table").has_class("compact")  # full size again
+            # full size again
+            assert await app_wait(pilot, lambda: not app.query_one("#table").has_class("compact"))
 
     try:
         asyncio.run(run())
