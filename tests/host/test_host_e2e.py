@@ -358,6 +358,35 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
             g = mirror.replica.game
             assert g.name == "tortuga" and g.options["tattoo"] == 3
             assert mirror.seats == ["person", "good"]  # the board plays seat 2
+            assert "A game is being played" not in str(dialog.render())  # (a fresh board)
+            await pilot.press("q")
+
+    with_mirror(tortuga, scenario)
+
+
+def test_play_tui_new_game_during_a_game_says_start_ends_it(tortuga):
+    # n while a game is being played: the dialog says that Start ends it for
+    # good, its button too; Esc keeps it and it plays on.
+    from turtleboard.mirror.app import MirrorApp
+    from turtleboard.mirror.newgame import NewGameScreen
+
+    async def scenario(mirror):
+        new_tortuga(mirror)
+        step(tortuga.world, "f1", "f2")
+        until(mirror, lambda: n_actions(mirror) == 1)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            assert await app_wait(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            dialog = app.screen
+            said = str(dialog.query_one("#playing").render())
+            assert said == "A game is being played: Tortuga, 1 action. Start ends it for good."
+            assert str(dialog.query_one("#start").label) == "End it, start"
+            assert dialog.query_one("#playing").region.height == 1  # in sight at 80x24
+            await pilot.press("escape")
+            assert await app_wait(pilot, lambda: not isinstance(app.screen, NewGameScreen))
+            step(tortuga.world, "d6", "d5")  # the game goes on (north moves next)
+            assert await app_wait(pilot, lambda: n_actions(mirror) == 2)
             await pilot.press("q")
 
     with_mirror(tortuga, scenario)
