@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from turtleboard.connection.link import Link, NotOurDevice, VersionMismatch
 from turtleboard.console.app import run_console
+from turtleboard.paths import writable_file
 from turtleboard.terminal import kept_terminal, message_console
 
 
@@ -18,6 +19,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from turtleboard.commands.flash import pick_port
 
+    if args.log:
+        writable_file(args.log, "the session log")
     port = args.port or pick_port(None)
     link = Link(port)
     err = message_console(stderr=True)

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from turtleboard.connection.link import Link, LinkError, PortError, open_port
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, reason
 from turtleboard.flashing.uf2 import UF2Info, read_info
 from turtleboard.paths import FIRMWARE
 
@@ -357,7 +357,7 @@ class Flasher:
         except FileNotFoundError:
             raise UserError(f"no such board file: {self.board_path} (give a board file, or a reference board: mahe, race, tortuga)") from None
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read the board file {self.board_path}: {e}") from None
+            raise UserError(f"cannot read the board file {self.board_path}: {reason(e)}") from None
         try:
             obj = json.loads(self.board_text)
         except ValueError as e:
@@ -382,7 +382,7 @@ class Flasher:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read the calibration {path}: {e}") from None
+            raise UserError(f"cannot read the calibration {path}: {reason(e)}") from None
         want = "turtleboard calibration 1 %s %s" % (self.board.get("version"),
                                                     str(self.board.get("name")).replace("\n", " "))
         first = text.split("\n", 1)[0]
