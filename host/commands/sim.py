@@ -205,11 +205,14 @@ def run(args) -> int:
         threading.Thread(target=_stop_when_stdin_closes, name="lifeline", daemon=True).start()
     try:
         if args.interactive:
+            from turtleboard.sim.overheard import Overheard
             from turtleboard.sim.worldview import WorldApp
 
+            heard = Overheard(board.geometry)  # the game, for the turtles' names
+            sup.overhear = heard.feed
             thread = threading.Thread(target=sup.serve, name="supervisor", daemon=True)
             thread.start()
-            app = WorldApp(world, port=sup.path)
+            app = WorldApp(world, port=sup.path, heard=heard)
             app.run()
             sup.stop()
             thread.join(3)

@@ -38,6 +38,23 @@ def test_turtles_show_their_team_or_owner():
     assert stack_text([["N", True], ["turtle", False]]) == "Nv"
     assert stack_text([["1a", True], ["2b", True]]) == "1a/2b"
     assert stack_text([["turtle", True]]) == "^"
+    # the Race's turtles by colour, the five of the start stack in a cell
+    assert stack_text([[c, True] for c in ("red", "yellow", "green", "blue", "purple")]) == "rygbp"
+
+
+def test_a_stack_too_long_for_its_cell_shows_who_is_on_top():
+    # The top turtle decides (Mahé): a stack that does not fit in a cell's 7
+    # columns shows it and how many it stands on, never its bottom turtle.
+    stack = [[n, True] for n in ("1a", "2b", "1b", "3b")]
+    assert stack_text(stack) == "3b on 3"
+    assert stack_text(stack[:2]) == "1a/2b"
+    assert stack_text([[str(n), True] for n in range(1, 8)]) == "1234567"  # (fits)
+    assert stack_text([[str(n), True] for n in range(1, 9)]) == "8 on 7"
+    # the raft: side by side, sorted, never a stack; the rest counted
+    raft = [[n, True] for n in ("2b", "1a", "3a", "1b")]
+    assert stack_text(raft, side_by_side=True) == "1a,1b+2"
+    assert stack_text(raft[:2], side_by_side=True) == "1a,2b"
+    assert stack_text([[str(n), True] for n in (4, 2, 1, 3)], side_by_side=True) == "1,2,3,4"
 
 
 def test_prompt_choices_in_words():
