@@ -99,6 +99,13 @@ def step(world, src, dst):
     world.place(dst)
 
 
+def one_move_made(board, mirror):
+    """A new Tortuga game on the virtual board, f1-f2 made on it and seen."""
+    new_tortuga(mirror)
+    step(board.world, "f1", "f2")
+    until(mirror, lambda: n_actions(mirror) == 1)
+
+
 def test_mirror_follows_sensed_moves_takebacks_and_a_reset(tortuga):
     mirror = Mirror(tortuga.path)
     mirror.start(10)
@@ -250,9 +257,7 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
     from turtleboard.mirror.app import MirrorApp
 
     async def scenario(mirror):
-        new_tortuga(mirror)
-        step(tortuga.world, "f1", "f2")
-        until(mirror, lambda: n_actions(mirror) == 1)
+        one_move_made(tortuga, mirror)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
             assert await app_wait(pilot, lambda: "1. f1-f2" in log_lines(app)
@@ -371,9 +376,7 @@ def test_play_tui_new_game_during_a_game_says_start_ends_it(tortuga):
     from turtleboard.mirror.newgame import NewGameScreen
 
     async def scenario(mirror):
-        new_tortuga(mirror)
-        step(tortuga.world, "f1", "f2")
-        until(mirror, lambda: n_actions(mirror) == 1)
+        one_move_made(tortuga, mirror)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("n")
