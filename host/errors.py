@@ -3,3 +3,10 @@
 
 class UserError(Exception):
     """An expected failure: the message says what was wrong and what to do."""
+
+
+def reason(e: Exception) -> str:
+    """What went wrong, for a one-line message: the system's words for an
+    OSError ("No such file or directory", without the errno and the path
+    the message names already), else the error's own text."""
+    return getattr(e, "strerror", None) or str(e)

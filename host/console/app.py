@@ -31,6 +31,7 @@ from rich.markup import escape
 from turtleboard.connection.link import Damaged, Disconnected, Frame, Link, LinkError, Overlong, Raw
 from turtleboard.errors import UserError
 from turtleboard.pictures.describe import BUST_WORDS, choice_words, plain_words
+from turtleboard.terminal import message_console
 
 CTRL_C, CTRL_D, CTRL_RBRACKET = b"\x03", b"\x04", b"\x1d"
 
@@ -213,7 +214,7 @@ class GameName:
 class Console:
     def __init__(self, link: Link, out: RichConsole | None = None, log=None):
         self.link = link
-        self.out = out or RichConsole(highlight=False)
+        self.out = out or message_console()
         self.log = log
         self.prompt_id = None
         self.prompt_choices: list = []  # the open prompt's choices (notation)

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from turtleboard.connection.link import Link, LinkError, PortError, open_port
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, reason
 from turtleboard.flashing.uf2 import UF2Info, read_info
 from turtleboard.paths import FIRMWARE
 
@@ -320,7 +320,7 @@ class Flasher:
         self.files: dict[str, bytes] = {}  # device path -> content
         self.device: dict[str, str] = {}  # device path -> sha256 on the device
         self.dirs: set[str] = set()
-        self.staging = Path(tempfile.mkdtemp(prefix="turtleboard-flash-"))
+        self._staging: Path | None = None  # made when first needed (staging)
         self.image = b""  # the ROMFS image of the packages, when deploying into ROMFS
         self.rom: dict | None = None  # the board's ROMFS partition 0 (None: it has none)
         self.romfs = False  # True: packages go into the ROMFS partition
@@ -329,9 +329,19 @@ class Flasher:
         # what the board holds now, for a message if the flash stops half-way
         self.state = NOTHING_CHANGED
 
+    @property
+    def staging(self) -> Path:
+        """The folder of the .mpy files and the image built here, made on
+        first use: a Flasher that only checks files leaves none behind."""
+        if self._staging is None:
+            self._staging = Path(tempfile.mkdtemp(prefix="turtleboard-flash-"))
+        return self._staging
+
     def close(self) -> None:
-        """Remove the staging folder (the .mpy files and the image built here)."""
-        shutil.rmtree(self.staging, ignore_errors=True)
+        """Remove the staging folder, if one was made."""
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+            self._staging = None
 
     def __enter__(self):
         return self
@@ -347,7 +357,7 @@ class Flasher:
         except FileNotFoundError:
             raise UserError(f"no such board file: {self.board_path} (give a board file, or a reference board: mahe, race, tortuga)") from None
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read the board file {self.board_path}: {e}") from None
+            raise UserError(f"cannot read the board file {self.board_path}: {reason(e)}") from None
         try:
             obj = json.loads(self.board_text)
         except ValueError as e:
@@ -372,7 +382,7 @@ class Flasher:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read the calibration {path}: {e}") from None
+            raise UserError(f"cannot read the calibration {path}: {reason(e)}") from None
         want = "turtleboard calibration 1 %s %s" % (self.board.get("version"),
                                                     str(self.board.get("name")).replace("\n", " "))
         first = text.split("\n", 1)[0]

@@ -456,7 +456,12 @@ class MirrorApp(App):
             if payload is not None:
                 self.send("new", payload)
 
-        self.push_screen(NewGameScreen([str(g) for g in games]), chosen)
+        game = self.mirror.replica.game
+        playing = None
+        if game is not None and game.history and not game.is_over():  # (a game begun)
+            playing = "%s, %d action%s" % (game.title or game.name, len(game.history),
+                                           "" if len(game.history) == 1 else "s")
+        self.push_screen(NewGameScreen([str(g) for g in games], playing), chosen)
 
     def action_hint(self) -> None:
         self.send("hint")

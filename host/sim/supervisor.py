@@ -159,6 +159,7 @@ class Supervisor:
         self._swallow: bytes | None = None
         self._stopping = False
         self.trace = bool(os.environ.get("TURTLEBOARD_SIM_TRACE"))
+        self.overhear = None  # called with every byte string the firmware writes (sim/overheard.py)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
 
@@ -289,6 +290,8 @@ class Supervisor:
     def _from_child(self, data: bytes) -> None:
         if self.trace:
             self.log("<dev %r" % data)
+        if self.overhear is not None:
+            self.overhear(data)
         if RAW_BANNER in data:
             self._raw_repl = True
         elif FRIENDLY_BANNER in data:

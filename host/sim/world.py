@@ -70,6 +70,8 @@ class Wiring:
         self.field = {c: FIELD for c in self.cells}
         self.dead: set[str] = set()
         self.chain = int((spec or {}).get("chain", board.led_count))  # LEDs soldered on the chain
+        # the places LEDs too many were soldered in at, in that order (extra_led)
+        self.extra = [int(p) for p in (spec or {}).get("extra", [])]
         self.buttons = dict(board.buttons)  # each button's GPIO as soldered
         for name, pin in sorted((spec or {}).get("buttons", {}).items()):
             if name not in self.buttons:
@@ -150,6 +152,15 @@ class Wiring:
             if self.led[cell] >= place:
                 self.led[cell] += 1
         self.chain += 1
+        self.extra.append(place)
+
+    def light_at(self, led: int) -> int:
+        """Where the board file's LED `led` (a group's light, one beside no
+        cell) is soldered: one place further for each LED too many before it."""
+        for place in self.extra:
+            if led >= place:
+                led += 1
+        return led
 
     def reverse(self, cell: str) -> None:
         self.polarity[self._known(cell)] *= -1
@@ -200,6 +211,8 @@ class Wiring:
         out = {"cells": cells}
         if self.chain != self.board.led_count:
             out["chain"] = self.chain
+        if self.extra:
+            out["extra"] = list(self.extra)
         moved = {n: p for n, p in self.board.buttons if self.buttons[n] != p}
         if moved:
             out["buttons"] = {n: self.buttons[n] for n in moved}
@@ -400,6 +413,21 @@ class World:
             to.extend(stack[len(stack) - count:])
             del stack[len(stack) - count:]
             self._changed()
+
+    def pick(self, cell: str, index: int) -> None:
+        """Take one turtle of a cell whose turtles stand side by side (the
+        Mahé raft) into the (empty) hand: any of them, `index` in its list,
+        not only the one put there last."""
+        with self.lock:
+            stack = self._cell(cell)
+            if not 0 <= index < len(stack):
+                raise WorldError("cell %s holds %d turtle(s); there is no turtle %d to take"
+                                 % (cell, len(stack), index + 1))
+            if self.hand:
+                raise WorldError("the hand already holds %d turtle(s); put them down first"
+                                 % len(self.hand))
+            stack.append(stack.pop(index))
+            self.lift(cell, 1)
 
     def flip(self, cell: str) -> None:
         """Turn the single turtle on a cell over."""

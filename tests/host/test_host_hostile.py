@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 
+from apptools import app_wait
 from hostile import UNICODE_DIGITS, FakeBoard, Generator, good_payload, seal, spoil
 from hosttools import ROOT
 
@@ -115,28 +116,21 @@ def test_play_survives_a_hostile_board_and_gets_back_in_step():
     def log_text(app):
         return "\n".join(s.text for s in app.query_one("#log", RichLog).lines)
 
-    async def until(pilot, cond, steps=600):
-        for _ in range(steps):
-            if cond():
-                return True
-            await pilot.pause(0.05)
-        return False
-
     async def scenario():
         app = MirrorApp(mirror)
         async with app.run_test(size=(120, 40)) as pilot:
-            assert await until(pilot, lambda: mirror.replica.in_sync)
+            assert await app_wait(pilot, lambda: mirror.replica.in_sync)
             board.start_flood()
-            assert await until(pilot, board.done.is_set, 2000)
+            assert await app_wait(pilot, board.done.is_set, 120)
             # quiet again: the mirror gets back in step and follows the game
-            assert await until(pilot, lambda: mirror.replica.in_sync and not mirror.replica.awaiting
-                               and mirror.replica.n == len(board.game.history))
+            assert await app_wait(pilot, lambda: mirror.replica.in_sync and not mirror.replica.awaiting
+                                  and mirror.replica.n == len(board.game.history))
             last = board.play()
             newest = lambda: [s.text for s in app.query_one("#log", RichLog).lines[-20:]]  # noqa: E731
             # (among the newest lines: the flood said "7. d5" or "17. d5" further up)
-            assert await until(pilot, lambda: any(t.startswith(f"{last['n']}. {last['text']} ") for t in newest())
-                               and mirror.replica.n == last["n"]), log_text(app)[-2000:]
-            assert await until(pilot, lambda: "in step" in str(app.query_one("#top", Static).content))
+            assert await app_wait(pilot, lambda: any(t.startswith(f"{last['n']}. {last['text']} ") for t in newest())
+                                  and mirror.replica.n == last["n"]), log_text(app)[-2000:]
+            assert await app_wait(pilot, lambda: "in step" in str(app.query_one("#top", Static).content))
             text = " ".join(log_text(app).split())  # (the log wraps long lines)
             assert "dropped a line from the board" in text and "more like it" in text
             assert "the board's game log was damaged: " + REPORT in text
