@@ -541,18 +541,6 @@ def test_flash_onto_the_virtual_board_restarts_it_and_checks_the_hello(tortuga):
     assert not (flash / "turtles" / "tortuga.py").exists() and not (flash / "turtles").exists()
 
 
-def _within(pilot, cond, seconds=30.0):
-    # Pause the app until cond() or the deadline (in time).
-    async def go():
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if cond():
-                return True
-            await pilot.pause(0.05)
-        return cond()
-    return go()
-
-
 def test_play_tui_hint_while_the_turtles_wait_a_bust_and_a_takeback_of_the_boards_die(mahe):
     # At 80x24: `h` after Mahé's `stop`, the turtles not moved yet (real
     # dice): the hint comes; a bust is said in the log; then, with the
@@ -568,38 +556,38 @@ def test_play_tui_hint_while_the_turtles_wait_a_bust_and_a_takeback_of_the_board
         mirror.wait_synced(10)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
-            assert await _within(pilot, lambda: mirror.replica.n == 6)
+            assert await app_wait(pilot, lambda: mirror.replica.n == 6)
             await pilot.press("h")
-            assert await _within(pilot, lambda: "hint for player 2: first-2" in log_lines(app)), log_lines(app)
+            assert await app_wait(pilot, lambda: "hint for player 2: first-2" in log_lines(app)), log_lines(app)
             for text in ("first-2a", "d4", "roll", "d5"):
                 await pilot.press("colon")
                 app.query_one("#cmd").value = "enter " + text
                 await pilot.press("enter")
-                assert await _within(pilot, lambda t=text: t in log_lines(app))
+                assert await app_wait(pilot, lambda t=text: t in log_lines(app))
             def flat():  # the log's lines as one text (a long line wraps at 80 columns)
                 return " ".join(log_lines(app).split())
 
-            assert await _within(pilot, lambda: BUST_WORDS in flat())
+            assert await app_wait(pilot, lambda: BUST_WORDS in flat())
             assert re.search(r"10\. d5 [^\n]*\(from this PC\) " + re.escape(BUST_WORDS), flat()), flat()
             assert flat().count(BUST_WORDS) == 1
             # the board's own dice now
             await pilot.press("colon")
             app.query_one("#cmd").value = "new mahe 2"
             await pilot.press("enter")
-            assert await _within(pilot, lambda: mirror.prompt and mirror.prompt["choices"][0].startswith("first-"))
+            assert await app_wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"][0].startswith("first-"))
             await pilot.press("1")
-            assert await _within(pilot, lambda: mirror.prompt and "roll" in mirror.prompt["choices"])
+            assert await app_wait(pilot, lambda: mirror.prompt and "roll" in mirror.prompt["choices"])
             n = mirror.replica.n
             await pilot.press(str(mirror.prompt["choices"].index("roll") + 1))
-            assert await _within(pilot, lambda: mirror.replica.n == n + 2)
+            assert await app_wait(pilot, lambda: mirror.replica.n == n + 2)
             game = mirror.replica.game
             die = game.action_text(game.history[-1])
             await pilot.press("u")
-            assert await _within(pilot, lambda: f"taken back, now at action {n}" in log_lines(app))
+            assert await app_wait(pilot, lambda: f"taken back, now at action {n}" in log_lines(app))
             assert f"taken back, now at action {n + 1}" in log_lines(app)  # the die, then the roll
-            assert await _within(pilot, lambda: mirror.prompt and "roll" in mirror.prompt["choices"])
+            assert await app_wait(pilot, lambda: mirror.prompt and "roll" in mirror.prompt["choices"])
             await pilot.press(str(mirror.prompt["choices"].index("roll") + 1))
-            assert await _within(pilot, lambda: mirror.replica.n == n + 2)
+            assert await app_wait(pilot, lambda: mirror.replica.n == n + 2)
             assert game.action_text(mirror.replica.game.history[-1]) == die
             await pilot.press("q")
 
