@@ -12,7 +12,11 @@ the table's shared page (sees what an onlooker sees, answers the board's
 questions), a spectator (sees the same, cannot act) or a player's seat (sees
 that player's view: their hand, their questions). On 127.0.0.1 the keys are
 plain names (table, watch, seat1..); with `lan` the server listens on every
-interface and every key is a random token: any other path gets 403.
+interface and every key is a random token: any other path gets 403. Every
+request names this server in its Host header, or gets a 421 (DNS rebinding:
+another site's name pointed at this computer): on 127.0.0.1 only localhost,
+127.0.0.1 and [::1] with the server's port; with `lan` also any address
+(an IP cannot be rebound) and this computer's own name.
 
 The board's thread never waits on a page: a Mirror watcher notes the events
 and wakes the server's loop (call_soon_threadsafe). The loop builds each
@@ -25,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ipaddress
 import json
+import re
 import secrets
 import socket
 import threading
@@ -66,11 +72,25 @@ def load_static() -> dict:
     return {name: (folder.joinpath(file).read_bytes(), kind) for name, (file, kind) in STATIC.items()}
 
 
+LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
+HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?")
+
+
+def machine_names() -> set[str]:
+    """This computer's own names as a phone on the network may type them:
+    its host name, alone and with `.local` (mDNS)."""
+    name = socket.gethostname().lower().rstrip(".")
+    first = name.split(".")[0]
+    return {n for n in (name, first, first + ".local") if n}
+
+
 class Access:
-    """Which key opens which role: (role, seat) with role table, watch or seat."""
+    """Which key opens which role: (role, seat) with role table, watch or seat;
+    and which names a request may give this server (its Host header)."""
 
     def __init__(self, lan: bool, seats: int = MAX_SEATS):
         self.lan = lan
+        self.names = set(LOCAL_NAMES) | (machine_names() if lan else set())
         if lan:
             def make(_name):
                 return secrets.token_urlsafe(16)
@@ -87,6 +107,29 @@ class Access:
 
     def key_of(self, role: str, seat=None) -> str:
         return next(k for k, v in self.keys.items() if v == (role, seat))
+
+    def host_ok(self, host: str, port: int) -> bool:
+        """Does a Host header name this server? Its port must be the one the
+        request came in on (none: 80); the name a local one, or with `lan` an
+        address or this computer's name."""
+        m = HOST.fullmatch(host.strip().lower())
+        if m is None or int(m.group(2) or 80) != port:
+            return False
+        name = m.group(1)
+        if name in self.names:
+            return True
+        if not self.lan:
+            return False
+        try:
+            ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+        except ValueError:
+            return False
+        return True
+
+    def host_words(self) -> str:
+        if self.lan:
+            return "this computer's address or name"
+        return "localhost, 127.0.0.1 or [::1]"
 
 
 class Client:
@@ -377,6 +420,33 @@ def new_game_payload(key, chosen, board_def) -> dict:
 # ---- the app ---------------------------------------------------------------
 
 
+class HostCheck:
+    """Requests that name another server in their Host header (a site whose
+    name was pointed at this computer: DNS rebinding) get a 421, the
+    WebSocket's handshake included (ASGI middleware)."""
+
+    def __init__(self, app, access: Access):
+        self.app = app
+        self.access = access
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        port = (scope.get("server") or (None, None))[1]
+        if port is not None and self.access.host_ok(host, port):
+            return await self.app(scope, receive, send)
+        words = PlainTextResponse("421: this page is served under %s only (port %s); open the link "
+                                  "the table printed" % (self.access.host_words(), port), 421)
+        if scope["type"] == "http":
+            return await words(scope, receive, send)
+        ws = WebSocket(scope, receive, send)
+        if "websocket.http.response" in scope.get("extensions") or {}:
+            await ws.send_denial_response(words)
+        else:
+            await ws.close(1008)  # (a server without denial responses: a plain 403)
+
+
 class Headers:
     """Security headers on every HTTP answer (ASGI middleware)."""
 
@@ -405,8 +475,8 @@ def make_app(hub: Hub, access: Access, static: dict | None = None) -> Starlette:
         origin = conn.headers.get("origin")
         if origin is None:
             return True
-        host = conn.headers.get("host", "")
-        return origin in ("http://" + host, "https://" + host)
+        host = conn.headers.get("host", "").lower()
+        return origin.lower() in ("http://" + host, "https://" + host)
 
     async def root(request):
         if access.lan:
@@ -452,7 +522,8 @@ def make_app(hub: Hub, access: Access, static: dict | None = None) -> Starlette:
         Route("/{rest:path}", nothing, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(Headers)
+    app.add_middleware(HostCheck, access=access)
+    app.add_middleware(Headers)  # (the outer one: the 421 carries the headers too)
     return app
 
 

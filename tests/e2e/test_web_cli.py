@@ -171,9 +171,12 @@ def tortuga_board(vdev):
     return v
 
 
-def get(url: str) -> tuple[int, str]:
+def get(url: str, host: str | None = None) -> tuple[int, str]:
+    """GET `url`; `host`: the name its Host header gives (as a browser does
+    for whatever name it resolved to this computer)."""
     try:
-        with urllib.request.urlopen(url, timeout=10) as r:
+        with urllib.request.urlopen(urllib.request.Request(url, headers={"Host": host} if host else {}),
+                                    timeout=10) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
@@ -206,6 +209,36 @@ class Page:
 
     def close(self) -> None:
         self.ws.__exit__(None, None, None)
+
+
+def ws_as(url: str, host: str) -> int:
+    """The status of a WebSocket handshake to `url` (this computer) whose Host
+    (and Origin) name `host`: 101 when it opens."""
+    import socket
+
+    address = re.match(r"http://([^/]+):(\d+)/", url)
+    sock = socket.create_connection((address.group(1), int(address.group(2))), timeout=10)
+    wanted = re.sub(r"//[^/]+/", "//%s/" % host, url).replace("http://", "ws://") + "ws"
+    try:
+        with ws_connect(wanted, sock=sock, origin="http://" + host, open_timeout=10):
+            return 101
+    except InvalidStatus as e:
+        return e.response.status_code
+
+
+def refused_by_name(url: str, names: dict) -> None:
+    """Each name (Host: name) gets the page and its live link (True) or a 421
+    with words saying why (False): another site's name pointed at this
+    computer (DNS rebinding) reaches nothing."""
+    port = re.search(r":(\d+)/", url).group(1)
+    for name, served in names.items():
+        host = name if re.search(r":\d+$", name.split("]")[-1]) else "%s:%s" % (name, port)
+        status, body = get(url, host)
+        assert status == (200 if served else 421), (host, status, body)
+        assert get(url + "app.js", host)[0] == (200 if served else 421), host
+        if not served:
+            assert "served under" in body and "open the link the table printed" in body, body
+        assert ws_as(url, host) == (101 if served else 421), host
 
 
 def move_seen_live(page: Page, world) -> None:
@@ -275,6 +308,10 @@ def test_play_web_no_tui_serves_the_live_game_until_ctrl_c(vdev, cli):
     page = Page(url)
     hello = page.until(lambda m: m["t"] == "hello", "its hello")
     assert hello["role"] == "table"
+    # only this computer's own names: another site's name (DNS rebinding) gets a 421
+    refused_by_name(seats[0], {"127.0.0.1": True, "localhost": True, "[::1]": True, "LocalHost": True,
+                               "attacker.example": False, "localhost.attacker.example": False,
+                               "127.0.0.1.nip.io": False, "localhost:1": False, "192.168.1.20": False})
     seat = Page(seats[1])
     move_seen_live(page, v.world)
     assert seat.state(lambda g: g["n"] == 1, "the move on a player's page")["to_move"] == 1
@@ -330,6 +367,13 @@ def test_play_web_lan_needs_the_printed_keys_and_prints_qr_codes(vdev, cli):
     assert refused.value.response.status_code == 403
     for who, u in local.items():
         assert get(u)[0] == 200, who
+    # on the network: any address, this computer's name; never another site's name
+    import socket
+
+    name = socket.gethostname().split(".")[0]
+    refused_by_name(local["player 1"], {"127.0.0.1": True, "10.1.2.3": True, "[fe80::1]": True, name: True,
+                                        name + ".local": True, "attacker.example": False,
+                                        name + ".attacker.example": False})
     watch = Page(local["spectators"])
     assert watch.until(lambda m: m["t"] == "hello", "its hello")["role"] == "watch"
     watch.ws.send(json.dumps({"do": "undo"}))

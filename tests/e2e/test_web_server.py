@@ -56,8 +56,9 @@ class Board:
         self.reader.start()
 
     def page(self, key="table"):
-        # (the test client's own host, as a browser's page of this server sends it)
-        return self.client.websocket_connect("/k/%s/ws" % key, headers={"origin": "http://testserver"})
+        # (this server's own name and origin, as a browser's page of it sends them)
+        return self.client.websocket_connect("ws://127.0.0.1:8765/k/%s/ws" % key,
+                                             headers={"origin": "http://127.0.0.1:8765"})
 
     def close(self):
         self.stop.set()
@@ -134,7 +135,8 @@ def test_the_network_mode_needs_a_key_and_a_spectator_cannot_act(board):
     assert b.m.link.frames_out == out  # nothing went to the board
     # a page of another site may not open the live link
     with pytest.raises(WebSocketDisconnect):
-        with b.client.websocket_connect("/k/%s/ws" % table, headers={"origin": "http://evil.example"}) as ws:
+        with b.client.websocket_connect("ws://127.0.0.1:8765/k/%s/ws" % table,
+                                        headers={"origin": "http://evil.example"}) as ws:
             ws.receive_json()
 
 
