@@ -539,11 +539,26 @@ def lan_address() -> str:
         s.close()
 
 
+def board_seats(board_def) -> int:
+    """The seats of a board: the most players any game it plays allows (each
+    seat has its link from the start, whatever game is on the board)."""
+    from turtles import BadSetup, game_class
+
+    counts = []
+    for rules in board_games(board_def):
+        try:
+            counts.append(game_class(rules).max_players)
+        except BadSetup:
+            pass  # (a game this host does not know: `board check` says so)
+    return max(counts or [MAX_SEATS])
+
+
 class WebServer:
     def __init__(self, mirror, board_def=None, lan: bool = False, port: int = 8765,
                  host: str | None = None):
         self.mirror = mirror
-        self.access = Access(lan)
+        self.seats = board_seats(board_def)
+        self.access = Access(lan, self.seats)
         self.hub = Hub(mirror, board_def, self.access)
         self.host = host or ("0.0.0.0" if lan else "127.0.0.1")
         self.port = port
@@ -583,26 +598,42 @@ class WebServer:
         host = lan_address() if self.access.lan else "127.0.0.1"
         return "http://%s:%d/k/%s/" % (host, self.port, self.access.key_of(role, seat))
 
-    def links(self, seats: int) -> list[tuple[str, str]]:
-        out = [("the table", self.url("table")), ("spectators", self.url("watch"))]
-        for s in range(seats):
-            out.append(("player %d" % (s + 1), self.url("seat", s)))
+    def links(self, in_play=None) -> list[tuple[str, str, str]]:
+        """(who, url, note): the table, the spectators and every seat of the
+        board; `in_play` (the game's player count) notes the seats outside it."""
+        out = [("the table", self.url("table"), ""), ("spectators", self.url("watch"), "")]
+        for s in range(self.seats):
+            note = "" if in_play is None or s < in_play else (
+                "not in this game: its page follows from the next game with player %d" % (s + 1))
+            out.append(("player %d" % (s + 1), self.url("seat", s), note))
         return out
 
-    def print_links(self, seats: int, file=None, qr: bool | None = None) -> None:
-        """The links, each with a QR code to scan when on the network."""
+    def seats_words(self, in_play=None) -> str:
+        """The players' links on one line: those in play, then the others."""
+        seats = self.links(in_play)[2:]
+        words = ", ".join(u for _w, u, note in seats if not note)
+        others = [u for _w, u, note in seats if note]
+        if others:
+            words += "; not in this game (each follows from the next game with its player): " + ", ".join(others)
+        return words
+
+    def print_links(self, in_play=None, file=None, qr: bool | None = None) -> None:
+        """The links of every seat the board has (`in_play`: the game's player
+        count, said beside each seat outside it), each with a QR code to scan
+        when on the network."""
         import sys
 
         file = file or sys.stdout
         qr = self.access.lan if qr is None else qr
         print("the table's web page: %s" % self.url("table"), file=file)
         if not qr:
-            print("  players' own pages: %s" % ", ".join(u for _w, u in self.links(seats)[2:]), file=file)
+            for who, url, note in self.links(in_play)[2:]:
+                print("  %s: %s%s" % (who, url, "  (%s)" % note if note else ""), file=file)
             print("  spectators: %s" % self.url("watch"), file=file)
             return
         import segno
 
-        for who, url in self.links(seats):
-            print("\n%s: %s" % (who, url), file=file)
+        for who, url, note in self.links(in_play):
+            print("\n%s: %s%s" % (who, url, "  (%s)" % note if note else ""), file=file)
             segno.make(url, error="l").terminal(out=file, compact=True, border=2)
         print("\n(keep the table's link to yourself: it answers for everybody)", file=file, flush=True)

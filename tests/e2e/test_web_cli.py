@@ -298,7 +298,7 @@ def test_play_web_no_tui_serves_the_live_game_until_ctrl_c(vdev, cli):
     c = cli("play", "--web", "--no-tui", "--port", v.path, "--web-port", "0")
     url = c.wait_for(r"the table's web page: " + URL.pattern).group(1)
     assert url.startswith("http://127.0.0.1:") and url.endswith("/k/table/")
-    seats = c.wait_for(r"players' own pages: (.*)").group(1).split(", ")
+    seats = [c.wait_for(r"^  player %d: %s$" % (n, URL.pattern)).group(1) for n in (1, 2)]
     assert [s.rsplit("/", 2)[-2] for s in seats] == ["seat1", "seat2"]
     c.wait_for(r"serving the web page; Ctrl-C ends it")
     port = int(re.search(r":(\d+)/", url).group(1))
@@ -420,3 +420,40 @@ def test_demo_on_a_terminal_keeps_the_page_with_the_result_until_enter(cli):
     assert c.p.wait(30) == 0 and "Traceback" not in out, out[-2000:]
     with pytest.raises(OSError):
         urllib.request.urlopen(url, timeout=5)
+
+
+def test_every_seat_of_the_board_has_its_link_and_a_later_bigger_game_brings_it_in(vdev, cli):
+    # A 2-player Race on the Race board (up to 5 players): `play --web` prints a
+    # link for each of the 5 seats, saying which are not in this game; player
+    # 4's page says it only watches, then plays once a 4-player game starts.
+    v = vdev("race", board=str(BOARDS / "race.json"))
+    m = v.mirror()
+    m.link.command("new", {"game": "race", "players": 2, "options": {"mode": "dealt"},
+                           "dice": "electronic", "seed": 3}, timeout=5)
+    m.wait_synced(10)
+    m.close()
+    v.mirrors.remove(m)
+    c = cli("play", "--web", "--no-tui", "--port", v.path, "--web-port", "0")
+    url = c.wait_for(r"the table's web page: " + URL.pattern).group(1)
+    seats = {}
+    for n in range(1, 6):
+        line = c.wait_for(r"^  player %d: " % n).string
+        seats[n] = URL.search(line).group(1)
+        assert ("(not in this game: its page follows from the next game with player %d)" % n in line) == (n > 2), line
+    assert [u.rsplit("/", 2)[-2] for u in seats.values()] == ["seat%d" % n for n in range(1, 6)]
+    c.wait_for(r"serving the web page; Ctrl-C ends it")
+    port = int(re.search(r":(\d+)/", url).group(1))
+    fourth, first, table = Page(seats[4]), Page(seats[1]), Page(url)
+    g = fourth.state(lambda g: g["name"] == "race", "the game")
+    assert g["seat_out"] and g["players"] == 2 and g["view"]["hand"] is None and g["legal"] == []
+    assert not first.state(lambda g: g["name"] == "race", "the game")["seat_out"]
+    fourth.ws.send(json.dumps({"do": "play", "text": "red+"}))
+    assert fourth.until(lambda m: m["t"] == "error", "a refusal")["code"] in ("turn", "bad")
+    # a new 4-player game from the table's page: player 4's page is in it now
+    table.ws.send(json.dumps({"do": "new", "game": "race", "chosen": {"players": 4, "option:mode": "dealt"}}))
+    g = fourth.state(lambda g: g["players"] == 4, "the 4-player game")
+    # its own view now: its hand (a list, dealt as the game goes), never the onlooker's None
+    assert not g["seat_out"] and g["view"]["viewer"] == 3 and isinstance(g["view"]["hand"], list)
+    for page in (fourth, first, table):
+        page.close()
+    interrupt(c, port)

@@ -22,6 +22,7 @@ const WORDS = {
     qOther: "Waiting for {0} to answer", qAnswerHere: "Answer here or with NEXT/OK on the board.",
     yourHand: "Your hand", yourColour: "Your secret turtle: {0}", colourUnknown: "Your colour is dealt soon.",
     playCard: "Play a card:", waitTurn: "Wait for your turn to play.",
+    seatOut: "Player {0} is not in this game ({1} players): this page watches it, and plays from the next game with player {0}.",
     take: "take off", put: "put on", flip: "turn over", dest: "may go to",
     litWords: "Lit on the board: {0}", boardSays: "The board: {0}",
     drawn: "a card is drawn", drawnMany: "{0} cards are drawn", dealt: "the colours are dealt", egg: "an egg card is turned up",
@@ -76,6 +77,7 @@ const WORDS = {
     qOther: "On attend la réponse de {0}", qAnswerHere: "Répondez ici ou avec les boutons NEXT (suivant) et OK du plateau.",
     yourHand: "Votre main", yourColour: "Votre tortue secrète : {0}", colourUnknown: "Votre couleur sera bientôt distribuée.",
     playCard: "Jouez une carte :", waitTurn: "Attendez votre tour pour jouer.",
+    seatOut: "Le joueur {0} n'est pas dans cette partie ({1} joueurs) : cette page la regarde, et jouera dès la prochaine partie avec le joueur {0}.",
     take: "retirer", put: "poser", flip: "retourner", dest: "peut aller en",
     litWords: "Allumé sur le plateau : {0}", boardSays: "Le plateau : {0}",
     drawn: "une carte est piochée", drawnMany: "{0} cartes sont piochées", dealt: "les couleurs sont distribuées", egg: "une carte œuf est retournée",
@@ -350,13 +352,15 @@ function draw(s) {
   $("title").textContent = g ? (WORDS[lang].games[g.variant || g.name] || g.title) : "Turtleboard";
   if (!g) {
     $("turn").textContent = t("nogame");
-    for (const id of ["ask", "hand", "result", "hinttext"]) $(id).hidden = true;
+    for (const id of ["ask", "hand", "result", "hinttext", "seatout"]) $(id).hidden = true;
     clear($("facts")); clear($("moves")); $("status").textContent = ""; $("litwords").textContent = "";
     $("board").removeAttribute("src");
     return;
   }
   drawBoard(g);
   drawTurn(g);
+  $("seatout").hidden = !g.seat_out;  // a seat of the board outside this game
+  $("seatout").textContent = g.seat_out ? t("seatOut", me.seat + 1, g.players) : "";
   drawAsk(g);
   drawHand(g);
   drawFacts(g);
@@ -444,7 +448,7 @@ function drawAsk(g) {
 function drawHand(g) {
   const v = g.view || {};
   const box = $("hand");
-  const mine = me.role === "seat" && g.dealt;
+  const mine = me.role === "seat" && g.dealt && !g.seat_out;
   box.hidden = !mine;
   if (!mine) return;
   const colour = (v.colours || [])[me.seat];
