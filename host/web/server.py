@@ -19,9 +19,12 @@ another site's name pointed at this computer): on 127.0.0.1 only localhost,
 (an IP cannot be rebound) and this computer's own name.
 
 The board's thread never waits on a page: a Mirror watcher notes the events
-and wakes the server's loop (call_soon_threadsafe). The loop builds each
-page's state under the mirror's lock and puts it in the page's bounded
-queue; a page whose queue is full (a slow or stalled client) is dropped.
+and wakes the server's loop (call_soon_threadsafe). The loop builds the state
+of each role (the table's and spectators' pages, each seat's) and language
+once per change, under the mirror's lock, and gives the same text to every
+page of it: its writer sends the newest one (a state not sent yet is
+replaced by a newer one). A page whose bounded queue fills up, or that
+passes over too many states in a row (a slow or stalled client), is dropped.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from turtleboard.web.views import page_state, private_choices, seat_may_answer
+from turtleboard.web.views import page_state, private_choices, seat_in_play, seat_may_answer
 
 MAX_SEATS = 5
 QUEUE_MAX = 16          # messages waiting for one page; more and it is dropped
@@ -132,6 +135,9 @@ class Access:
         return "localhost, 127.0.0.1 or [::1]"
 
 
+STATE = object()  # in a page's queue: "send its newest state now"
+
+
 class Client:
     def __init__(self, ws, role: str, seat, lang: str):
         self.ws = ws
@@ -139,7 +145,9 @@ class Client:
         self.seat = seat
         self.lang = lang
         self.queue: asyncio.Queue = asyncio.Queue(QUEUE_MAX)
-        self.last = ""          # the last state sent (unchanged states are not sent again)
+        self.last = ""          # the last state given it (unchanged states are not sent again)
+        self.newest = None      # a state not sent yet: a newer one takes its place
+        self.skipped = 0        # states passed over in a row (the page is that far behind)
         self.tokens = float(BURST)
         self.at = time.monotonic()
         self.dropped = False
@@ -154,17 +162,35 @@ class Client:
         self.tokens -= 1
         return True
 
-    def offer(self, text: str) -> None:
+    def offer(self, text) -> None:
         """Queue a message; a page that lets its queue fill up is dropped."""
         if self.dropped:
             return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.dropped = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)  # its writer closes it
+            self.drop()
+
+    def offer_state(self, text: str) -> None:
+        """The page's newest state: it replaces one still waiting to go (a page
+        shows the game as it is now, not each step it missed); a page that
+        passed over QUEUE_MAX states in a row (a stalled phone) is dropped."""
+        self.last = text
+        if self.newest is not None:
+            self.newest = text
+            self.skipped += 1
+            if self.skipped > QUEUE_MAX:
+                self.drop()
+            return
+        self.newest = text
+        self.offer(STATE)
+
+    def drop(self) -> None:
+        self.dropped = True
+        self.newest = None
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)  # its writer closes it
 
 
 class BadCommand(Exception):
@@ -188,7 +214,12 @@ class Hub:
         self.notes: collections.deque = collections.deque(maxlen=256)  # from the board's thread
         self.asked: collections.OrderedDict = collections.OrderedDict()  # seq -> client
         self.pictures: dict = {}
-        self.sent = 0           # states sent (the bench counts them)
+        self.made_for = None    # the version the states in `texts` are of
+        self.texts: dict = {}   # (seat, or "out"; language) -> its state's text
+        self.encoded: dict = {}  # a board picture -> its JSON text
+        self.mark = secrets.token_hex(8)  # where a picture goes in a state's text
+        self.sent = 0           # states given to pages (the bench counts them)
+        self.built = 0          # states built
         self.dropped = 0
 
     # ---- the board's thread: must return at once ---------------------------
@@ -232,27 +263,66 @@ class Hub:
             if game is None or not private_choices(game) or c.seat == p.get("player"):
                 c.offer(text)
 
-    def state_text(self, seat, lang: str, cache: dict) -> str:
-        key = (seat, lang)
-        if key not in cache:
-            cache[key] = json.dumps(page_state(self.mirror, self.board_def, seat, lang, self.pictures),
-                                    separators=(",", ":"))
-        return cache[key]
+    def version(self) -> tuple:
+        """All a page's state is made of, in brief: when it is unchanged, so
+        are the states (call with the mirror's lock held)."""
+        m = self.mirror
+        rep = m.replica
+        game = rep.game
+        return (m.connected, rep.in_sync, rep.awaiting, (m.hello or {}).get("board"), id(game),
+                len(game.history) if game is not None else -1, rep.hash(), repr(m.status),
+                repr(m.prompt), repr(m.seats), tuple(m.leds))
+
+    def state_text(self, c: Client, version: tuple) -> str:
+        """The state for a page: built once per change (`version`) for each
+        role (the table's and spectators' pages, each seat's; the seats outside
+        the game share one) and language, and the same text given to every
+        page of it. Call with the mirror's lock held."""
+        if version != self.made_for:
+            self.made_for = version
+            self.texts = {}
+        game = self.mirror.replica.game
+        key = (c.seat if seat_in_play(game, c.seat) else "out", c.lang)
+        text = self.texts.get(key)
+        if text is None:
+            self.built += 1
+            text = self.texts[key] = self.encode(page_state(self.mirror, self.board_def, c.seat, c.lang,
+                                                            self.pictures))
+        return text
+
+    def encode(self, state: dict) -> str:
+        """A state's JSON text; its board pictures (most of its bytes, the same
+        for every role) are encoded once each and put in by name."""
+        g = state.get("game")
+        parts = {}
+        for name in ("svg", "svg_narrow"):
+            svg = g.get(name) if g else None
+            if svg is not None:
+                if svg not in self.encoded:
+                    if len(self.encoded) > 16:
+                        self.encoded.clear()
+                    self.encoded[svg] = json.dumps(svg)
+                mark = "%s-%s" % (name, self.mark)  # (no text of the board's can know it)
+                parts['"%s"' % mark] = self.encoded[svg]
+                g[name] = mark
+        text = json.dumps(state, separators=(",", ":"))
+        for mark, encoded in parts.items():
+            text = text.replace(mark, encoded, 1)
+        return text
 
     def broadcast(self) -> None:
-        cache: dict = {}
         with self.mirror.lock:
+            version = self.version()
             for c in list(self.clients):
-                text = self.state_text(c.seat, c.lang, cache)
-                if text != c.last:
-                    c.last = text
-                    c.offer(text)
+                text = self.state_text(c, version)
+                if text is not c.last and text != c.last:
+                    c.offer_state(text)
                     self.sent += 1
 
     def send_state(self, c: Client) -> None:
         with self.mirror.lock:
-            c.last = self.state_text(c.seat, c.lang, {})
-        c.offer(c.last)
+            text = self.state_text(c, self.version())
+        c.offer_state(text)
 
     # ---- one page --------------------------------------------------------
 
@@ -284,6 +354,10 @@ class Hub:
                     self.dropped += 1
                     await c.ws.close(1013, "too slow: reload the page")
                     return
+                if text is STATE:
+                    text, c.newest, c.skipped = c.newest, None, 0
+                    if text is None:
+                        continue
                 await c.ws.send_text(text)
         except Exception:
             self.clients.discard(c)

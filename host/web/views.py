@@ -187,7 +187,8 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         lit = {}
         expect = {}
         status = {"text": None}
-    key = (len(game.history), rep.hash(), tuple(sorted(lit.items())),
+    state_hash = rep.hash()
+    key = (len(game.history), state_hash, tuple(sorted(lit.items())),
            repr(sorted((k, v) for k, v in expect.items() if k != "choice")), lang)
     if pictures is not None and key in pictures:
         svg, narrow = pictures[key]
@@ -200,7 +201,7 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
                 pictures.clear()
             pictures[key] = (svg, narrow)
     result = game.result() if who == TERMINAL else None
-    mkey = ("moves", len(game.history), rep.hash())
+    mkey = ("moves", len(game.history), state_hash)
     moves = pictures.get(mkey) if pictures is not None else None
     if moves is None:
         moves = last_moves(game)
