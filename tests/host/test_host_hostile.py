@@ -385,3 +385,43 @@ def test_a_sync_answered_by_halves_or_not_at_all_is_asked_again():
         mirror.close()
         board.close()
     assert board.received.count("sync") >= 1 + 2 * len(ways)
+
+
+def test_a_board_with_a_new_report_in_every_hello_gets_at_most_one_ack_a_second():
+    # 300 hellos, each with another game log report, as fast as the pty takes
+    # them: the host notes and acknowledges at most one a second (not one
+    # each), and the board's own report, repeated after, is still acknowledged.
+    board = FakeBoard(seed=14, lines=0)
+    board.report = REPORT
+    mirror = Mirror(board.path)
+    notes = []
+    try:
+        mirror.start(5)
+        # (the report of its first hello, or of the sync's state: acknowledged)
+        assert wait(lambda: mirror.poll(0.05) is not None and board.report is None)
+        board.report = "line 9 of the game log is damaged; 8 actions are restored"
+        start, before = time.monotonic(), mirror.link.frames_in
+        hellos = b"".join(board.frame("hello", dict(board.hello(), log="report %d: line %d is damaged" % (k, k)))
+                          for k in range(300))
+        threading.Thread(target=board.write, args=(hellos,), daemon=True).start()  # (read meanwhile)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and mirror.link.frames_in < before + 300:
+            notes += [text for kind, text in mirror.poll(0.05) if kind == "note"]
+        elapsed = time.monotonic() - start
+        assert mirror.link.frames_in >= before + 300
+        acks = board.received.count("ack") - 1
+        assert acks <= elapsed / 1.0 + 1, (acks, elapsed)  # (docs/protocol.md: one a second; not one each)
+        said = [n for n in notes if n.startswith("the board's game log was damaged: ")]
+        assert len(said) == acks, said
+        # the board says its own report again (its next hello): acknowledged
+        end = time.monotonic() + 30
+        while board.report is not None and time.monotonic() < end:
+            board.write(board.frame("hello", board.hello()))
+            for _ in range(10):
+                notes += [text for kind, text in mirror.poll(0.05) if kind == "note"]
+        assert board.report is None
+        last = [n for n in notes if n.startswith("the board's game log was damaged: line 9 ")]
+        assert len(last) == 1 and "other reports came since the last one shown" in last[0], notes[-3:]
+    finally:
+        mirror.close()
+        board.close()
