@@ -347,8 +347,7 @@ def start_web(args, mirror, board_path, view, players):
     except UserError as e:
         view.say("no web page: %s" % e)
         return None
-    view.say("the game on a web page: %s (players' own pages: %s)" % (
-        web.url(), ", ".join(web.url("seat", s) for s in range(players))))
+    view.say("the game on a web page: %s (players' own pages: %s)" % (web.url(), web.seats_words(players)))
     if web.access.lan:
         import io
 

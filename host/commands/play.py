@@ -57,7 +57,7 @@ def run(args) -> int:
             from turtleboard.web.cli import start
 
             web = start(args, mirror, board_file_for((mirror.hello or {}).get("board"), args.board))
-            web.print_links(game.players if game is not None else 5)
+            web.print_links(game.players if game is not None else None)
         if args.no_tui:
             serve_only(mirror, host)
             return 0

@@ -62,6 +62,7 @@ from turtles.errors import GameError
 FRAME_KINDS = ("hello", "action", "undone", "state", "log", "synced")
 SYNC_EVERY = 0.2  # seconds at least between two syncs asked (a board sending bad lines)
 SYNC_WAIT = 2.0  # seconds a sync's answer may go silent before it is given up and asked again
+REPORT_EVERY = 1.0  # seconds at least between two game log reports noted and acknowledged
 SYNC_TEXT_MAX = 4_000_000  # characters of action texts one sync may bring (a long game has ~10 KB)
 
 
@@ -269,6 +270,8 @@ class Mirror:
         self.log_report: str | None = None  # what the board could not restore of its game log
         self.log_reports: deque = deque(maxlen=8)  # the reports noted (the last few)
         self.calibration: str | None = None  # the cells the board last measured again (said once)
+        self.report_at = -REPORT_EVERY  # when the last report was noted and acknowledged
+        self.reports_held = 0  # reports passed over since (too soon after the last)
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
         # called with the events of every poll that had some (the web page's
         # hub); each must return at once: it runs on the thread reading the board
@@ -404,12 +407,23 @@ class Mirror:
 
     def _log_report(self, text: str, out: list) -> None:
         # The board keeps saying what its game log lost until a host has
-        # shown it and says so (`ack`); said once here.
+        # shown it and says so (`ack`); said once here. A board whose every
+        # hello brings another report (a hostile one) gets at most one noted
+        # and acknowledged a second: a board's own report comes again in its
+        # next hello or state until acknowledged, so none is lost.
         if text == self.log_report:
             return
+        now = time.monotonic()
+        if now - self.report_at < REPORT_EVERY:
+            self.reports_held += 1
+            return
+        self.report_at = now
+        more = (f" ({self.reports_held} other reports came since the last one shown: one a second is shown)"
+                if self.reports_held else "")
+        self.reports_held = 0
         self.log_report = text
         self.log_reports.append(text)
-        out.append(("note", f"the board's game log was damaged: {text}"))
+        out.append(("note", f"the board's game log was damaged: {text}{more}"))
         try:
             self.link.send("ack", {"log": text})
         except LinkError:

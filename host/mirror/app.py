@@ -92,6 +92,7 @@ def led_of_cells(board: dict | None) -> dict:
 BATCH_S = 0.05  # seconds: the link thread hands events to the display at most this often
 BATCH_MAX = 2000  # events, at most, in one hand-over
 BAD_EVERY = 1.0  # seconds between two lines about lines from the board the host cannot use
+LOG_ROWS = 500  # rows the log pane keeps (a bound on its memory: a hostile board fills it)
 
 
 def bad_text(ev) -> str:
@@ -158,7 +159,9 @@ class MirrorApp(App):
             yield BoardView(id="board")
             with VerticalScroll(id="panel"):
                 yield Static(id="side")
-        yield RichLog(id="log", markup=True, wrap=True, max_lines=2000)
+        # (max_lines counts rows as wrapped: each row holds its segments and
+        # Textual's caches, ~4 KB; 2,000 of them were ~25 MB of a flooded mirror)
+        yield RichLog(id="log", markup=True, wrap=True, max_lines=LOG_ROWS)
         yield Input(placeholder=": a command (enter d3, answer 1, undo, sync, new mahe 4); Esc: keys",
                     id="cmd")
         yield Footer()

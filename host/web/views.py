@@ -3,6 +3,9 @@ viewer, built from the host's replica (a Mirror) and the engine's player view.
 
     page_state(mirror, board_def, seat, lang) -> dict   # seat None: the table, spectators
 
+A seat outside the game on the board (seat 4 of a 2-player game) sees what
+the table sees, marked `seat_out`, and answers nothing.
+
 Only `game.view(seat)` and what every player at the table sees go out: the
 board's turtles, whose turn, the public moves, the result. In a game with
 hidden cards (the Race dealt by the board, Mahé's won egg cards) a card drawn
@@ -175,7 +178,15 @@ def seat_may_answer(game, prompt: dict, seat) -> bool:
     who = game.to_move() if game is not None else TERMINAL
     if seat is None:
         return game is None or not private_choices(game) or prompt.get("kind") == "chance"
+    if not seat_in_play(game, seat):
+        return False
     return who == seat or who == CHANCE
+
+
+def seat_in_play(game, seat) -> bool:
+    """Is this seat a player of the game on the board? (The board's every
+    seat has its page; a 2-player game leaves seats 3.. watching.)"""
+    return game is None or seat is None or seat < game.players
 
 
 def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None = None) -> dict:
@@ -194,6 +205,9 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
     if game is None:
         return state
     who = game.to_move()
+    out = not seat_in_play(game, seat)
+    if out:
+        seat = None  # a seat outside this game sees what an onlooker sees
     view = game.view(seat)
     status = dict(mirror.status or {})
     expect = status.get("expect") if isinstance(status.get("expect"), dict) else {}
@@ -205,7 +219,8 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         lit = {}
         expect = {}
         status = {"text": None}
-    key = (len(game.history), rep.hash(), tuple(sorted(lit.items())),
+    state_hash = rep.hash()
+    key = (len(game.history), state_hash, tuple(sorted(lit.items())),
            repr(sorted((k, v) for k, v in expect.items() if k != "choice")), lang)
     if pictures is not None and key in pictures:
         svg, narrow = pictures[key]
@@ -218,7 +233,7 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
                 pictures.clear()
             pictures[key] = (svg, narrow)
     result = game.result() if who == TERMINAL else None
-    mkey = ("moves", len(game.history), rep.hash())
+    mkey = ("moves", len(game.history), state_hash)
     moves = pictures.get(mkey) if pictures is not None else None
     if moves is None:
         moves = last_moves(game)
@@ -249,9 +264,10 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         "dealt": private_choices(game),
         "prompt": None,
         "legal": [],
+        "seat_out": out,  # (this page's seat is not in this game)
     }
     if prompt is not None:
-        mine = seat_may_answer(game, prompt, seat)
+        mine = not out and seat_may_answer(game, prompt, seat)
         p = {"id": prompt.get("id"), "kind": str(prompt.get("kind", "")), "who": g["to_move"],
              "mine": mine, "choices": [], "current": None, "text": None}
         if not private:

@@ -5,6 +5,7 @@ dropped, a page that comes back in step, and each seat's own view only."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import threading
@@ -56,8 +57,9 @@ class Board:
         self.reader.start()
 
     def page(self, key="table"):
-        # (the test client's own host, as a browser's page of this server sends it)
-        return self.client.websocket_connect("/k/%s/ws" % key, headers={"origin": "http://testserver"})
+        # (this server's own name and origin, as a browser's page of it sends them)
+        return self.client.websocket_connect("ws://127.0.0.1:8765/k/%s/ws" % key,
+                                             headers={"origin": "http://127.0.0.1:8765"})
 
     def close(self):
         self.stop.set()
@@ -144,7 +146,8 @@ def test_the_network_mode_needs_a_key_and_a_spectator_cannot_act(board):
     assert b.m.link.frames_out == out  # nothing went to the board
     # a page of another site may not open the live link
     with pytest.raises(WebSocketDisconnect):
-        with b.client.websocket_connect("/k/%s/ws" % table, headers={"origin": "http://evil.example"}) as ws:
+        with b.client.websocket_connect("ws://127.0.0.1:8765/k/%s/ws" % table,
+                                        headers={"origin": "http://evil.example"}) as ws:
             ws.receive_json()
 
 
@@ -408,3 +411,79 @@ def test_a_page_that_stops_reading_is_dropped_with_a_close_frame_saying_try_agai
         s.close()
     finally:
         web.stop()
+
+
+def newest_state(ws) -> dict:
+    """The page's state as it is now: asked again (its language), read up to
+    the error that a bad message sent after it gets."""
+    ws.send_json({"do": "lang", "lang": "en"})
+    ws.send_text("not json")
+    state = None
+    for _ in range(400):
+        m = ws.receive_json()
+        if m["t"] == "error":
+            return state
+        if m["t"] == "state":
+            state = m
+    raise AssertionError("no answer")
+
+
+def test_each_role_state_is_built_once_per_change_and_the_same_text_goes_to_all_its_pages(board, monkeypatch):
+    # Ten pages on the Race dealt by the board (2 players, a board of 5 seats):
+    # the table's (3) and spectators' (2) pages share one state, each seat's
+    # two pages theirs, the seats outside the game (4, 5) one. Each of those is
+    # built once for each state of the board, however many pages show it, and
+    # never again while nothing changes (a page joining, a wake for nothing);
+    # every page of a role gets the same text, and a seat's hand reaches only
+    # that seat's pages.
+    b = board("race", 2, {"mode": "dealt"})
+    hands = b.v.hands(b.m, seed=2)
+    hands.computer = {0, 1}
+    hands.play(stop=lambda: b.m.replica.game.to_move() >= 0 and hands.board_matches(b.m.replica.game))
+    assert b.m.replica.game.legal_texts()
+    builds = []
+
+    def counted(mirror, board_def, seat, lang, pictures=None):
+        game, rep = mirror.replica.game, mirror.replica
+        role = "out" if seat is not None and seat >= game.players else seat
+        builds.append((role, lang, len(game.history), rep.hash(), repr(mirror.status), repr(mirror.prompt),
+                       tuple(mirror.leds), mirror.connected, rep.in_sync, rep.awaiting))
+        return page_state(mirror, board_def, seat, lang, pictures)
+
+    from turtleboard.web.views import page_state
+
+    monkeypatch.setattr(server, "page_state", counted)
+    keys = ["table", "table", "table", "watch", "watch", "seat1", "seat1", "seat2", "seat2", "seat4", "seat5"]
+    with contextlib.ExitStack() as stack:
+        pages = [stack.enter_context(b.page(k)) for k in keys]
+        firsts = [receive_until(ws, lambda m: m["t"] == "state") for ws in pages]
+        assert len(builds) == 4, builds  # the table's (and spectators'), seat 1's, seat 2's, the others'
+        for _ in range(5):  # woken with nothing new: nothing built, nothing sent
+            b.hub.watch([])
+        # the board goes on: the player to move plays a card from their page,
+        # the board lights the turtle it moves (a new status and LEDs)
+        b.read()
+        with b.m.lock:
+            who, said = b.m.replica.game.to_move(), repr(b.m.status)
+            card = b.m.replica.game.legal_texts()[0]
+        pages[keys.index("seat%d" % (who + 1))].send_json({"do": "play", "text": card})
+        end = time.monotonic() + 20
+        while time.monotonic() < end and repr(b.m.status) == said:
+            time.sleep(0.02)
+        assert repr(b.m.status) != said, "the board never took the card"
+        time.sleep(1.0)  # (it settles)
+        lasts = [newest_state(ws) for ws in pages]
+    assert len(builds) == len(set(builds)), [x for x in builds if builds.count(x) > 1][:3]
+    roles = {"table": None, "watch": None, "seat1": 0, "seat2": 1, "seat4": "out", "seat5": "out"}
+    for got in (firsts, lasts):
+        by_role = {}
+        for key, state in zip(keys, got):
+            by_role.setdefault(roles[key], []).append(json.dumps(state, sort_keys=True))
+        assert all(len(set(texts)) == 1 for texts in by_role.values()), by_role.keys()
+    with b.m.lock:
+        held = [b.m.replica.game.view(p)["hand"] for p in range(2)]
+    assert held[0] != held[1]
+    for key, state in zip(keys, lasts):
+        hand = state["game"]["view"]["hand"]
+        assert hand == (held[roles[key]] if roles[key] in (0, 1) else None), key
+        assert state["game"]["seat_out"] == (roles[key] == "out")

@@ -26,6 +26,7 @@ const WORDS = {
     qAbove: "Answer the question above.",
     yourHand: "Your hand", yourColour: "Your secret turtle: {0}", colourUnknown: "Your colour is dealt soon.",
     playCard: "Play a card:", waitTurn: "Wait for your turn to play.",
+    seatOut: "Player {0} is not in this game ({1} players): this page watches it, and plays from the next game with player {0}.",
     take: "take off", put: "put on", flip: "turn over", dest: "may go to",
     litWords: "Lit on the board: {0}", boardSays: "The board: {0}",
     drawn: "a card is drawn", drawnMany: "{0} cards are drawn", dealt: "the colours are dealt", egg: "an egg card is turned up",
@@ -92,6 +93,7 @@ const WORDS = {
     qAbove: "Répondez à la question ci-dessus.",
     yourHand: "Votre main", yourColour: "Votre tortue secrète : {0}", colourUnknown: "Votre couleur sera bientôt distribuée.",
     playCard: "Jouez une carte :", waitTurn: "Attendez votre tour pour jouer.",
+    seatOut: "Le joueur {0} n'est pas dans cette partie ({1} joueurs) : cette page la regarde, et jouera dès la prochaine partie avec le joueur {0}.",
     take: "retirer", put: "poser", flip: "retourner", dest: "peut aller en",
     litWords: "Allumé sur le plateau : {0}", boardSays: "Le plateau : {0}",
     drawn: "une carte est piochée", drawnMany: "{0} cartes sont piochées", dealt: "les couleurs sont distribuées", egg: "une carte œuf est retournée",
@@ -427,13 +429,15 @@ function draw(s) {
   $("title").textContent = g ? (WORDS[lang].games[g.variant || g.name] || g.title) : "Turtleboard";
   if (!g) {
     $("turn").textContent = t("nogame");
-    for (const id of ["ask", "hand", "result", "hinttext"]) $(id).hidden = true;
+    for (const id of ["ask", "hand", "result", "hinttext", "seatout"]) $(id).hidden = true;
     clear($("facts")); clear($("moves")); $("status").textContent = ""; $("litwords").textContent = "";
     $("board").removeAttribute("src");
     return;
   }
   drawBoard(g);
   drawTurn(g);
+  $("seatout").hidden = !g.seat_out;  // a seat of the board outside this game
+  $("seatout").textContent = g.seat_out ? t("seatOut", me.seat + 1, g.players) : "";
   drawAsk(g);
   drawHand(g);
   drawFacts(g);
@@ -525,7 +529,7 @@ function drawAsk(g) {
 function drawHand(g) {
   const v = g.view || {};
   const box = $("hand");
-  const mine = me.role === "seat" && g.dealt;
+  const mine = me.role === "seat" && g.dealt && !g.seat_out;
   box.hidden = !mine;
   if (!mine) return;
   const colour = (v.colours || [])[me.seat];
