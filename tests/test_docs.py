@@ -42,6 +42,30 @@ def layout_entries() -> dict[str, str]:
     return entries
 
 
+def test_the_readme_layout_names_every_top_level_folder_and_every_part_of_the_tool():
+    entries = layout_entries()
+    tops = [p.name + "/" for p in ROOT.iterdir() if p.is_dir() and not NOT_PROJECT.match(p.name)]
+    named = {e.split("/")[0] + "/" for e in entries}
+    assert set(tops) <= named, sorted(set(tops) - named)
+    for entry in entries:  # and nothing that is not there
+        assert (ROOT / entry).exists(), entry
+    for name in ("pyproject.toml", "Makefile", "MANIFEST.in", ".ci/run"):
+        assert name in entries, name
+    host = entries["host/"]
+    for part in (ROOT / "host").iterdir():
+        if (part / "__init__.py").exists():
+            assert part.name + "/" in host, part.name
+    tools = entries["tools/"]
+    for tool in (ROOT / "tools").glob("*.py"):
+        assert tool.name in tools, tool.name
+
+
+def test_the_readme_names_every_doc():
+    docs = section(README, "Layout")
+    missing = [d.name for d in DOCS if d.name not in docs]
+    assert not missing, missing
+
+
 # A repository path in backticks: a top-level folder, then more of the path.
 TOP_NAMES = "|".join(re.escape(p.name) for p in ROOT.iterdir()
                      if p.is_dir() and not NOT_PROJECT.match(p.name))
