@@ -162,7 +162,8 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
     if game is None:
         return state
     who = game.to_move()
-    view = game.view(seat)
+    # a seat's link beyond the game's players (the keys are for five) sees what an onlooker sees
+    view = game.view(seat if seat is not None and 0 <= seat < game.players else None)
     status = dict(mirror.status or {})
     expect = status.get("expect") if isinstance(status.get("expect"), dict) else {}
     prompt = mirror.prompt

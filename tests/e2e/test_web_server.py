@@ -246,3 +246,20 @@ def test_each_seat_of_the_race_dealt_by_the_board_gets_its_own_hand_only(board):
         receive_until(ws, lambda m: m["t"] == "state")
         ws.send_json({"do": "play", "text": held[other][0]})
         assert receive_until(ws, lambda m: m["t"] == "error")["code"] == "turn"
+
+
+def test_a_seat_link_beyond_the_games_players_sees_what_an_onlooker_sees(board):
+    # Every seat's key works whatever the game (the links of a five-player
+    # game are still open, or printed for it); in a three-player Race dealt
+    # by the board the fourth and fifth seats hold no hand: their pages get
+    # an onlooker's view, and the other pages keep getting the game.
+    b = board("race", 3, {"mode": "dealt"})
+    b.read()
+    with b.page("seat5") as extra, b.page("table") as table:
+        state = receive_until(extra, lambda m: m["t"] == "state")["game"]
+        assert state["view"]["viewer"] is None and state["view"]["hand"] is None
+        receive_until(table, lambda m: m["t"] == "state")
+        table.send_json({"do": "new", "game": "race", "chosen": {"players": 2, "option:mode": "dealt"}})
+        later = receive_until(extra, lambda m: m["t"] == "state" and m["game"]["players"] == 2)
+        assert later["game"]["view"]["viewer"] is None
+        assert receive_until(table, lambda m: m["t"] == "state" and m["game"]["players"] == 2)
