@@ -52,7 +52,8 @@ class Table:
         self.mutation = mutation
         self.stop_at_step = stop_at_step
         self.log = log or (lambda text: None)
-        self.game_name = game or self.rng.choice(GAMES)
+        drawn = self.rng.choice(GAMES)  # drawn always, so that --game replays the same run
+        self.game_name = game or drawn
         self.with_faults = faults
         self.with_pages = pages
         # a Pico's ticks wrap every 2**30 ms (12 days): some runs start just before
@@ -184,6 +185,7 @@ class Table:
                 until = ask.until if ask.until >= 0 else clock.now
                 until = max(until, clock.now)
                 self.advance(until)
+                self.quiesce()  # what the people's own moves set going (a page's command)
                 self.step_n += 1
                 self.stats["steps"] = self.step_n
                 if board.boots != boots or board.ask is not ask or not board.plugged:
