@@ -315,6 +315,8 @@ class Promises:
         if g.get("n") != tap.replica.n or g.get("name") != tap.game.name:
             return False
         seat = page.seat if page.role == "seat" else None
+        if seat is not None and seat >= tap.game.players:
+            seat = None  # a seat the game has not: an onlooker (docs/web.md)
         want = _norm(tap.game.view(seat))
         if g.get("view") != want:
             self.broken(5, "the %s page (seat %s) shows the view %s; its seat's view is %s"
