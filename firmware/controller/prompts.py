@@ -79,9 +79,13 @@ def answer(ctl, index, by):
 def press(ctl, name):
     # A button pressed: NEXT and OK answer the open prompt; with none, NEXT
     # asks for a hint, OK lets the computer play on after a takeback or
-    # confirms a board that matches while moves stay hidden.
+    # confirms a board that matches while moves stay hidden. UNDO takes
+    # back the last action (as the host's `undo`), or says why not.
     p = ctl.prompt
     game = ctl.session.game
+    if name == "undo":
+        undo(ctl, game)
+        return
     if p is not None:
         if name == "next":
             p.next()
@@ -109,3 +113,14 @@ def press(ctl, name):
         open_prompt(ctl, "hidden", "which move was made? the last choice cancels",
                         pos.unseen + [None])
         ctl.dirty = True
+
+
+def undo(ctl, game):
+    # UNDO: the last action taken back; the pieces are then lit to go back.
+    if game is None:
+        ctl.link.error("no-game", "UNDO: there is no game to take back from; start one from the host")
+        return
+    try:
+        ctl.takeback("buttons")
+    except Exception as e:  # nothing to take back, or the log could not be changed
+        ctl.link.error("illegal", "UNDO: %s" % (e,))

@@ -233,3 +233,24 @@ def test_a_race_turtle_counted_along_the_track_is_read_where_it_stops():
     prompts = only(got, "prompt")
     assert len(prompts) == 1 and "purple+" not in prompts[0]["choices"]
     assert "purple++" in prompts[0]["choices"]
+
+
+def test_the_undo_button_takes_back_the_last_action_or_says_why():
+    # (found by the simulated table: UNDO, a button of every reference
+    # board, did nothing at all)
+    import json
+
+    from ctl_rig import board_json
+
+    board = json.loads(board_json("race"))
+    board["buttons"]["undo"] = 7  # as on the reference boards
+    rig = Rig("race", board_text=json.dumps(board))
+    rig.new(players=3)
+    rig.show()
+    rig.run(100)
+    got = rig.press("undo")
+    assert only(got, "undone") == []
+    assert "nothing to undo" in only(got, "error")[0]["msg"]
+    rig.send("enter", {"text": "stack red"})
+    got = rig.press("undo")
+    assert [u["n"] for u in only(got, "undone")] == [0]
