@@ -329,20 +329,24 @@ class Family:
                                                           "choice": index}, "answer")
                 return
         pid = prompt.get("id")
+        boots = table.board.boots
         presses = 0
-        while tap.prompt is not None and tap.prompt.get("id") == pid and tap.prompt.get("current") != index:
+
+        def gone():  # the question is over, or the board lost power (a new boot numbers its own)
+            return table.board.boots != boots or tap.prompt is None or tap.prompt.get("id") != pid
+
+        while not gone() and tap.prompt.get("current") != index:
             current = tap.prompt.get("current")
             yield from self.press(person, "next")
             presses += 1
-            if not (yield Until(lambda c=current: tap.prompt is None or tap.prompt.get("id") != pid
-                                or tap.prompt.get("current") != c, 2000)):
+            if not (yield Until(lambda c=current: gone() or tap.prompt.get("current") != c, 2000)):
                 table.promises.unanswered("board", "NEXT on an open question", prompt.get("text"))
                 return
             if presses > len(choices) + 2:
                 return
-        if tap.prompt is not None and tap.prompt.get("id") == pid:
+        if not gone():
             yield from self.press(person, "ok")
-            if not (yield Until(lambda: tap.prompt is None or tap.prompt.get("id") != pid, 2000)):
+            if not (yield Until(gone, 2000)):
                 table.promises.unanswered("board", "OK on an open question", prompt.get("text"))
 
     # -- surfaces -----------------------------------------------------------------

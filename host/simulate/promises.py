@@ -167,6 +167,7 @@ class Promises:
 
     def power_cut(self, torn: bool = False) -> None:
         self.boot_check = None
+        self.expects = []  # what was asked of a board that lost power has no answer to come
 
     # -- verbs (promise 3) ---------------------------------------------------------
 
@@ -264,6 +265,8 @@ class Promises:
         for e in self.expects:
             if e.done():
                 continue
+            if t.host.stalled or not t.host.up:
+                e.deadline = max(e.deadline, now + ANSWER_MS)  # the answer waits for the host
             if now >= e.deadline:
                 self.broken(3, "%s from the %s had no effect and no reason within %d s (%s)"
                             % (e.verb, e.surface, ANSWER_MS // 1000, e.detail))
