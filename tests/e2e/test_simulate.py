@@ -40,7 +40,7 @@ SAMPLE = [(4, "race"), (11, "tortuga"), (5, "hatching")]
 
 @pytest.mark.parametrize("seed,game", SAMPLE)
 def test_a_simulated_table_keeps_every_promise(tmp_path, seed, game):
-    run = table(tmp_path, seed, 1.5, game=game)
+    run = table(tmp_path, seed, 1.0, game=game)
     assert run["stats"]["actions"] > 0
     assert run["lag_steps"] == 0 or run["lag_steps"] < run["stats"]["steps"] // 10
 
