@@ -130,6 +130,12 @@ class Family:
         self.meant: dict = {}  # n -> the action the hands made (promise 6)
         self.page_of: dict = {}  # seat (None: the table, "watch") -> Page
 
+    def person(self, seat: int) -> Person:
+        """The person at `seat` (a sixth one joins for a six-player Race)."""
+        while seat >= len(self.people):
+            self.people.append(Person(len(self.people), random.Random(self.table.seed * 31 + seat)))
+        return self.people[seat]
+
     # -- what the table sees --------------------------------------------------
 
     @property
@@ -185,7 +191,7 @@ class Family:
             if flows.decide_all(game.name):
                 yield Until(self.changed(n, boots), ANSWER_MS)
                 continue
-            person = self.people[who]
+            person = self.person(who)
             yield self.pause(person, touch=False)
             if not tap.ready() or tap.replica.n != n or tap.prompt is not None:
                 continue
@@ -208,7 +214,7 @@ class Family:
         return True
 
     def lay_out(self, game):
-        person = self.people[self.rng.randrange(game.players)]
+        person = self.person(self.rng.randrange(game.players))
         world = self.table.world
         self.table.note("lays out the board as lit")
         if world.hand:
@@ -299,7 +305,7 @@ class Family:
         tap = self.tap
         game = tap.game
         who = game.to_move()
-        person = self.people[who] if 0 <= who < len(self.people) else self.people[0]
+        person = self.person(who if who >= 0 else 0)
         yield self.pause(person, touch=False)
         if tap.prompt is None or tap.prompt.get("id") != prompt.get("id"):
             return
