@@ -39,8 +39,13 @@ def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_
     try:
         with mutated(mutation):
             stats = table.run()
-    finally:
+    except BaseException:
+        import shutil
+
         table.close()
+        shutil.rmtree(folder, ignore_errors=True)  # a run that failed leaves nothing either
+        raise
+    table.close()
     out = {"seed": seed, "game": table.game_name, "minutes": (table.clock.now - table.clock.start) / 60000,
            "real_s": round(time.monotonic() - start, 1), "lag_steps": table.lag, "stats": stats,
            "broken": [{"promise": b.promise, "what": b.what, "seed": b.seed, "step": b.step,
