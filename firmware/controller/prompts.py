@@ -87,11 +87,7 @@ def press(ctl, name):
     p = ctl.prompt
     game = ctl.session.game
     if name == "undo":
-        if game is not None:
-            try:
-                ctl.takeback("buttons")
-            except GameError as e:  # nothing to take back, or the log: said, the game goes on
-                ctl.link.error("illegal" if isinstance(e, IllegalAction) else "log", str(e))
+        undo(ctl, game)
         return
     if p is not None:
         if name == "next":
@@ -119,3 +115,15 @@ def press(ctl, name):
         open_prompt(ctl, "hidden", "which move was made? the last choice cancels",
                         pos.unseen + [None])
         ctl.dirty = True
+
+
+def undo(ctl, game):
+    # UNDO: the last action taken back (the pieces are then lit to go
+    # back), or why not: said, the game goes on.
+    if game is None:
+        ctl.link.error("no-game", "UNDO: there is no game to take back from; start one from the host")
+        return
+    try:
+        ctl.takeback("buttons")
+    except GameError as e:  # nothing to take back, or the log could not be changed
+        ctl.link.error("illegal" if isinstance(e, IllegalAction) else "log", str(e))

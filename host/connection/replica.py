@@ -277,6 +277,8 @@ class Mirror:
         # hub); each must return at once: it runs on the thread reading the board
         self.watchers: list = []
         self.delay = 0.05
+        # its timers' clock (seconds): a simulated table's own (docs/simulation.md)
+        self.clock = time.monotonic
 
     def start(self, timeout: float = 3.0) -> dict:
         """Open, hello, sync. A board whose own board file is bad (its hello
@@ -320,7 +322,7 @@ class Mirror:
         return SYNC_EVERY * 2 ** min(self.replica.failed, 5)
 
     def _sync(self) -> None:
-        self.synced_at = self.heard_at = time.monotonic()
+        self.synced_at = self.heard_at = self.clock()
         self.sync_answered = False
         self.sync_seq = self.link.send("sync")
         self.replica.sync_sent()
@@ -353,12 +355,12 @@ class Mirror:
             return out
         with self.lock:
             self._apply(events, out)
-            if self.replica.awaiting and time.monotonic() - self.heard_at > SYNC_WAIT:
+            if self.replica.awaiting and self.clock() - self.heard_at > SYNC_WAIT:
                 # an answer that never came, or stopped half-way (its sync or
                 # one of its lines lost): asked again, never waited for forever
                 for note in self.replica.spoiled(f"no answer to the sync for {SYNC_WAIT:.0f} s"):
                     out.append(("note", note))
-        if self.replica.needs_sync and self.link.is_open and time.monotonic() - self.synced_at >= self.sync_interval():
+        if self.replica.needs_sync and self.link.is_open and self.clock() - self.synced_at >= self.sync_interval():
             try:
                 self._sync()
             except Disconnected as e:
@@ -383,7 +385,7 @@ class Mirror:
             out.append(("frame", ev))
             self._keep(ev)
             if ev.kind in ("state", "log"):
-                self.heard_at = time.monotonic()  # a sync's answer under way
+                self.heard_at = self.clock()  # a sync's answer under way
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 self._log_report(ev.payload["log"], out)
             if ev.kind in ("hello", "state") and ev.payload.get("calibration") not in (None, self.calibration):
@@ -432,7 +434,7 @@ class Mirror:
     def _lost(self, out: list, why: str) -> None:
         self.connected = False
         self.link.close()
-        self.lost_at = time.monotonic()
+        self.lost_at = self.clock()
         self.next_try = self.lost_at
         self.delay = 0.05
         self.replica.in_sync = False
@@ -465,7 +467,7 @@ class Mirror:
             self.dice = f.payload.get("dice")
 
     def _try_reconnect(self, out: list, timeout: float) -> None:
-        now = time.monotonic()
+        now = self.clock()
         if now < self.next_try:
             time.sleep(min(timeout, self.next_try - now))
             return
@@ -473,13 +475,13 @@ class Mirror:
         try:
             self.hello = self.link.open(timeout=1.0)
         except (PortError, NotOurDevice, Disconnected, LinkTimeout) as e:
-            if self.give_up_after is not None and time.monotonic() - self.lost_at > self.give_up_after:
+            if self.give_up_after is not None and self.clock() - self.lost_at > self.give_up_after:
                 raise Disconnected(
                     f"the board on {self.link.port} did not come back within "
                     f"{self.give_up_after:.0f} s ({e}). Check the cable, then start again."
                 ) from None
             self.delay = min(1.0, self.delay * 2)
-            self.next_try = time.monotonic() + self.delay
+            self.next_try = self.clock() + self.delay
             return
         self.connected = True
         self.reconnects += 1

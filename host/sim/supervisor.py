@@ -179,6 +179,7 @@ class Supervisor:
         env["TURTLEBOARD_TTY"] = env_tty  # pico_boot makes it its controlling terminal
         if self.romfs:
             env["TURTLEBOARD_ROMFS"] = self.romfs
+        env.update(self.child_env())
         try:
             self.child = subprocess.Popen(
                 self.command + args,
@@ -202,6 +203,10 @@ class Supervisor:
         self._raw_repl = False
         self._last_in = b""
         self.log("firmware started (pid %d, boot %d)" % (self.child.pid, self.boots))
+
+    def child_env(self) -> dict:
+        """More of the firmware's environment (a simulated table's clock: docs/simulation.md)."""
+        return {}
 
     def _reap(self) -> None:
         """The child exited: reboot it the way a Pico would."""

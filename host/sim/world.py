@@ -257,6 +257,7 @@ class World:
         self.noise = noise
         self.bounce = bounce
         self.random = random.Random(seed)
+        self.clock = time.monotonic  # seconds: a simulated table's own clock (docs/simulation.md)
         self.lock = threading.RLock()
         self.stacks: dict[str, list] = {cell: [] for cell in board.cells}
         self.hand: list = []
@@ -288,7 +289,7 @@ class World:
     def readings(self) -> list[int]:
         """Per sensor channel, what the ADC reads now (noise and bounce included)."""
         values = [reading(ch, []) for ch in range(self.board.channels())]
-        now = time.monotonic()
+        now = self.clock()
         w = self.wiring
         for cell in self.board.cells:
             ch = w.sensor[cell]
@@ -395,7 +396,7 @@ class World:
                 pieces[0] = [pieces[0][0], bool(up)]
             stack.extend(pieces)
             if self.bounce:
-                self._settling[cell] = time.monotonic() + BOUNCE_MS / 1000
+                self._settling[cell] = self.clock() + BOUNCE_MS / 1000
             self._changed()
 
     def slide(self, src: str, dst: str, count: int | None = None) -> None:
@@ -550,7 +551,7 @@ class World:
                 with self.lock:
                     if not (self.noise or self._settling):
                         continue
-                    now = time.monotonic()
+                    now = self.clock()
                     done = [c for c, t in self._settling.items() if t <= now]
                     self.write()  # the cells in `done` read at rest now
                     for cell in done:

@@ -487,3 +487,20 @@ def test_each_role_state_is_built_once_per_change_and_the_same_text_goes_to_all_
         hand = state["game"]["view"]["hand"]
         assert hand == (held[roles[key]] if roles[key] in (0, 1) else None), key
         assert state["game"]["seat_out"] == (roles[key] == "out")
+
+
+def test_a_seat_link_beyond_the_games_players_sees_what_an_onlooker_sees(board):
+    # Every seat's key works whatever the game (the links of a five-player
+    # game are still open, or printed for it); in a three-player Race dealt
+    # by the board the fourth and fifth seats hold no hand: their pages get
+    # an onlooker's view, and the other pages keep getting the game.
+    b = board("race", 3, {"mode": "dealt"})
+    b.read()
+    with b.page("seat5") as extra, b.page("table") as table:
+        state = receive_until(extra, lambda m: m["t"] == "state")["game"]
+        assert state["view"]["viewer"] is None and state["view"]["hand"] is None
+        receive_until(table, lambda m: m["t"] == "state")
+        table.send_json({"do": "new", "game": "race", "chosen": {"players": 2, "option:mode": "dealt"}})
+        later = receive_until(extra, lambda m: m["t"] == "state" and m["game"]["players"] == 2)
+        assert later["game"]["view"]["viewer"] is None
+        assert receive_until(table, lambda m: m["t"] == "state" and m["game"]["players"] == 2)

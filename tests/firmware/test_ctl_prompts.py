@@ -257,3 +257,24 @@ def test_a_bust_is_said_in_the_action_and_while_the_turtles_go_back():
     rig.show()
     rig.run(200)
     assert not only(rig.got, "status")[-1]["text"].startswith("a bust")
+
+
+def test_the_undo_button_takes_back_the_last_action_or_says_why():
+    # (found by the simulated table: UNDO, a button of every reference
+    # board, did nothing at all)
+    import json
+
+    from ctl_rig import board_json
+
+    board = json.loads(board_json("race"))
+    board["buttons"]["undo"] = 7  # as on the reference boards
+    rig = Rig("race", board_text=json.dumps(board))
+    rig.new(players=3)
+    rig.show()
+    rig.run(100)
+    got = rig.press("undo")
+    assert only(got, "undone") == []
+    assert "nothing to undo" in only(got, "error")[0]["msg"]
+    rig.send("enter", {"text": "stack red"})
+    got = rig.press("undo")
+    assert [u["n"] for u in only(got, "undone")] == [0]
