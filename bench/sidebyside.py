@@ -1,8 +1,13 @@
 """Two workloads timed side by side in one process: ours and a peer, in
 alternating rounds (CPU time of the process), so both see the same moments of
 a busy machine. The peer for the engines is the engine as it was before the
-speed work, kept unchanged in git and unpacked as turtles_ref by peer_dir() (no public Python
-implementation of these games is on PyPI to compare with).
+speed work, kept unchanged in git and unpacked as turtles_ref by peer_dir().
+PyPI has no Python implementation of these games to compare with: its package
+list of 2026-11-28 was searched for the games' names (turtle race, course des
+tortues, Mahé, Tortuga, rushing turtles, camel up) and their designers'; it
+finds turtle-graphics packages and two Camel Up tools (another game), none of
+these games. The Race's one public Python peer, rushing-turtles-backend, is on GitHub
+only (docs/engine-speed.md, "How it is measured").
 
     import sidebyside
     sidebyside.paired(lambda: ours(), lambda: peer(), rounds=7)
@@ -96,8 +101,9 @@ def playouts_versus_peer(game: str, players: int, n: int) -> dict:
         return sum(peer_play_random(turtles_ref.new_game(game, players), Rng(s))
                    for s in range(1, n + 1))
 
-    out = {"peer": "the engine before the speed work, bench/turtles_ref (firmware at %s); "
-                   "no public Python implementation of the game is on PyPI" % PEER_COMMIT,
+    out = {"peer": "the engine before the speed work, bench/.peer/turtles_ref (firmware at %s); "
+                   "PyPI has no Python implementation of the game (its package list of "
+                   "2026-11-28 searched: bench/sidebyside.py)" % PEER_COMMIT,
            "players": players, "playouts_per_round": n}
     for label, ours in (("playout", ours_playout), ("play_random", ours_play_random)):
         r = paired(ours, peer)

@@ -1,17 +1,22 @@
-"""Sensor-to-page latency of the table's web page, with 20 pages open: from a
+"""Sensor-to-page latency of the table's web page, with N pages open: from a
 turtle put down in the virtual board's world (its adc file rewritten) to each
 page's WebSocket having received the state with the new move.
 
-    python bench/web_latency.py [--moves 200] [--pages 20]
+    python bench/web_latency.py [--moves 200] [--pages 1,20] [--busy 2]
 
 As bench/latency.py: Tortuga, a1-a2 then the takeback, over and over; the
 host's own latency (sensor change -> the replica applied the action) is
 measured in the same run, so the page's share is the difference. The pages
-are 20 WebSocket clients in a process of their own (as browsers are), each
-noting when a state with a new action count arrives (time.perf_counter: the
-same monotonic clock in both processes). A first phase with no page open
-gives the host latency without the web page, to see that the board's link
-is no slower with 20 pages. Results: bench/results/web_latency.json.
+are WebSocket clients in processes of their own (as browsers on several
+phones are; `--page-procs`, default 4), spread over the roles as a table would have them (the table's page, spectators,
+each seat's): each notes when a state with a new action count arrives
+(time.perf_counter: the same monotonic clock in both processes; the count is
+read off the message's head, so a page's own parsing does not delay the
+next page's arrival). A first phase with no page open gives the host latency
+without the web page, to see that the board's link is no slower with the
+pages. `--busy N` runs N busy loops (a process each) through the whole run:
+a loaded machine. Results: bench/results/web_latency.json, one entry per
+page count.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -47,23 +54,38 @@ def summary(values):
 # ---- the pages (a child process) ---------------------------------------------------
 
 
-async def pages(url: str, count: int) -> None:
+GAME_N = re.compile(rb'"game":\{"name":"[a-z]+","title":"[^"]*","variant":[^,]*,"players":\d+,"n":(\d+)')
+
+
+async def pages(urls: list[str]) -> None:
     import websockets
 
-    async def one(i):
+    async def one(i, url):
         last = None
-        async with websockets.connect(url, max_size=2 ** 22) as ws:
-            async for text in ws:
+        async with websockets.connect(url, max_size=2 ** 22, compression=None) as ws:
+            while True:
+                data = await ws.recv(decode=False)
                 t = time.perf_counter()
-                msg = json.loads(text)
-                if msg.get("t") != "state" or not msg.get("game"):
+                m = GAME_N.search(data, 0, 400)  # (the action count sits at the state's head)
+                if m is None:
                     continue
-                n = msg["game"]["n"]
+                n = int(m.group(1))
                 if n != last:
                     last = n
                     print("%d %d %.6f" % (i, n, t), flush=True)
 
-    await asyncio.gather(*(one(i) for i in range(count)))
+    await asyncio.gather(*(one(i, u) for i, u in enumerate(urls)))
+
+
+def roles(count: int, seats: int) -> list[tuple[str, int | None]]:
+    """`count` pages as a table has them: the table's page, then one per
+    seat, spectators, more seats' and spectators' pages in turn."""
+    cycle = [("table", None)] + [("seat", s) for s in range(seats)] + [("watch", None)]
+    return [cycle[i % len(cycle)] for i in range(count)]
+
+
+def busy_loops(n: int) -> list:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
 # ---- the board and the server ---------------------------------------------------------
@@ -72,13 +94,17 @@ async def pages(url: str, count: int) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--moves", type=int, default=200, help="sensed changes per phase (default 200)")
-    ap.add_argument("--pages", type=int, default=20, help="pages open (default 20)")
-    ap.add_argument("--pages-at", help=argparse.SUPPRESS)  # the child process: the pages of this URL
+    ap.add_argument("--pages", default="1,20", help="page counts, one phase each (default 1,20)")
+    ap.add_argument("--busy", type=int, default=0, help="busy loops running meanwhile (default 0)")
+    ap.add_argument("--page-procs", type=int, default=4,
+                    help="processes the pages are spread over, as browsers on several phones (default 4)")
+    ap.add_argument("--pages-at", nargs="*", help=argparse.SUPPRESS)  # the child process: these URLs
     ap.add_argument("--out", default=str(HERE / "results" / "web_latency.json"))
     args = ap.parse_args(argv)
     if args.pages_at:
-        asyncio.run(pages(args.pages_at, args.pages))
+        asyncio.run(pages(args.pages_at))
         return 0
+    counts = [int(c) for c in args.pages.split(",")]
 
     import turtleboard  # noqa: F401  (puts the device packages on the path)
     from controller.board import load_board
@@ -99,125 +125,146 @@ def main(argv=None) -> int:
             world.take(up=True)
             world.place(cell)
     prepare(str(tmp / "sim"), str(path))
-    with Background(str(tmp / "sim"), str(path)) as dev:
-        mirror = Mirror(dev.path, obj["geometry"])
-        mirror.start(timeout=10)
-        mirror.link.command("new", {"game": "tortuga", "players": 2, "options": {},
-                                    "dice": "electronic"}, timeout=5)
-        mirror.wait_synced(10)
+    loops = busy_loops(args.busy)
+    results = {}
+    try:
+        with Background(str(tmp / "sim"), str(path)) as dev:
+            mirror = Mirror(dev.path, obj["geometry"])
+            mirror.start(timeout=10)
+            mirror.link.command("new", {"game": "tortuga", "players": 2, "options": {},
+                                        "dice": "electronic"}, timeout=5)
+            mirror.wait_synced(10)
 
-        # the reader: polls the board as `play` does, notes when the replica changed
-        applied: dict = {}
-        stop = threading.Event()
+            # the reader: polls the board as `play` does, notes when the replica changed
+            applied: dict = {}
+            stop = threading.Event()
+            news = threading.Condition()  # (the harness waits on it: no polling beside the server)
 
-        def seen(_events):
-            g = mirror.replica.game
-            if g is not None and mirror.replica.in_sync:
-                applied.setdefault(len(g.history), time.perf_counter())
+            def seen(_events):
+                g = mirror.replica.game
+                if g is not None and mirror.replica.in_sync:
+                    t = time.perf_counter()
+                    with news:
+                        applied.setdefault(len(g.history), t)
+                        news.notify_all()
 
-        mirror.watchers.append(seen)
+            mirror.watchers.append(seen)
 
-        def read():
-            while not stop.is_set():
-                mirror.poll(0.002)
+            def read():
+                while not stop.is_set():
+                    mirror.poll(0.002)
 
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
+            reader = threading.Thread(target=read, daemon=True)
+            reader.start()
 
-        def run_moves(moves, on_page=None):
-            host, page, over = [], [], []
-            misses = 0
-            for i in range(moves):
-                go = i % 2 == 0
-                src, dst = ("a1", "a2") if go else ("a2", "a1")
-                want = 1 if go else 0
-                applied.pop(want, None)
-                world.lift(src)
-                world.place(dst)
-                t0 = time.perf_counter()
-                end = t0 + 3
-                while want not in applied and time.perf_counter() < end:
-                    time.sleep(0.0005)
-                if want not in applied:
-                    misses += 1
-                    continue
-                host.append((applied[want] - t0) * 1000)
-                if on_page is not None:
-                    times = on_page(want, end)
-                    if len(times) < args.pages:
+            def run_moves(moves, wanted=0, on_page=None):
+                host, page, over = [], [], []
+                misses = 0
+                for i in range(moves):
+                    go = i % 2 == 0
+                    src, dst = ("a1", "a2") if go else ("a2", "a1")
+                    want = 1 if go else 0
+                    applied.pop(want, None)
+                    world.lift(src)
+                    world.place(dst)
+                    t0 = time.perf_counter()
+                    end = t0 + 5
+                    with news:
+                        news.wait_for(lambda want=want: want in applied, end - t0)
+                    if want not in applied:
                         misses += 1
                         continue
-                    page.extend((t - t0) * 1000 for t in times)
-                    over.extend((t - applied[want]) * 1000 for t in times)
-                time.sleep(0.02)  # the board settles before the next move
-            return host, page, over, misses
+                    host.append((applied[want] - t0) * 1000)
+                    if on_page is not None:
+                        times = on_page(want, end)
+                        if len(times) < wanted:
+                            misses += 1
+                            continue
+                        page.extend((t - t0) * 1000 for t in times)
+                        over.extend((t - applied[want]) * 1000 for t in times)
+                    time.sleep(0.02)  # the board settles before the next move
+                return host, page, over, misses
 
-        # phase 1: no page open
-        host_alone, _, _, miss1 = run_moves(args.moves)
+            # phase 1: no page open
+            cpu = time.process_time()
+            host_alone, _, _, miss_alone = run_moves(args.moves)
+            cpu_alone = (time.process_time() - cpu) * 1000 / args.moves
 
-        # phase 2: the web page and its pages
-        web = WebServer(mirror, obj, port=0)
-        web.start()
-        child = subprocess.Popen([sys.executable, __file__, "--pages", str(args.pages),
-                                  "--pages-at", web.url().replace("http://", "ws://") + "ws"],
-                                 stdout=subprocess.PIPE, text=True)
-        got: dict = {}
-        lock = threading.Lock()
+            # then the web page and its pages, one phase per page count
+            web = WebServer(mirror, obj, port=0)
+            web.start()
+            for count in counts:
+                urls = [web.url(role, seat).replace("http://", "ws://") + "ws"
+                        for role, seat in roles(count, 2)]
+                procs = min(args.page_procs, count)
+                children = [subprocess.Popen([sys.executable, __file__, "--pages-at", *urls[k::procs]],
+                                             stdout=subprocess.PIPE, text=True) for k in range(procs)]
+                got: dict = {}
 
-        def listen():
-            for line in child.stdout:
-                i, n, t = line.split()
-                with lock:
-                    got.setdefault(int(n), {})[int(i)] = float(t)
+                def listen(child, k, got=got, procs=procs):
+                    for line in child.stdout:
+                        i, n, t = line.split()
+                        with news:
+                            got.setdefault(int(n), {})[int(i) * procs + k] = float(t)
+                            news.notify_all()
 
-        threading.Thread(target=listen, daemon=True).start()
-        end = time.perf_counter() + 20
-        while time.perf_counter() < end and len(got.get(0, {})) < args.pages:
-            time.sleep(0.01)  # every page has its first state
+                for k, child in enumerate(children):
+                    threading.Thread(target=listen, args=(child, k), daemon=True).start()
+                with news:  # every page has its first state
+                    news.wait_for(lambda got=got, count=count: len(got.get(0, {})) >= count, 30)
 
-        def on_page(want, end):
-            with lock:
-                got.pop(want, None)
-            while time.perf_counter() < end:
-                with lock:
-                    times = list(got.get(want, {}).values())
-                if len(times) >= args.pages:
-                    return times
-                time.sleep(0.0005)
-            return times
+                def on_page(want, end, got=got, count=count):
+                    with news:
+                        got.pop(want, None)
+                        news.wait_for(lambda: len(got.get(want, {})) >= count, end - time.perf_counter())
+                        return list(got.get(want, {}).values())
 
-        host_web, page, over, miss2 = run_moves(args.moves, on_page)
-        stop.set()
-        reader.join(2)
-        child.kill()
-        sent, dropped = web.hub.sent, web.hub.dropped
-        web.stop()
-        mirror.close()
-
-    result = {
-        "what": "adc file rewritten (turtle put down) -> each of the open pages received the state "
-                "with the move (WebSocket, a process of its own)",
-        "game": "tortuga: a1-a2 step then the takeback, repeated",
-        "pages": args.pages,
-        "stable_ms": obj["sensing"]["stable_ms"],
-        "sensor_to_page": summary(page),
-        "page_over_host": summary(over),
-        "host_with_pages": summary(host_web),
-        "host_without_pages": summary(host_alone),
-        "missed": miss1 + miss2,
-        "states_sent": sent,
-        "pages_dropped": dropped,
-        "target": "page_over_host p99 <= 50 ms; host_with_pages no slower than host_without_pages",
-        "machine": {"python": platform.python_version(), "cpu": platform.machine()},
-    }
+                sent, built, dropped = web.hub.sent, getattr(web.hub, "built", None), web.hub.dropped
+                cpu = time.process_time()
+                host_web, page, over, misses = run_moves(args.moves, count, on_page)
+                cpu = (time.process_time() - cpu) * 1000 / args.moves
+                for child in children:
+                    child.kill()
+                    child.wait()
+                results["tortuga_%d_pages" % count] = {
+                    "what": "adc file rewritten (turtle put down) -> each of the open pages received the "
+                            "state with the move (WebSocket, a process of its own)",
+                    "game": "tortuga: a1-a2 step then the takeback, repeated",
+                    "pages": count,
+                    "roles": ", ".join(r if s is None else "seat%d" % (s + 1) for r, s in roles(count, 2)),
+                    "busy_loops": args.busy,
+                    "page_processes": procs,
+                    "stable_ms": obj["sensing"]["stable_ms"],
+                    "sensor_to_page": summary(page),
+                    "page_over_host": summary(over),
+                    "host_with_pages": summary(host_web),
+                    "host_without_pages": summary(host_alone),
+                    "missed": misses + miss_alone,
+                    "host_cpu_ms_per_move": {"with_pages": round(cpu, 2), "without_pages": round(cpu_alone, 2)},
+                    "states_sent": web.hub.sent - sent,
+                    "states_built": None if built is None else web.hub.built - built,
+                    "pages_dropped": web.hub.dropped - dropped,
+                    "target": "page_over_host p99 <= 50 ms; host_with_pages no slower than "
+                              "host_without_pages",
+                    "machine": {"python": platform.python_version(), "cpu": platform.machine(),
+                                "cores": os.cpu_count(), "load_1min": round(os.getloadavg()[0], 1)},
+                }
+                print(json.dumps(results["tortuga_%d_pages" % count], indent=1, sort_keys=True), flush=True)
+            stop.set()
+            reader.join(2)
+            web.stop()
+            mirror.close()
+    finally:
+        for p in loops:
+            p.kill()
+            p.wait()
     out = Path(args.out)
-    results = json.loads(out.read_text()) if out.exists() else {}
-    results["tortuga_%d_pages" % args.pages] = result
+    old = json.loads(out.read_text()) if out.exists() else {}
+    old.update(results)
     out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
-    print(json.dumps(result, indent=1, sort_keys=True))
+    out.write_text(json.dumps(old, indent=1, sort_keys=True) + "\n")
     print("written to %s" % out)
-    return 0 if page else 1
+    return 0 if results else 1
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS:
         module = importlib.import_module(f"turtleboard.commands.{name}")
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text.replace("%%", "%"))
         module.add_arguments(p)
         p.set_defaults(run=module.run)
     return parser

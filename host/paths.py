@@ -63,3 +63,40 @@ def board_arg(text: str) -> str:
     if os.sep not in name and "/" not in name and reference_board(name).is_file() and name != "schema":
         return str(reference_board(name))
     return text
+
+
+def writable_file(path: str, what: str) -> None:
+    """A UserError unless `what` can be written to the file `path`: checked
+    before the work that makes it, so a game played or a test done is never
+    lost to a path that cannot take it. Nothing is left behind."""
+    import os
+
+    if os.path.isdir(path):
+        raise UserError(f"{path} is a folder: name a file for {what}")
+    existed = os.path.exists(path)
+    flags = os.O_WRONLY | os.O_APPEND | (0 if existed else os.O_CREAT | os.O_EXCL)
+    try:
+        os.close(os.open(path, flags, 0o644))
+    except OSError as e:
+        folder = os.path.dirname(os.path.abspath(path))
+        why = (e.strerror if os.path.isdir(folder) else f"{folder} is a file, not a folder"
+               if os.path.exists(folder) else f"there is no folder {folder}")
+        raise UserError(f"cannot write {what} to {path}: {why}") from None
+    if not existed:
+        os.unlink(path)
+
+
+def writable_folder(path: str, what: str) -> None:
+    """Make the folder `path` if it is missing; a UserError unless it is a
+    folder that `what` can be written in."""
+    import os
+
+    try:
+        os.makedirs(path, exist_ok=True)
+    except FileExistsError:
+        raise UserError(f"{path} is a file, not a folder; give {what} a folder "
+                        f"(made if missing)") from None
+    except OSError as e:
+        raise UserError(f"cannot make the folder {path} for {what}: {e.strerror}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UserError(f"cannot write in the folder {path} ({what}): no permission")

@@ -7,6 +7,8 @@ Inside, a closed terminal (SIGHUP) or a `kill` (SIGTERM) ends the command as
 Ctrl-C does (KeyboardInterrupt), so its clean-up runs; on the way out the
 terminal's modes are put back (a live view or a child that left it raw
 leaves no terminal without echo behind).
+
+    out = message_console()   # a command's lines: wrapped in a terminal, whole in a pipe
 """
 
 from __future__ import annotations
@@ -42,6 +44,17 @@ def _handle(signals, handler=None) -> dict:
         except ValueError:  # not the main thread: signals stay as they are
             pass
     return old
+
+
+def message_console(stderr: bool = False):
+    """A rich Console for a command's lines: in a terminal they wrap at its
+    width; into a file or a pipe (`| tail -n1`, a CI log) a line stays one
+    line, never cut at an assumed 80 columns."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    tty = stream is not None and stream.isatty()
+    return Console(stderr=stderr, highlight=False, soft_wrap=not tty)
 
 
 @contextlib.contextmanager

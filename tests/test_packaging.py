@@ -75,6 +75,38 @@ def test_the_wheel_holds_one_top_level_name_and_everything_read_at_run_time(dist
     assert shipped == on_disk
 
 
+def test_the_sdist_holds_the_docs_tests_and_set_up_and_both_carry_the_metadata(dist):
+    """The README says the sdist holds the tests, their data and the docs; the
+    metadata (authors, classifiers, Pythons) is the same in sdist and wheel."""
+    import tarfile
+    import tomllib
+    from email.parser import Parser
+
+    sdist = next(dist.parent.glob("turtleboard-*.tar.gz"))
+    with tarfile.open(sdist) as tar:
+        top = tar.getnames()[0].split("/")[0]
+        names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
+        sdist_meta = Parser().parsestr(tar.extractfile(top + "/PKG-INFO").read().decode())
+    for doc in (ROOT / "docs").iterdir():
+        assert "docs/" + doc.name in names, doc.name
+    for needed in ["README.md", "LICENSE", "Makefile", ".ci/run", "pyproject.toml",
+                   "tests/conftest.py", "tests/test_docs.py", "tests/data/tortuga_positions.txt",
+                   "tools/make_boards.py", "tools/under_load.py", "bench/results/engine_race.json",
+                   "micropython/boards/TURTLEBOARD_PICO/board.json"]:
+        assert needed in names, needed
+    assert not any(n.startswith("bench/.peer") or "__pycache__" in n for n in names)
+    with zipfile.ZipFile(dist) as wheel:
+        meta_name = next(n for n in wheel.namelist() if n.endswith(".dist-info/METADATA"))
+        wheel_meta = Parser().parsestr(wheel.read(meta_name).decode())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    for meta in (sdist_meta, wheel_meta):
+        assert meta["Author"] == meta["Maintainer"] == "The Turtleboard authors"
+        assert meta.get_all("Classifier") == project["classifiers"]
+        assert meta["Requires-Python"] == ">=3.11"
+        assert meta["License-Expression"] == "MIT"
+        assert not meta.get_all("Project-URL") and not meta["Home-page"]
+
+
 def test_installed_without_the_sim_extra(dist, tmp_path):
     bin_dir = make_venv(tmp_path / "plain", dist)
     env = env_for(bin_dir)
@@ -101,7 +133,7 @@ def test_installed_without_the_sim_extra(dist, tmp_path):
         assert (drive / name).is_file(), name
     # the virtual board needs the extra, and says so
     r = run([tb, "sim", "--board", "mahe", "--dir", tmp_path / "d"], env=env, timeout=60)
-    assert r.returncode == 2 and "turtleboard[sim]" in r.stderr, r.stderr
+    assert r.returncode == 2 and "whl[sim]" in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
 
 

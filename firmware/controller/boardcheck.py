@@ -11,6 +11,9 @@ GAME_NAMES = ("mahe", "race", "tortuga")
 PICO_PINS = tuple(range(23)) + (26, 27, 28)
 ADC_PINS = (26, 27, 28)
 CHANNELS_PER_MUX = 16  # a 74HC4067 has 16 inputs
+# Names, in characters as JSON counts them (_length: an emoji is two):
+NAME_MAX = 32  # the board's (`hello` carries it: it must fit a frame)
+CELL_NAME_MAX = 12  # a cell's (frames list many; an action's text holds two)
 
 ROOT_KEYS = ("$schema", "buttons", "cells", "description", "games", "geometry",
              "leds", "mux", "name", "sensing", "version")
@@ -53,6 +56,9 @@ def check_board(obj):
     if isinstance(obj.get("name"), str):
         if not obj["name"]:
             out.append(("$.name", "the name is empty; give the board a name"))
+        elif _length(obj["name"]) > NAME_MAX:
+            out.append(("$.name", "the name is %d characters; give the board a name of at most %d "
+                        "(an emoji counts two)" % (_length(obj["name"]), NAME_MAX)))
     elif "name" in obj:
         out.append(("$.name", "must be text, not %s" % _kind(obj["name"])))
     _int(obj, "version", "$.version", 1, 1000000, out)
@@ -100,9 +106,10 @@ def _check_games(obj, out):
         except Exception as e:  # the engine's own words on a bad geometry
             out.append(("$.geometry", "the %s rules reject this geometry: %s" % (game, e)))
             continue
-        bad = [c for c in these if not isinstance(c, str) or not c or " " in c]
+        bad = [c for c in these if not isinstance(c, str) or not c or " " in c or _length(c) > CELL_NAME_MAX]
         if bad:
-            out.append(("$.geometry", "cell names must be text without spaces, not %r" % (bad[0],)))
+            out.append(("$.geometry", "cell names must be text of 1 to %d characters without spaces, not %r"
+                        % (CELL_NAME_MAX, bad[0])))
             return None
         if cells is None:
             cells = these
@@ -306,6 +313,13 @@ def _led(led, path, count, out):
                     % (led, count, count - 1)))
         return False
     return True
+
+
+def _length(text):
+    # Characters as JSON counts them, the same on CPython and MicroPython:
+    # one beyond U+FFFF (an emoji) is two (MicroPython reads "\ud83d\udc22"
+    # in a file as two).
+    return len(text) + len([c for c in text if ord(c) > 0xFFFF])
 
 
 def _is_int(value):

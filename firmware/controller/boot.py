@@ -16,8 +16,8 @@ from turtles import game_class
 from .board import BoardError, load_board
 from .commands import FW_VERSION, PROTO_VERSION, flash_trouble, send_hello
 from .control import Controller
-from .frames import FrameError, LineReader, decode, encode, is_frame
 from .gamelog import GameLog
+from .link import Link
 from .matcher import Position
 from .sensing import Sensing
 
@@ -61,7 +61,6 @@ def start(platform_hal):
         sensing.calibrate(meanwhile=log.read_ahead)  # the log read while it waits between samples
     except OSError as e:  # the calibration could not be saved: run on
         trouble = e
-    suspect = sensing.suspect_text() if sensing.suspect else None
     forget(CHECKED)  # before the restore: its peak is the heap's highest
     seed = hal.ticks_ms()
     for r in sensing.raw:  # the low bits of the sensors' noise
@@ -77,10 +76,7 @@ def start(platform_hal):
     if getattr(hal, "note", None):  # the rp2 HAL's register read failed its boot check
         ctl.link.error("sensor", "the sensors are read the slow way, through ADC.read_u16 (%s); "
                        "the game goes on, each control cycle ~2 ms longer" % (hal.note,))
-    if suspect is not None:
-        ctl.link.error("sensor", "%s: a saved empty level no turtle explains, so it was calibrated "
-                       "afresh; look at %s (its sensor, a magnet left under it)" % (
-                           suspect, ", ".join([c[0] for c in sensing.suspect])))
+    ctl.recalibrated(sensing.suspect)  # said, in `hello` too, and lit
     if sensing.unreadable:
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))
@@ -153,31 +149,22 @@ def broken(platform_hal, text, problems):
     else:
         hal = platform_hal(NoBoard(spec[0], spec[1]))
         hal.write_leds([ERROR_RED if i % 2 == 0 else (0, 0, 0) for i in range(spec[1])])
-    reader = LineReader()
-    seq = [0]
-
-    def send(kind, payload):
-        hal.serial_write(encode(seq[0], kind, payload).encode() + b"\n")
-        seq[0] = (seq[0] + 1) & 0xFFFF
+    link = Link(hal)  # (its frames never too long for a line: a key of any length is named)
 
     def report():
         for path, msg in problems[:8]:
-            send("error", {"code": "board", "msg": "board.json %s: %s; flash a fixed board file" % (path, msg)})
+            link.error("board", "board.json %s: %s; flash a fixed board file" % (path, msg))
 
     hello = {"fw": FW_VERSION, "proto": PROTO_VERSION, "board": None, "board_version": None,
              "game": None, "n": 0, "hash": None}
-    send("hello", hello)
+    link.send("hello", hello)
     report()
     while True:
-        for line in reader.feed(hal.serial_read()):
-            if line is None or not is_frame(line):
-                continue
-            try:
-                kind = decode(line)[1]
-            except FrameError:
+        for seq, kind, _ in link.poll():
+            if seq is None:  # not a frame, or a damaged one
                 continue
             if kind == "hello":
-                send("hello", hello)
+                link.send("hello", hello)
             report()
         hal.sleep_ms(20)
 

@@ -33,8 +33,8 @@ class Buttons:
                 held = bool(hal.button(self.names[i]))
             if held == self.down[i]:
                 continue
-            if hal.ticks_diff(now, self.changed[i]) < DEBOUNCE_MS:
-                continue
+            if 0 <= hal.ticks_diff(now, self.changed[i]) < DEBOUNCE_MS:
+                continue  # (negative: the last change was over 2**29 ms ago, round the ticks' circle)
             self.down[i] = held
             self._down ^= 1 << i
             self.changed[i] = now

@@ -1,24 +1,26 @@
 # Sensing's calibration: each cell's empty level (baseline) measured at boot
 # and kept in flash (calibration.txt), and the sensors' noise that sets how
 # much scan() smooths. Module functions that take the Sensing object
-# (its methods calibrate, load, save and suspect_text call them, importing
+# (its methods calibrate, load and save call them, importing
 # this module then: boot drops it), the way decide.py takes the controller.
 #
 # After a power cut turtles may stand on the board at boot, so a cell that
 # reads far from its saved baseline (or, with none saved, far from
 # mid-scale) keeps the saved one (or mid-scale) and learns its own baseline
-# the first time it is stably empty. A saved baseline farther from the boot
-# reading than any turtle moves it (or at a rail) is wrong: it is reported
-# (`suspect`) and the cell calibrated as with none saved, so no phantom
-# turtle stands there. Calibration takes the median of readings spread over
-# ~150 ms (one wild reading cannot move it).
+# the first time it is stably empty. A saved baseline is wrong when it is
+# farther from the boot reading than any turtle moves it, at a rail, or off
+# the board's empty level (the others' median) while the cell reads as its
+# empty cells do (checks.misfit): it is reported (`suspect`) and the cell
+# calibrated as with none saved, so no phantom turtle stands there.
+# Calibration takes the median of readings spread over ~150 ms (one wild
+# reading cannot move it).
 
 import os
 from array import array
 
 from turtles.game import EMPTY
 
-from .checks import DEAD, MID, OK, smoothing
+from .checks import DEAD, MID, OK, empty_level, misfit, smoothing
 
 SAMPLES = 15  # readings per cell at calibration (their median is the baseline)
 SAMPLE_MS = 10  # apart: noise that lasts a few ms cannot fill them all
@@ -50,6 +52,7 @@ def calibrate(s, now_ms=None, meanwhile=None):
     s.noise = noise_of(samples, medians)
     s.smooth = smoothing(s.noise, s.threshold)
     saved = s.load()
+    level = empty_level([v for v in saved if v is not None])
     s.suspect = []
     changed = False
     for i in range(n):
@@ -57,7 +60,7 @@ def calibrate(s, now_ms=None, meanwhile=None):
         old = saved[i]
         if r <= s.rail or r >= 65535 - s.rail:
             base, trusted = (MID, False) if old is None else (old, True)
-        elif old is not None and not _implausible(s, old, r):
+        elif old is not None and not _implausible(s, old, r, level):
             # Near the saved baseline: the cell is empty, refresh it.
             # Far from it: a turtle stands there, keep the saved one.
             near = abs(r - old) < s.release
@@ -68,7 +71,7 @@ def calibrate(s, now_ms=None, meanwhile=None):
             # saved, and reported: no phantom turtle on that cell.
             s.suspect.append((s.board.cells[i], old, r))
             changed = True
-            base, trusted = (r, True) if abs(r - MID) <= s.zero_band else (MID, False)
+            base, trusted = (r, True) if abs(r - level) <= s.zero_band else (level, False)
         elif abs(r - MID) <= s.zero_band:
             base, trusted = r, True
         else:
@@ -102,16 +105,13 @@ def calibrate(s, now_ms=None, meanwhile=None):
         s.save()
 
 
-def _implausible(s, saved, reading):
-    # A saved empty level at a rail (a dead sensor's), or farther from
-    # the boot reading than a turtle's field reaches.
+def _implausible(s, saved, reading, level):
+    # A saved empty level at a rail (a dead sensor's), farther from the
+    # boot reading than a turtle's field reaches, or off the board's empty
+    # level while the cell reads as its empty cells do.
     return (saved <= s.rail or saved >= 65535 - s.rail
-            or abs(reading - saved) > FIELD_THRESHOLDS * s.threshold)
-
-
-def suspect_text(s):
-    # The cells whose saved baseline calibration did not believe, in words.
-    return "; ".join(["%s: saved empty level %d, it reads %d now" % c for c in s.suspect])
+            or abs(reading - saved) > FIELD_THRESHOLDS * s.threshold
+            or misfit(s, saved, reading, level))
 
 
 def load(s):

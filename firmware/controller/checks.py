@@ -21,6 +21,48 @@ NOISY_CHECKS = 8  # lively at this many stuck checks in a row (2 s): it has nois
 SMOOTH_MAX = 4  # at most the average of the last 16 scans
 
 
+def empty_level(levels):
+    # The board's empty level: the median of its cells' empty levels (a
+    # few wrong ones cannot move it); mid-scale, the sensors' own, with
+    # fewer than three known.
+    if len(levels) < 3:
+        return MID
+    levels = sorted(levels)
+    return levels[len(levels) // 2]
+
+
+def misfit(s, base, reading, level):
+    # A baseline off the board's empty level, on a cell that reads as its
+    # empty cells do: the baseline is wrong, no turtle stands there (a
+    # turtle's field moves a reading from its empty level, never onto the
+    # others' while the baseline sits beside them).
+    return abs(reading - base) >= s.release and abs(reading - level) <= s.zero_band < abs(base - level)
+
+
+def recheck(s, now):
+    # Before a new game, the boot's cross-check again on the cells' last
+    # readings: each trusted baseline that misfits is recalibrated from the
+    # reading (the cell reads EMPTY) and the file corrected. Not in the
+    # control cycle. -> [(cell, old level, new level)]
+    n = len(s.base)
+    level = empty_level([s.base[i] for i in range(n) if s.trusted[i]])
+    found = []
+    for i in range(n):
+        r = s._sum[i] >> s.smooth  # the smoothed reading
+        if s.trusted[i] and s._fault[i] == OK and misfit(s, s.base[i], r, level):
+            found.append((s.board.cells[i], s.base[i], r))
+            s.base[i] = r
+            s._state[i] = EMPTY
+            s._since[i] = now
+            if s.image[i] != EMPTY:
+                s.image[i] = EMPTY
+                s.version += 1
+            s._band(i)
+    if found:
+        s.save()
+    return found
+
+
 def check(s, now):
     # The next of the slow checks (~2 ms each on a Pico) once they are
     # due, one a call: True if one ran. With idle_checks the controller

@@ -7,6 +7,8 @@ from turtles.game import CHANCE
 
 from . import flows
 from .computer import no_hint
+from .frames import fit_text
+from .gamelog import REPORT_MAX
 from .prompts import answer, close_prompt
 
 FW_VERSION = "0.1.0"
@@ -40,6 +42,7 @@ def run_command(ctl, seq, kind, payload):
             seq,
         )
         return
+    ctl.command_seq = seq  # (a `hint` answered later says which command it answers)
     try:
         if ctl.selftest is not None and kind in GAME_COMMANDS:
             raise CommandError("selftest", "a self-test of the board is running: the game stands "
@@ -67,8 +70,11 @@ def game_error_code(e):
 
 
 def log_report(ctl):
-    # What the game log lost at a boot, until a host acknowledges it (`ack`).
-    return getattr(ctl.session.log, "report", None)
+    # What the game log lost at a boot, until a host acknowledges it (`ack`):
+    # at most REPORT_MAX bytes as a frame writes it (300 "é" are 1,800), so
+    # that `hello` always fits a line with the longest board name.
+    report = getattr(ctl.session.log, "report", None)
+    return fit_text(report, REPORT_MAX) if report else report
 
 
 def send_hello(ctl):
@@ -82,7 +88,14 @@ def send_hello(ctl):
         "n": len(game.history) if game is not None else 0,
         "hash": ctl.session.hash() if game is not None else None,
         "log": log_report(ctl),
+        "calibration": calibration_note(ctl),
     })
+
+
+def calibration_note(ctl):
+    # The cells the last calibration check measured again, and why (in
+    # `hello` and `state` until the next check: Controller.recalibrated).
+    return ctl.recal[0] if ctl.recal is not None else None
 
 
 def send_state(ctl):
@@ -90,7 +103,8 @@ def send_state(ctl):
     link = ctl.link
     if game is None:
         link.send("state", {"game": None, "players": 0, "options": {}, "dice": None,
-                            "n": 0, "hash": None, "over": False, "result": None, "log": log_report(ctl)})
+                            "n": 0, "hash": None, "over": False, "result": None, "log": log_report(ctl),
+                            "calibration": calibration_note(ctl)})
         link.send("synced", {"n": 0, "hash": None})
     else:
         hash_text = ctl.session.hash()
@@ -105,6 +119,7 @@ def send_state(ctl):
             "over": game.is_over(),
             "result": game.result(),
             "log": log_report(ctl),
+            "calibration": calibration_note(ctl),
         })
         link.send_log(ctl.session.action_texts())
         link.send("synced", {"n": len(game.history), "hash": hash_text})
@@ -155,9 +170,14 @@ def cmd_new(ctl, payload):
         seed = whole(payload, "seed", 0, 0x3FFFFFFF)
     seats = payload.get("seats")
     try:
+        found = ctl.sensing.recheck(ctl.hal.ticks_ms())  # the cells' empty levels, before the game asks for turtles
+    except OSError:  # the corrected calibration could not be saved: corrected in RAM
+        found = []
+    try:
         ctl.new(name, players, options, dice, seed, seats)
     except OSError as e:
         raise CommandError("log", "could not start the game log (%s); no new game" % (flash_trouble(e),))
+    ctl.recalibrated(found)
     send_state(ctl)
 
 
@@ -217,10 +237,10 @@ def cmd_hint(ctl, payload):
     need_game(ctl)
     why = no_hint(ctl.session.game)
     if why is not None:
-        raise CommandError("over" if ctl.session.game.is_over() else "refused", why)
+        raise CommandError("over" if ctl.session.game.is_over() else "refused", "no hint: " + why)
     if ctl.computer.playing(ctl.session.game):
-        raise CommandError("illegal", "the computer is to move, not a person")
-    ctl.computer.ask_hint("host")
+        raise CommandError("illegal", "no hint: the computer is to move, not a person")
+    ctl.computer.ask_hint("host", ctl.command_seq)
 
 
 def cmd_undo(ctl, payload):

@@ -64,6 +64,7 @@ class Computer:
         self.blink_at = 0
         self.hint = None    # (n, action) of the hint lit now, for the game thought about
         self.hint_by = None
+        self.hint_re = None
         self.paused = False  # after a takeback the board's seats wait for OK
 
     def reset(self, seats):
@@ -84,32 +85,40 @@ class Computer:
         # Is it a computer seat's turn (the board's or the host's)?
         return game is not None and self.seat(game.to_move()) != PERSON
 
-    def ask_hint(self, by):
-        # The hint is thought through by tick(), then lit and sent.
+    def ask_hint(self, by, re=None):
+        # The hint is thought through by tick(), then lit and sent; `re`:
+        # the host's `hint` command, which an error saying why not answers.
         self.hint_by = by
+        self.hint_re = re
         self.hint = None
 
     def tick(self, ctl):
-        # One slice of thought, when the board matches the game and a bot
-        # is to move or a hint was asked for.
+        # One slice of thought, when a hint was asked for, or when a bot is
+        # to move and the board matches the game. A hint is thought about
+        # whatever the board shows or asks meanwhile (it is lit once the
+        # board matches); one that cannot be given says why (an `error`).
         if self.people and self.hint_by is None:
             return  # nothing to think about (no search is under way then)
         game = ctl.session.game
-        p = ctl.prompt
-        if game is None or ctl.must_match is not None:
+        if game is None:
             return
-        if p is not None and (p.kind != "decide" or self.hint_by is None):
-            return  # a question the person answers: only a hint is thought about then
         who = game.to_move()
         level = self.seat(who)
-        if who < 0 or level == HOST or (self.paused and level != PERSON):
-            self.stop(ctl)
-            return
-        if level == PERSON:
-            if self.hint_by is None:
+        if self.hint_by is not None:
+            why = no_hint(game)
+            if why is None and level != PERSON:
+                why = "the computer is to move, not a person"
+            if why is not None:  # the game moved on since it was asked
+                self.hint_by = None
                 self.stop(ctl)
+                ctl.link.error("refused", "no hint: " + why, self.hint_re)
                 return
             level = HINT_LEVEL
+        elif ctl.must_match is not None or ctl.prompt is not None:
+            return  # the board plays once its last move is made and no question is open
+        elif who < 0 or level == HOST or level == PERSON or self.paused:
+            self.stop(ctl)
+            return
         n = len(game.history)  # no tuple: a quiet cycle allocates nothing
         if self.think is None or self.key_game is not game or self.key_n != n \
                 or self.key_changes != ctl.changes:
@@ -121,13 +130,13 @@ class Computer:
             self.key_changes = ctl.changes
             self.blink_at = ctl.hal.ticks_ms()
             return  # making the search was this cycle's slice
-        if self.seat(who) != PERSON:
+        if self.hint_by is None:
             self.blink(ctl)
         if not self.think.step():
             return
         action = self.think.action
         self.stop(ctl)
-        if self.seat(who) == PERSON:
+        if self.hint_by is not None:
             by = self.hint_by
             self.hint_by = None
             ctl.link.send("hint", {"n": len(game.history), "player": who, "level": HINT_LEVEL,

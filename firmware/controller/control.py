@@ -10,9 +10,10 @@
 # prompts.py; both commit and take back through here.
 
 from turtles import GameError, IllegalAction
+from turtles.game import CHANCE
 from turtles.rng import Rng
 
-from . import scenes
+from . import flows, scenes
 from .buttons import Buttons
 from .chores import chores
 from .commands import run_command
@@ -42,6 +43,7 @@ class Controller:
         self.display = Display(hal, board, self.link, self.session)
         self.computer = Computer(Rng(seed + 1))
         self.last_by = None      # who made the last action (`action` frame's by)
+        self.last_bust = False   # the last action was a bust (Mahé: the dice over 7)
         self.diag = False
         self.diag_at = 0
         self.pos = None          # candidates of the current position (position())
@@ -59,6 +61,7 @@ class Controller:
         self.must_match = None
         self.prompt = None
         self.prompt_seq = 0
+        self.command_seq = None  # the host command being run (commands.py)
         self.seen_version = -1
         self.steady = True       # no cell had a change not yet steady (sensing.pending)
         self.hold_from = None    # when the work began to wait for a change to settle (step())
@@ -73,12 +76,35 @@ class Controller:
         self.chores_done = -1    # the change after which chores() last finished
         self.collected = 0       # self.changes at the last collection (chores())
         self.rested = -1         # chores_done once chores and snapshots had nothing left (step())
+        self.recal = None        # the calibration check's finding (recalibrated())
 
     # ---- the game -----------------------------------------------------------
 
     def new(self, name, players, options, dice, seed=None, seats=None):
+        if seed is None:  # the board picks the game's dice
+            seed = self.session.new_seed(self.hal.ticks_ms())
         self.session.start(name, players, options, dice, seed, seats)
         self.installed(GAME)
+
+    def recalibrated(self, found):
+        # Cells whose saved empty level the calibration check (boot; a new
+        # game: sensing.recheck) found wrong and measured again, as
+        # [(cell, saved level, reading)]: an `error` frame says which,
+        # `hello` goes on saying it (`calibration`) until the next check,
+        # and their LEDs are lit until the game's next action.
+        if not found:
+            self.recal = None
+            return
+        text = "%s: a saved empty level no turtle explains, so it was calibrated afresh; look at %s " \
+            "(its sensor, a magnet left under it)" % (
+                "; ".join(["%s: saved empty level %d, it reads %d now" % c for c in found]),
+                ", ".join([c[0] for c in found]))
+        self.link.error("sensor", text)
+        cells = self.board.cells
+        leds = [(self.board.led_of[cells.index(c[0])], scenes.RECALIBRATED) for c in found]
+        game = self.session.game
+        self.recal = (text, leds, game, len(game.history) if game is not None else 0)
+        self.dirty = True
 
     def restore(self):
         # At boot: the game in the log, if there is one (True then).
@@ -92,6 +118,7 @@ class Controller:
         self.computer.reset(self.session.seats)
         self.prev_image = None
         self.last_on_board = False
+        self.last_bust = False
         self.look_first = False
         self.must_match = must_match
         self.display.shown_dice = 0
@@ -137,22 +164,74 @@ class Controller:
         self.prev_image = pos.image
         # the board it leaves, known for a move made on the board (matched)
         after = pos.image_after(action) if on_board else None
+        bust = game.busts(action)
         game.push_held(action)  # packed into the history by a quiet cycle (build())
         self.last_on_board = on_board
         self.last_by = by
+        self.last_bust = bust
         self.look_first = on_board
         if not on_board:
             self.must_match = GAME
         self.changed(after)
         self.committed = True
-        self.link.send_action(len(game.history), text, session.hash(), by)
+        self.link.send_action(len(game.history), text, session.hash(), by, bust)
         return True
 
     def takeback(self, by):
-        session = self.session
-        game = session.game
+        # Take back the last action; one the board drew itself (its dice,
+        # the cards it deals) goes with the actions before it back to the
+        # last one a person made: drawn again it would come out the same
+        # (Session.throw). One `undone` frame per action.
+        game = self.session.game
         if not game.history:
             raise IllegalAction("nothing to undo: the game is at its start")
+        drawn = self.drawn_behind()
+        if drawn == len(self.session.game.history):
+            raise IllegalAction("nothing to undo: the board drew every action so far itself, and "
+                                "would draw the same again")
+        close_prompt(self, None)
+        try:
+            for _ in range(drawn + 1):
+                self.take_back_one()
+        finally:  # (a log that could not be changed stops it between two actions)
+            self.computer.paused = True  # so a person can take back more than one move
+            self.must_match = None if by == "sensors" else TAKEN
+            self.look_first = by == "sensors"
+            self.changed()
+            self.committed = True
+
+    def drawn_behind(self):
+        # How many of the last actions the board drew itself (electronic
+        # dice, the cards it deals): found by undoing them and playing them
+        # again; behind a snapshot the whole game is replayed first.
+        session = self.session
+        while True:
+            game = session.game
+            undone = []
+            drawn = 0
+            while game.history.n:
+                undone.append(game.undo())
+                if not self.board_draws(game):
+                    break
+                drawn += 1
+            behind = drawn == len(undone) and game.history.base
+            for i in range(len(undone) - 1, -1, -1):
+                game.push(undone[i])
+            if not behind:
+                return drawn
+            session.whole_history()  # the draws go on behind the snapshot
+            self.computer.reset(self.computer.seats)
+
+    def board_draws(self, game):
+        # Does the board draw this position's chance itself?
+        session = self.session
+        return game.to_move() == CHANCE and session.dice == "electronic" \
+            and flows.device_rolls(session.name, game)
+
+    def take_back_one(self):
+        # The last action out of the log, then out of the game; `undone`.
+        session = self.session
+        game = session.game
         if game.history.base and not game.history.n:
             session.whole_history()  # behind the snapshot the game was resumed from
             game = session.game
@@ -165,13 +244,8 @@ class Controller:
         self.prev_image = None
         self.last_on_board = False
         self.last_by = None
-        self.computer.paused = True  # so a person can take back more than one move
-        self.must_match = None if by == "sensors" else TAKEN
-        self.look_first = by == "sensors"
+        self.last_bust = False
         self.display.shown_dice = 0
-        close_prompt(self, None)
-        self.changed()
-        self.committed = True
         self.link.send_undone(len(game.history), session.hash())
 
     # ---- the host ----------------------------------------------------------
@@ -352,3 +426,11 @@ class Controller:
             return
         if display.faults_sent:
             scene.status = "error"  # a dead or stuck sensor: see the error frames
+        recal = self.recal
+        if recal is not None and recal[1]:  # the cells recalibrated, until the game's next action
+            game = self.session.game
+            if game is recal[2] and (game is None or len(game.history) == recal[3]):
+                scene.leds = recal[1] + scene.leds  # (what the game asks of them shows over it)
+                scene.status = "error"
+            else:
+                self.recal = (recal[0], [], None, 0)

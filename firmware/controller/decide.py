@@ -53,6 +53,8 @@ def decide(ctl, now, scene):
             ctl.commit(actions[0], "sensors", on_board=True)
             return
         text = "put the pieces back as lit" if ctl.must_match == TAKEN else "put the pieces where the lights show"
+        if ctl.last_bust and ctl.must_match == GAME:
+            text = "a bust (the dice went over 7): put the pieces where the lights show"
         if ctl.last_by == "computer" and game.history:
             text = "the computer plays %s: make its move as lit" % game.action_text(game.history[-1])
         display.guide(scene, sensed, pos.image, text)
@@ -167,14 +169,15 @@ def in_sync(ctl, scene):
         display.set_status("player %d to move" % (who + 1), {})
         return
     hint = computer.hint_action(game)
-    if hint is not None:
-        show_hint(ctl, scene, hint)
-        return
     if flows.decide_all(session.name) or (pos.unseen and not pos.seen()):
         choices = game.legal_actions() if flows.decide_all(session.name) else pos.unseen
+        # a hint thought of before the question opened is its first choice shown
         open_prompt(ctl, "decide", "player %d decides: NEXT shows the next choice, OK confirms"
-                        % (who + 1), choices)
+                        % (who + 1), choices, None, choices.index(hint) if hint in choices else 0)
         show_prompt(ctl, scene)
+        return
+    if hint is not None:
+        show_hint(ctl, scene, hint)
         return
     display.idle_scene(scene)
     scene.leds = display.leds(pos.movable(), scenes.MOVABLE)
@@ -217,7 +220,7 @@ def show_prompt(ctl, scene):
 def roll(ctl):
     # Electronic dice and cards: the session throws, the cycle commits.
     game = ctl.session.game
-    action = ctl.session.throw(ctl.hal.ticks_ms())
+    action = ctl.session.throw()
     value = flows.dice_value(game, action)
     if ctl.commit(action, "dice"):
         ctl.display.shown_dice = value

@@ -9,7 +9,7 @@
 import json
 import sys
 
-from turtles.jsontext import dumps
+from turtles.jsontext import dumps, quote
 
 MARKER = "~TB "
 DIGITS = "0123456789"
@@ -81,6 +81,57 @@ def encode_text(seq, kind, payload_text):
     if len(line) > MAX_LINE:
         raise FrameError("frame %s is %d bytes, over the %d-byte limit" % (kind, len(line), MAX_LINE))
     return line
+
+
+def fit_text(text, size):
+    # `text`, or as much of its start as fits with "...": at most `size`
+    # bytes as a frame writes it (JSON: "é" is 6 bytes, \u00e9).
+    if len(text) <= size and len(quote(text)) <= size + 2:
+        return text
+    used = 3
+    end = 0
+    for ch in text:
+        used += len(quote(ch)) - 2
+        if used > size:
+            break
+        end += 1
+    return text[:end] + "..."
+
+
+def encode_fitted(seq, kind, payload):
+    # encode(), but never too long: the payload's longest fields are cut
+    # (a text keeps its start and "...", a list its first half, anything
+    # else becomes null) until the frame fits, and "cut" names them. A
+    # frame too long must never stop the board (a crash falls to the REPL).
+    try:
+        return encode(seq, kind, payload)
+    except FrameError:
+        pass
+    out = dict(payload)
+    cut = []
+    while True:
+        big = None
+        size = 4  # (null)
+        for key in sorted(out):
+            n = len(dumps(out[key]))
+            if key != "cut" and n > size:
+                big, size = key, n
+        if big is None:  # nothing long, only too many: every field dropped
+            return encode(seq, kind, {"cut": ["*"]})
+        value = out[big]
+        if isinstance(value, str) and len(value) > 3:
+            out[big] = fit_text(value, size // 2)
+        elif isinstance(value, list) and value:
+            out[big] = value[:len(value) // 2]
+        else:
+            out[big] = None
+        if big not in cut:
+            cut.append(big)
+        out["cut"] = sorted(cut)
+        try:
+            return encode(seq, kind, out)
+        except FrameError:
+            pass
 
 
 def is_frame(line):

@@ -1,9 +1,11 @@
 # The device end of the serial protocol: bytes in -> commands, frames out.
 # Frame syntax is controller/frames.py; payloads are listed in docs/protocol.md.
 
+import json
+
 from turtles.jsontext import dumps, plain, quote
 
-from .frames import MAX_LINE, FrameError, LineReader, decode, encode, encode_text, is_frame
+from .frames import MAX_LINE, FrameError, LineReader, decode, encode_fitted, encode_text, is_frame
 
 LOG_CHUNK = 700  # bytes of action texts per `log` frame, well inside MAX_LINE
 NOTHING = ()  # what poll() returns on a quiet line: nothing allocated
@@ -25,13 +27,18 @@ class Link:
         self.plain_cells = ok
 
     def send(self, kind, payload=None):
-        line = encode(self.seq, kind, payload)
+        # Never too long for a line: the longest fields cut, named in "cut".
+        line = encode_fitted(self.seq, kind, payload or {})
         self.seq = (self.seq + 1) & 0xFFFF
         self.hal.serial_write(line.encode() + b"\n")
 
     def send_text(self, kind, payload_text):
         # A payload already written as JSON text (sorted keys, no spaces).
-        line = encode_text(self.seq, kind, payload_text)
+        try:
+            line = encode_text(self.seq, kind, payload_text)
+        except FrameError:  # too long for a line: cut as send() cuts it
+            self.send(kind, json.loads(payload_text))
+            return
         self.seq = (self.seq + 1) & 0xFFFF
         self.hal.serial_write(line.encode() + b"\n")
 
@@ -40,12 +47,13 @@ class Link:
         # writer would cost a millisecond a frame on the device.
         self.send_text("leds", '{"c":["%s"],"from":%d}' % ('","'.join(hexes), start))
 
-    def send_action(self, n, text, hash_text, by):
+    def send_action(self, n, text, hash_text, by, bust=False):
         # The frame of a commit, written by hand as dumps() writes it: the
         # general writer took ~4 ms of the committing cycle on a Pico.
         # (the text quoted directly, not through dumps(), which took ~0.7 ms
-        # of the cycle on the emulated Pico)
-        self.send_text("action", '{"by":"%s","hash":"%s","n":%d,"text":%s}' % (by, hash_text, n, quote(text)))
+        # of the cycle on the emulated Pico). `bust`: the action was one.
+        self.send_text("action", '{%s"by":"%s","hash":"%s","n":%d,"text":%s}' % (
+            '"bust":true,' if bust else "", by, hash_text, n, quote(text)))
 
     def send_status(self, text, expect):
         # `status` written by hand too (~3 ms less a frame on a Pico).
@@ -75,14 +83,7 @@ class Link:
         payload = {"code": code, "msg": msg}
         if re is not None:
             payload["re"] = re
-        for _ in range(8):  # re is at most 5 digits, so a short msg always fits
-            try:
-                self.send("error", payload)
-                return
-            except FrameError:  # an echo of a long input: shorten until it fits
-                payload["msg"] = payload["msg"][:len(payload["msg"]) // 2] + "..."
-        payload["msg"] = "(a message too long for a frame)"
-        self.send("error", payload)
+        self.send("error", payload)  # (an echo of a long input: its msg cut to fit)
 
     def poll(self):
         # -> [(seq, kind, payload)] of the frames that arrived, in order; a

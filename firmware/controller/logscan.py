@@ -16,7 +16,9 @@
 #   cut; a last line whole but for its newline is kept;
 # - a damaged snapshot line is passed over (it only saves time): the game
 #   resumes from the snapshot before it, or the start, and replays every
-#   action line after it;
+#   action line after it. A line longer than any action line cannot be an
+#   action: whatever one byte of it is damaged (its kind, count, star, a
+#   byte made a newline, its newline) it is read as the snapshot it was;
 # - a damaged or unreadable action or takeback line ends the game there: the
 #   actions after it cannot be replayed without it.
 # Any damage (not a torn end) keeps the log as it was in <log>.bad
@@ -83,11 +85,18 @@ def scanning(path, found):
     ascii = ascii_native
     try:
         lines = _lines(f)
-        for raw in lines:
-            if raw is None:  # a block read
-                yield
-                continue
-            n += 1
+        back = []  # [(a line to read again first, 1 if it is a line of its own)]
+        while True:
+            if back:
+                raw, new = back.pop()
+            else:
+                raw, new = next(lines, b""), 1
+                if raw is None:  # a block read
+                    yield
+                    continue
+                if not raw:
+                    break
+            n += new
             size = sealed(raw)
             if size < 0 and not raw.endswith(b"\n"):
                 # the last line: whole but for its newline (kept), torn
@@ -103,12 +112,29 @@ def scanning(path, found):
                     dropped = 1  # a write the power cut short: no damage
                     break
             what = None  # why this line ends the provable game
-            if size < 0:
-                if n > 1 and _damaged_snapshot(raw, len(kept)):
+            if size < 0 and n > 1:
+                # a damaged snapshot (alone, run on into the next line, or
+                # broken in two by a byte made a newline) is passed over
+                skip = len(raw) if _damaged_snapshot(raw, len(kept)) else _cut(raw)
+                joined = 0  # the next line too (its start was this snapshot's)
+                if skip and skip < len(raw):
+                    back.append((raw[skip:], 0))  # the next line, after the damaged newline
+                if not skip and raw[-11:-9] != b" *":
+                    more = next(lines, b"")
+                    while more is None:
+                        yield
+                        more = next(lines, b"")
+                    if more and sealed(more) < 0 and _damaged_snapshot(raw + more, len(kept)):
+                        skip, joined = len(raw) + len(more), 1
+                    elif more:
+                        back.append((more, 1))
+                if skip:
                     aside.append((n, "a snapshot, passed over"))
+                    n += joined
                     mend = True
-                    at += len(raw)
+                    at += skip
                     continue
+            if size < 0:
                 what = "the game's header" if n == 1 else "an action"
             elif header is None:
                 header = _header(_text(raw, size))
@@ -135,7 +161,7 @@ def scanning(path, found):
             if what is not None:
                 # this line and every line after it are set aside
                 aside.append((n, what))
-                dropped = 1
+                dropped = 1 + len(back)
                 for rest in lines:
                     if rest is not None:
                         dropped += 1
@@ -200,9 +226,13 @@ def read_actions(path, kept, start=0, stop=None):
         k = start
         while k < end:
             line = f.readline()
-            if at == kept[k]:
+            if not line:
+                raise GameLogError("the game log changed while it was read")
+            while k < end and kept[k] < at + len(line):
+                # (after a snapshot whose newline is damaged, inside the line)
+                text = line if kept[k] == at else line[kept[k] - at:]
                 try:
-                    yield line[2:line.rfind(b" *")].decode()  # "A <text> *<crc32>\n" (the last: maybe no \n)
+                    yield text[2:text.rfind(b" *")].decode()  # "A <text> *<crc32>\n" (the last: maybe no \n)
                 except UnicodeError:  # (scan() sets such a line aside: the file changed since)
                     raise GameLogError("action %d in the game log is not text" % (k + 1))
                 k += 1
@@ -321,13 +351,52 @@ def _is_text(raw, start, end):
 
 
 def _damaged_snapshot(raw, count):
-    # A damaged line that can only be a snapshot written after `count`
-    # actions: longer than any action line, its kind and count intact, and
-    # no line end of another line inside it (two lines run together).
-    if len(raw) <= MAX_ACTION_LINE or not raw.startswith(("S %d " % count).encode()):
+    # Whether a damaged line can only be the snapshot written after `count`
+    # actions: longer than any action line, no other line's end (" *<8 hex>")
+    # inside it, and its frame ("S <count> <8 hex> ... *<8 hex>\n") intact
+    # but for one byte at most (a flipped kind, count digit, space, star or
+    # newline).
+    end = len(raw)
+    if end <= MAX_ACTION_LINE:
         return False
     star = raw.find(b" *")
-    return star == len(raw) - 11 or star == len(raw) - 10
+    while 0 <= star < end - 11:
+        if not _not_hex(raw, star + 2, star + 10):
+            return False  # two lines run together
+        star = raw.find(b" *", star + 1)
+    head = ("S %d " % count).encode()
+    k = len(head)
+    wrong = _differ(raw, 0, head) + _differ(raw, k + 8, b" ") + _differ(raw, end - 11, b" *")
+    wrong += _differ(raw, end - 1, b"\n") + _not_hex(raw, k, k + 8) + _not_hex(raw, end - 9, end - 1)
+    return wrong <= 1
+
+
+def _cut(raw):
+    # Where the next line starts in a snapshot line whose newline alone is
+    # damaged (its checksum proves the rest), run on into the next; or 0.
+    end = raw.find(b" *") + 11
+    if end < 11 or end >= len(raw) or not raw.startswith(b"S ") or _sealed(raw[:end - 1] + b"\n") < 0:
+        return 0
+    return end
+
+
+def _differ(raw, at, want):
+    # How many bytes of raw from `at` differ from `want`.
+    wrong = 0
+    for i in range(len(want)):
+        if raw[at + i] != want[i]:
+            wrong += 1
+    return wrong
+
+
+def _not_hex(raw, start, end):
+    # How many bytes of raw[start:end] are no hex digit.
+    wrong = 0
+    for i in range(start, end):
+        c = raw[i]
+        if not (48 <= c <= 57 or 97 <= c | 32 <= 102):
+            wrong += 1
+    return wrong
 
 
 def _snapshot_n(body):

@@ -11,6 +11,8 @@
 # The controller (control.py) holds the open prompt; the functions below
 # open, close and answer it, and take the buttons' presses.
 
+from turtles import GameError, IllegalAction
+
 from .computer import no_hint
 
 TAKEBACK = "takeback"  # never an engine action (those are ints or tuples)
@@ -49,9 +51,10 @@ def choice_text(game, action):
     return game.action_text(action)
 
 
-def open_prompt(ctl, kind, text, actions, image=None):
+def open_prompt(ctl, kind, text, actions, image=None, current=0):
     ctl.prompt_seq += 1
     ctl.prompt = Prompt(ctl.prompt_seq, kind, text, actions, image)
+    ctl.prompt.current = current
     ctl.link.send("prompt", ctl.prompt.payload(ctl.session.game))
 
 
@@ -77,11 +80,15 @@ def answer(ctl, index, by):
 
 
 def press(ctl, name):
-    # A button pressed: NEXT and OK answer the open prompt; with none, NEXT
-    # asks for a hint, OK lets the computer play on after a takeback or
-    # confirms a board that matches while moves stay hidden.
+    # A button pressed: UNDO takes back the last action (as the host's
+    # `undo`); NEXT and OK answer the open prompt; with none, NEXT asks for
+    # a hint, OK lets the computer play on after a takeback or confirms a
+    # board that matches while moves stay hidden.
     p = ctl.prompt
     game = ctl.session.game
+    if name == "undo":
+        undo(ctl, game)
+        return
     if p is not None:
         if name == "next":
             p.next()
@@ -91,9 +98,8 @@ def press(ctl, name):
             answer(ctl, p.current, "buttons")
         return
     computer = ctl.computer
-    if name == "next" and game is not None and ctl.must_match is None \
-            and not computer.playing(game) and no_hint(game) is None:
-        computer.ask_hint("buttons")  # NEXT with no question open: a hint
+    if name == "next" and game is not None and not computer.playing(game) and no_hint(game) is None:
+        computer.ask_hint("buttons")  # NEXT with no question open: a hint (lit once the board matches)
         return
     if name == "ok" and computer.paused and computer.playing(game):
         computer.paused = False  # the computer plays on
@@ -109,3 +115,15 @@ def press(ctl, name):
         open_prompt(ctl, "hidden", "which move was made? the last choice cancels",
                         pos.unseen + [None])
         ctl.dirty = True
+
+
+def undo(ctl, game):
+    # UNDO: the last action taken back (the pieces are then lit to go
+    # back), or why not: said, the game goes on.
+    if game is None:
+        ctl.link.error("no-game", "UNDO: there is no game to take back from; start one from the host")
+        return
+    try:
+        ctl.takeback("buttons")
+    except GameError as e:  # nothing to take back, or the log could not be changed
+        ctl.link.error("illegal" if isinstance(e, IllegalAction) else "log", str(e))

@@ -10,6 +10,7 @@ DEST = (0, 120, 255)     # a legal destination of the lifted turtle
 MOVABLE = (60, 60, 60)   # a turtle that may move
 PREVIEW = (200, 0, 255)  # what the prompt's current choice changes
 TARGET = (255, 255, 255)  # where the engine sends a turtle (Mahé after stop)
+RECALIBRATED = (0, 255, 160)  # a cell whose saved empty level was wrong, measured again
 DICE = (255, 255, 255)
 CHANCE = (255, 255, 255)  # every seat while dice or cards decide
 

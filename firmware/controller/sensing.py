@@ -139,15 +139,11 @@ class Sensing:
 
         return calibration.save(self)
 
-    def suspect_text(self):
-        from . import calibration
-
-        return calibration.suspect_text(self)
-
     # The slow checks (checks.py): module functions that take the Sensing
     # object, bound here as its methods, so that a call costs what a
     # method's does.
     check = checks.check
+    recheck = checks.recheck  # before a new game
     _find_unclear = checks.find_unclear
     _measure_noise = checks.measure_noise
     _find_stuck = checks.find_stuck

@@ -5,10 +5,11 @@
 # (control.py) commits and takes back actions: log first, then the game.
 
 from turtles import BadSetup, GameError, game_class
-from turtles.rng import Rng, derived
+from turtles.rng import Rng
 
 from . import flows
 from .computer import check_seats
+from .frames import fit_text
 
 SNAPSHOT_EVERY = 50    # a snapshot in the log after this many actions: boot replays fewer
 
@@ -18,11 +19,12 @@ class Session:
         self.board = board
         self.log = log
         self.link = link         # the log's troubles are reported as error frames
-        self.rng = Rng(seed)     # the electronic dice (throw())
+        self.rng = Rng(seed)     # picks each game's dice seed (new_seed())
         self.game = None
         self.name = None
         self.dice = "electronic"
-        self.dice_seed = None
+        self.dice_seed = None    # the game's dice: its chance at action n is stream(n)
+        self.stream_at = None    # (n, hi, lo): the dice stream's state after n steps, kept
         self.seats = None        # who plays each seat (None: people), as logged
         self.cell_map = []       # game cell -> board cell
         self.cells_in_order = False  # cell_map is 0, 1, 2, ...: the game's cells first on the board
@@ -54,20 +56,27 @@ class Session:
         self.name = name
         self.dice = dice
         self.dice_seed = seed
+        self.stream_at = None
         self.seats = seats
         self.cell_map = cell_map
         self.cells_in_order = cell_map == list(range(len(cell_map)))
 
-    def start(self, name, players, options, dice, seed=None, seats=None):
-        # A new game, its header the log's first line.
+    def new_seed(self, now):
+        # A game's dice seed (0..2**30-1), from the boot's seed stirred by
+        # the moment of the `new`.
+        rng = self.rng
+        rng.stir(now)
+        return (rng.next16() << 14) ^ rng.next16()
+
+    def start(self, name, players, options, dice, seed, seats=None):
+        # A new game, its header the log's first line. `seed`: its dice
+        # (the host's, or new_seed()), kept in the header.
         game, cell_map = self.make_game(name, players, options)
         try:
             seats = check_seats(seats, players, name)
         except ValueError as e:
             raise BadSetup(str(e))
-        extra = {"dice": dice}
-        if seed is not None:
-            extra["seed"] = seed
+        extra = {"dice": dice, "seed": seed}
         if seats is not None:
             extra["seats"] = seats
         self.log.begin(name, players, game.options, extra)
@@ -119,7 +128,10 @@ class Session:
             seats = check_seats(extra.get("seats"), game.players, header["game"])
         except ValueError:
             seats = None  # a log from another firmware: people play every seat
-        self.install(header["game"], game, cell_map, dice, extra.get("seed"), seats)
+        seed = extra.get("seed")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 0x40000000:
+            seed = self.new_seed(0)  # a log from an older firmware: dice keyed from this boot on
+        self.install(header["game"], game, cell_map, dice, seed, seats)
         return True
 
     def replay(self, header, game, resume):
@@ -142,8 +154,9 @@ class Session:
                 try:
                     game.apply_text(text)
                 except GameError as e:
+                    # (the text and the reason cut short: the report must still say where the log is kept)
                     bad = "the game log stops making sense at action %d (%s: %s); the game goes on before it" % (
-                        len(game.history) + 1, text, e)
+                        len(game.history) + 1, fit_text(text, 40), fit_text(str(e), 120))
         return game, bad
 
     def action_texts(self):
@@ -187,18 +200,32 @@ class Session:
             self.link.error("log", "could not write a snapshot to the game log (%s); the game goes on" % (e,))
         return True
 
-    def throw(self, now):
-        # Electronic dice and cards: our PRNG, weighted by the rules, stirred
-        # by the moment of the roll (`now`). -> the chance action.
+    def throw(self):
+        # Electronic dice and cards, weighted by the rules. -> the chance action.
+        # Chance belongs to the board: the outcome at action n is drawn from
+        # stream(n), so a chance taken back and drawn again, or replayed
+        # after a power cut, comes out the same.
         game = self.game
-        if self.dice_seed is None:
-            rng = self.rng
-            rng.stir(now)
+        return self.stream(len(game.history)).weighted(game.chance_outcomes())
+
+    def stream(self, n):
+        # The game's dice seed's xorshift stream stepped n times: its outputs
+        # from there draw the chance at action n (consecutive outputs of one
+        # stream, so the draws are as good as the PRNG's). The state is kept
+        # and stepped on; a takeback or a boot starts again from the seed.
+        at = self.stream_at
+        r = Rng(self.dice_seed)
+        if at is not None and at[0] <= n:
+            r.hi = at[1]
+            r.lo = at[2]
+            i = at[0]
         else:
-            # Fixed dice (a demo or a test): the same seed rolls the same game,
-            # before and after a power cut.
-            rng = derived(self.dice_seed, len(game.history))  # Rng(seed * 7919 + n + 1)
-        return rng.weighted(game.chance_outcomes())
+            i = 0
+        while i < n:
+            r.next16()
+            i += 1
+        self.stream_at = (n, r.hi, r.lo)
+        return r
 
     def hash(self):
         return "%08x" % self.game.state_hash()

@@ -2,7 +2,9 @@
 # physical pieces live in the sim world, a folder of small text files beside
 # the flash folder (docs/sim-world.md): ../world/adc and ../world/buttons are
 # read here, LED frames are written to ../world/leds. Serial is the process's
-# stdin/stdout (a pseudo-terminal to the host).
+# stdin/stdout (a pseudo-terminal to the host). On a simulated table
+# (TURTLEBOARD_SIM_CLOCK set) the time and the serial port's pace are the
+# simulator's: hal/simclock.py.
 
 import os
 import select
@@ -27,12 +29,22 @@ class Hal:
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._eof = False
+        boot = os.getenv("TURTLEBOARD_SIM_CLOCK")
+        if boot:  # a simulated table: its simulator gives the time (hal/simclock.py)
+            from .simclock import SteppedClock
+
+            clock = SteppedClock(world, boot, self._in, self._out)
+            self.ticks_ms = clock.ticks_ms  # type: ignore[method-assign]
+            self.ticks_diff = clock.ticks_diff  # type: ignore[method-assign]
+            self.sleep_ms = clock.sleep_ms  # type: ignore[method-assign]
+            self.serial_read = clock.serial_read  # type: ignore[method-assign]
+            self.serial_write = clock.serial_write  # type: ignore[method-assign]
 
     # ---- sensors and buttons -----------------------------------------
 
     def refresh(self):
-        now = time.ticks_ms()
-        if self._read_at is not None and time.ticks_diff(now, self._read_at) < REREAD_MS:
+        now = self.ticks_ms()
+        if self._read_at is not None and self.ticks_diff(now, self._read_at) < REREAD_MS:
             return
         self._read_at = now
         text = _read(self.world + "/adc")

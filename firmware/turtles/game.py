@@ -156,6 +156,15 @@ class Game:
         # it for its common actions; it must agree with doing them.
         return None
 
+    def chance_for(self):
+        # At a chance node: the player the outcome is for (a die of their
+        # move, a card they draw), or -1 (the table's: a deal, a card turned up).
+        return -1
+
+    def busts(self, action):
+        # Does this legal action end in a bust (Mahé: the dice over 7)?
+        return False
+
     def explain_illegal(self, action):
         # Why `action` is not legal now; subclasses say more.
         return "it is not one of the legal actions now"

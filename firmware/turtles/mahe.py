@@ -222,6 +222,17 @@ class Mahe(Game):
             rng.lo = lo
             hist.n += n - added
 
+    def chance_for(self):
+        # Die 1 is the moving player's, the next the decider's (who rolls them).
+        if self.phase != DIE:
+            return -1
+        return self.decider if self.dice else self.player
+
+    def busts(self, a):
+        # A die that takes the dice over 7: the turtles go back to the raft.
+        dice = self.dice
+        return self.phase == DIE and dice != () and type(a) is int and 0 < a < 7 and sum(dice) + a > LIMIT
+
     # ---- doing and undoing ----------------------------------------------
     # Undo tokens are kept for the whole game, so they are small: a negative
     # int for a die, roll, egg card or turtle choice (undone from the state

@@ -220,6 +220,13 @@ class Race(Game):
             return CHANCE
         return self.turn
 
+    def chance_for(self):
+        # A card drawn after a play, or shown from a dead hand: that player's.
+        if self.to_move() != CHANCE or self.stack_left or self.deal_left \
+                or (self.colour_next < self.players and (self.colours_first or self.stacks[self.lettuce])):
+            return -1
+        return self.turn
+
     def chance_outcomes(self):
         if self.to_move() != CHANCE:
             return []

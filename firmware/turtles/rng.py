@@ -96,15 +96,3 @@ class Rng:
             items[i], items[j] = items[j], items[i]
             i -= 1
 
-
-def derived(seed, n):
-    # Rng(seed * 7919 + n + 1) (mod 2**32), the n-th of a family of
-    # generators, for 0 <= seed < 2**30 and 0 <= n < 2**16, worked out on
-    # halves: the product itself would be a big int on the device.
-    low = (seed & 0xFFFF) * 7919 + n + 1  # < 2**30
-    r = Rng(1)
-    r.hi = ((seed >> 16) * 7919 + (low >> 16)) & 0xFFFF
-    r.lo = low & 0xFFFF
-    if not (r.hi or r.lo):
-        r.hi, r.lo = 0x9E37, 0x79B9
-    return r

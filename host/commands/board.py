@@ -10,13 +10,14 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 from controller.board import Board, check_board, engine_cells
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, reason
 from turtleboard.maker import out_path
-from turtleboard.paths import BOARD_HELP, board_arg
+from turtleboard.paths import BOARD_HELP, board_arg, writable_folder
 
 
 def add_arguments(p) -> None:
@@ -81,7 +82,7 @@ def load_checked(name: str) -> dict:
     except FileNotFoundError:
         raise UserError(f"no such board file: {name} ({BOARD_HELP})") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise UserError(f"cannot read the board file {name}: {e}") from None
+        raise UserError(f"cannot read the board file {name}: {reason(e)}") from None
     except json.JSONDecodeError as e:
         raise UserError(f"{name}: line {e.lineno} column {e.colno}: not valid JSON: {e.msg}") from None
     problems = check_board(obj)
@@ -99,7 +100,7 @@ def run_wiring(args) -> int:
     try:
         path.write_text(wiring_svg(obj), encoding="utf-8")
     except OSError as e:
-        raise UserError(f"cannot write {path}: {e}") from None
+        raise UserError(f"cannot write {path}: {reason(e)}") from None
     print(f"wrote {path}: the wiring of {obj['name']} (landscape A4; print it at 100%)")
     return 0
 
@@ -119,7 +120,7 @@ def run_bom(args) -> int:
     try:
         Path(args.csv).write_text(text, encoding="utf-8")
     except OSError as e:
-        raise UserError(f"cannot write {args.csv}: {e}") from None
+        raise UserError(f"cannot write {args.csv}: {reason(e)}") from None
     print(f"wrote {args.csv}: {len(rows)} parts for {obj['name']}", file=sys.stderr)
     return 0
 
@@ -131,6 +132,13 @@ def run_test(args) -> int:
     from turtleboard.maker.selftest import Person, SelfTest
 
     obj = load_checked(args.board)
+    # Where the results go, and the hands' folder, checked before the test:
+    # a test done by hand is never lost to a folder that cannot take them.
+    writable_folder(str(out_path(args.board, "", args.out_dir).parent),
+                    "the corrected board file and calibration")
+    if args.sim_hands and not os.path.isdir(os.path.join(args.sim_hands, "world")):
+        raise UserError(f"{args.sim_hands} is not a virtual board's folder (it has no world/): "
+                        f"give --sim-hands the --dir of the running `turtleboard sim`")
     port = pick_port(args.port)
     link = Link(port)
     hello = link.open()

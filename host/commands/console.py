@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from rich.console import Console as RichConsole
-
 from turtleboard.connection.link import Link, NotOurDevice, VersionMismatch
 from turtleboard.console.app import run_console
-from turtleboard.terminal import kept_terminal
+from turtleboard.paths import writable_file
+from turtleboard.terminal import kept_terminal, message_console
 
 
 def add_arguments(p) -> None:
@@ -20,9 +19,11 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from turtleboard.commands.flash import pick_port
 
+    if args.log:
+        writable_file(args.log, "the session log")
     port = args.port or pick_port(None)
     link = Link(port)
-    err = RichConsole(stderr=True, highlight=False)
+    err = message_console(stderr=True)
     try:
         link.open(timeout=2.5)
     except (NotOurDevice, VersionMismatch) as e:

@@ -11,7 +11,8 @@ import time
 
 from turtleboard.errors import UserError
 from turtleboard.games import entry, games_help
-from turtleboard.paths import BOARD_HELP, board_arg, reference_board
+from turtleboard.paths import BOARD_HELP, board_arg, reference_board, writable_file
+from turtleboard.sim.lock import lock_folder
 from turtleboard.terminal import kept_terminal, shielded
 
 PLAYERS = {"mahe": 2, "race": 3, "tortuga": 2}
@@ -169,16 +170,42 @@ def run(args) -> int:
         raise UserError(str(e))
     seats, host_levels = parse_seats(args.seats, players)
     record_path = args.record or "demo-%s-%d.txt" % (args.game, args.seed)
+    writable_file(record_path, "the game record")  # before the game, not after it
     plain = args.plain or not sys.stdout.isatty()
     temp = args.dir is None
     view = View(plain)
     with kept_terminal():  # (before the folder is made: a kill then still removes it)
         sim_dir = tempfile.mkdtemp(prefix="turtleboard-demo-") if temp else os.path.abspath(args.dir)
-        return _play(args, view, plain, temp, sim_dir, board, board_path, rules, options,
+        try:
+            # A folder another virtual board uses is refused before anything
+            # in it is touched; the virtual board started here gets the lock.
+            lock = lock_folder(sim_dir)
+        except BaseException:
+            if temp:
+                shutil.rmtree(sim_dir, ignore_errors=True)
+            raise
+        return _play(args, view, plain, temp, sim_dir, lock, board, board_path, rules, options,
                      players, record_path, seats, host_levels)
 
 
-def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, players,
+def save_record(path: str, text: str) -> str:
+    """Write the record of the game played to `path`, or, should that fail now
+    (the folder went away, the disk filled up), to a new file in the temporary
+    folder: a game played is never lost. -> where it is."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+    except OSError as e:
+        fd, other = tempfile.mkstemp(prefix="demo-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        print("could not write %s (%s): the record is in %s instead" % (path, e.strerror, other),
+              file=sys.stderr)
+        return other
+
+
+def _play(args, view, plain, temp, sim_dir, lock, board, board_path, rules, options, players,
           record_path, seats, host_levels) -> int:
     from turtleboard.connection.link import DeviceError
     from turtleboard.connection.replica import Mirror
@@ -187,7 +214,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
     from turtleboard.sim.world import WIRING_FILE, World, WorldError
 
     bg = mirror = world = web = None
-    keep = False  # a failed demo's folder is kept: its flash and world tell what happened
+    failed = False  # (a temporary folder is removed all the same: --dir keeps one)
     refused = False
     try:
         device.prepare(sim_dir, board_path, fresh_firmware=True)
@@ -206,7 +233,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
             extra = ["--wiring", wiring_path]
             for fault in world.wiring.faults():
                 view.say("wiring fault of this virtual board, kept: %s" % fault)
-        bg = device.Background(sim_dir, board_path, extra)
+        bg = device.Background(sim_dir, board_path, extra, lock=lock)
         view.say("virtual board on %s" % bg.path)
         mirror = Mirror(bg.path, geometry=board.geometry)
         hello = mirror.start(10)
@@ -262,8 +289,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
             print(text_picture(game))
         res = game.result() or {}
         winners = ", ".join("player %d" % (w + 1) for w in res.get("winners", []))
-        with open(record_path, "w") as f:
-            f.write(write_record(game))
+        record_path = save_record(record_path, write_record(game))
         print("game over after %d actions in %.0f s: %s won (scores %s)"
               % (len(game.history), time.monotonic() - started, winners or "nobody",
                  res.get("scores")))
@@ -279,7 +305,7 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
     except KeyboardInterrupt:
         raise  # Ctrl-C, a closed terminal: nothing went wrong, nothing to keep
     except BaseException:
-        keep = temp and not refused
+        failed = temp and not refused
         raise
     finally:
         with shielded():  # a second Ctrl-C or kill must not leave a device or folder behind
@@ -292,11 +318,12 @@ def _play(args, view, plain, temp, sim_dir, board, board_path, rules, options, p
                 bg.stop()
             if world is not None:
                 world.close()
-            if keep:
-                print("the virtual board's folder is kept for a look: %s (its flash holds the "
-                      "game log; delete it when done)" % sim_dir, file=sys.stderr)
-            elif temp:
+            if failed:
+                print("(to look at the virtual board after a failed demo, give it a folder "
+                      "to keep: --dir D)", file=sys.stderr)
+            if temp:
                 shutil.rmtree(sim_dir, ignore_errors=True)
+            os.close(lock)  # last: the folder was ours until here
 
 
 def start_web(args, mirror, board_path, view, players):
@@ -320,8 +347,7 @@ def start_web(args, mirror, board_path, view, players):
     except UserError as e:
         view.say("no web page: %s" % e)
         return None
-    view.say("the game on a web page: %s (players' own pages: %s)" % (
-        web.url(), ", ".join(web.url("seat", s) for s in range(players))))
+    view.say("the game on a web page: %s (players' own pages: %s)" % (web.url(), web.seats_words(players)))
     if web.access.lan:
         import io
 

@@ -45,6 +45,7 @@ from turtleboard.flashing.uf2 import (
     read_info,
 )
 from turtleboard.paths import BOARD_HELP, FIRMWARE, board_arg, check_firmware
+from turtleboard.terminal import message_console
 
 NO_ROMFS = ("this board's MicroPython has no ROMFS partition, so the firmware runs from RAM "
             "(about 2x the heap; see docs/firmware.md)")
@@ -249,7 +250,7 @@ def progress_bar(out: Console, label: str, total: int):
 
 
 def run(args) -> int:
-    out = Console(stderr=False, highlight=False)
+    out = message_console()
     if not args.board and not args.micropython:
         raise UserError("say which board file to put on the board: --board <board file or "
                         "mahe|race|tortuga>")

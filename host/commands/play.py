@@ -41,7 +41,7 @@ def run(args) -> int:
     web = None
     try:
         try:
-            mirror.wait_synced(5)
+            said = [text for kind, text in mirror.wait_synced(5) if kind == "note"]  # (the log's report...)
         except LinkError as e:
             raise UserError(f"{e}; the board answers hello but not sync: is its firmware ours?") from None
         game = mirror.replica.game
@@ -57,11 +57,11 @@ def run(args) -> int:
             from turtleboard.web.cli import start
 
             web = start(args, mirror, board_file_for((mirror.hello or {}).get("board"), args.board))
-            web.print_links(game.players if game is not None else 5)
+            web.print_links(game.players if game is not None else None)
         if args.no_tui:
             serve_only(mirror, host)
             return 0
-        notes = ["the table's web page: %s" % web.url()] if web else []
+        notes = said + (["the table's web page: %s" % web.url()] if web else [])
         with kept_terminal():  # however it ends, the terminal is left as it was
             MirrorApp(mirror, None if args.player is None else args.player - 1, args.board,
                       host, notes).run()

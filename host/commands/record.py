@@ -7,7 +7,7 @@ from pathlib import Path
 
 from turtleboard.connection.link import LinkError
 from turtleboard.errors import UserError
-from turtleboard.paths import BOARD_HELP, board_arg
+from turtleboard.paths import BOARD_HELP, board_arg, writable_file
 from turtles.record import write_record
 
 
@@ -91,6 +91,8 @@ def run(args) -> int:
     from turtleboard.mirror.app import board_file_for
 
     geometry = (board_file_for(None, args.board) or {}).get("geometry") if args.board else None
+    if args.output:
+        writable_file(args.output, "the record")
     text = export_record(pick_port(args.port), geometry)
     if args.output:
         try:

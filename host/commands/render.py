@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, reason
 from turtleboard.pictures.svg import svg_picture
 from turtles.record import RecordError, read_record
 
@@ -27,7 +27,7 @@ def load_game(path: str):
         except FileNotFoundError:
             raise UserError(f"no such record: {path}") from None
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read {path}: {e}") from None
+            raise UserError(f"cannot read {path}: {reason(e)}") from None
     try:
         return read_record(text)
     except RecordError as e:
@@ -54,7 +54,7 @@ def run(args) -> int:
         try:
             Path(args.output).write_text(svg, encoding="utf-8")
         except OSError as e:
-            raise UserError(f"cannot write {args.output}: {e}") from None
+            raise UserError(f"cannot write {args.output}: {reason(e)}") from None
         print(f"wrote {args.output} (position after {at} of {total} actions)")
     else:
         sys.stdout.write(svg)

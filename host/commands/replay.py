@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, reason
 from turtleboard.pictures import text_picture
 from turtles.record import RecordError, read_record, result_text
 
@@ -25,7 +25,7 @@ def run(args) -> int:
         except FileNotFoundError:
             raise UserError(f"no such record: {args.file}") from None
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read {args.file}: {e}") from None
+            raise UserError(f"cannot read {args.file}: {reason(e)}") from None
     try:
         game = read_record(text)
     except RecordError as e:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, reason
 from turtleboard.games import KEYS, entry, games_help, options_help
+from turtleboard.paths import writable_file
 from turtles import GameError, new_game
 from turtles.bots import play_random
 from turtles.record import parse_options, write_record
@@ -23,6 +24,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    if args.output:
+        writable_file(args.output, "the record")
     try:
         chosen = entry(args.game)
         options = dict(chosen.options)
@@ -33,7 +36,10 @@ def run(args) -> int:
     play_random(game, Rng(args.seed))
     text = write_record(game)
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:  # (checked before the game: a folder gone since, a full disk)
+            raise UserError(f"cannot write the record to {args.output}: {reason(e)}") from None
     else:
         print(text, end="")
     return 0

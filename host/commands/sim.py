@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, reason
 from turtleboard.paths import BOARD_HELP, board_arg
 
 
@@ -38,6 +38,9 @@ def add_arguments(p) -> None:
     p.add_argument("--lifeline", action="store_true", help=argparse.SUPPRESS)
     # --lifeline: stop when standard input closes (a program that starts the
     # device keeps a pipe to it open, so the device dies with that program).
+    p.add_argument("--lock-fd", type=int, default=None, help=argparse.SUPPRESS)
+    # --lock-fd N: the folder's lock, taken by the program that started us
+    # (the demo, which prepared the folder under it) and handed on as fd N.
     w = p.add_argument_group(
         "wiring faults", "the board as soldered may differ from the board file the firmware "
         "runs (kept in <dir>/world/wiring.json until the next start; try `turtleboard board "
@@ -95,7 +98,7 @@ def wiring_of(board, args):
                 with open(args.wiring) as f:
                     spec = json.load(f)
             except (OSError, ValueError) as e:
-                raise UserError("cannot read the wiring file %s (%s)" % (args.wiring, e))
+                raise UserError("cannot read the wiring file %s (%s)" % (args.wiring, reason(e)))
             if isinstance(spec, dict) and "mux" in spec:
                 wiring = Wiring.from_board_file(board, load_board_file(args.wiring))
             else:
@@ -134,7 +137,7 @@ def wiring_of(board, args):
 def run(args) -> int:
     require_sim_platform()
     from turtleboard.sim import device
-    from turtleboard.sim.lock import lock_folder
+    from turtleboard.sim.lock import lock_folder, mark_holder
     from turtleboard.sim.supervisor import Supervisor
     from turtleboard.sim.world import WIRING_FILE, World, WorldError
 
@@ -145,7 +148,13 @@ def run(args) -> int:
     if romfs_bytes < 0 or romfs_bytes % 4096:
         raise UserError("--romfs-bytes is the ROM partition's size, a multiple of 4096 "
                         "(e.g. 262144), or 0 for none; not %d" % romfs_bytes)
-    lock = lock_folder(sim_dir)  # before anything in the folder is touched
+    board = device.load_board_file(args.board)
+    wiring = wiring_of(board, args)  # (a bad option: nothing of the folder touched)
+    if args.lock_fd is not None:
+        lock = args.lock_fd
+        mark_holder(lock)
+    else:
+        lock = lock_folder(sim_dir)  # before anything in the folder is touched
     board = device.prepare(sim_dir, args.board, fresh_firmware=args.fresh_firmware,
                            blank=args.blank)
     world_dir = os.path.join(sim_dir, "world")
@@ -155,7 +164,6 @@ def run(args) -> int:
         if not quiet:
             print("sim: " + text, file=sys.stderr, flush=True)
 
-    wiring = wiring_of(board, args)
     if wiring is None:
         try:  # soldered as the board file says
             os.unlink(os.path.join(world_dir, WIRING_FILE))
@@ -197,11 +205,14 @@ def run(args) -> int:
         threading.Thread(target=_stop_when_stdin_closes, name="lifeline", daemon=True).start()
     try:
         if args.interactive:
+            from turtleboard.sim.overheard import Overheard
             from turtleboard.sim.worldview import WorldApp
 
+            heard = Overheard(board.geometry)  # the game, for the turtles' names
+            sup.overhear = heard.feed
             thread = threading.Thread(target=sup.serve, name="supervisor", daemon=True)
             thread.start()
-            app = WorldApp(world, port=sup.path)
+            app = WorldApp(world, port=sup.path, heard=heard)
             app.run()
             sup.stop()
             thread.join(3)

@@ -46,7 +46,7 @@ from controller import frames
 from turtleboard import __version__
 from turtleboard.connection.schema import problem
 from turtleboard.errors import UserError
-from turtleboard.sim.lock import folder_served
+from turtleboard.sim.lock import LOCK_FILE, PORT_FILE, folder_served
 
 PROTO = 1  # the protocol version this host speaks (docs/protocol.md)
 BAUD = 115200
@@ -107,6 +107,8 @@ def describe_open_error(port: str, err: Exception) -> str:
     """A message for a port that would not open: what happened and what to do."""
     text = str(err)
     low = text.lower()
+    if os.path.isdir(port):
+        return f"{port} is a folder, not a serial port: `turtleboard devices` lists the ports"
     if not os.path.exists(port):
         return (
             f"no such port: {port}. Is the board plugged in (or the virtual board started "
@@ -169,6 +171,12 @@ class Link:
         path (the virtual board's <dir>/pty), read again at every (re)open, so
         a virtual board restarted on a new pty is found again."""
         if os.path.isfile(self.port):
+            folder = os.path.dirname(os.path.abspath(self.port))
+            if os.path.basename(self.port) != PORT_FILE and not os.path.exists(
+                    os.path.join(folder, LOCK_FILE)):
+                raise PortError(
+                    f"{self.port} is a file, not a serial port: give the board's port "
+                    f"(`turtleboard devices` lists them) or a virtual board's DIR/{PORT_FILE}")
             try:
                 with open(self.port, encoding="utf-8") as f:
                     path = f.read().strip()
@@ -176,7 +184,6 @@ class Link:
                 raise PortError(f"cannot read the port file {self.port}: {e}") from None
             if not path:
                 raise PortError(f"the port file {self.port} is empty (is the virtual board starting?)")
-            folder = os.path.dirname(os.path.abspath(self.port))
             if not folder_served(folder):
                 # left by a virtual board that was stopped or killed: its pty
                 # number may belong to another program's terminal by now

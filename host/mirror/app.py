@@ -42,7 +42,14 @@ from turtleboard.errors import UserError
 from turtleboard.mirror.board_text import board_text
 from turtleboard.mirror.newgame import NewGameScreen
 from turtleboard.paths import reference_boards
-from turtleboard.pictures.describe import action_words, choice_words, panel_lines
+from turtleboard.pictures.describe import (
+    BUST_WORDS,
+    action_words,
+    by_words,
+    choice_words,
+    panel_lines,
+    status_words,
+)
 
 # How the board's buttons answer a question, at the end of its text: left
 # out of the compact panel, whose key line says it.
@@ -85,6 +92,7 @@ def led_of_cells(board: dict | None) -> dict:
 BATCH_S = 0.05  # seconds: the link thread hands events to the display at most this often
 BATCH_MAX = 2000  # events, at most, in one hand-over
 BAD_EVERY = 1.0  # seconds between two lines about lines from the board the host cannot use
+LOG_ROWS = 500  # rows the log pane keeps (a bound on its memory: a hostile board fills it)
 
 
 def bad_text(ev) -> str:
@@ -151,7 +159,9 @@ class MirrorApp(App):
             yield BoardView(id="board")
             with VerticalScroll(id="panel"):
                 yield Static(id="side")
-        yield RichLog(id="log", markup=True, wrap=True, max_lines=2000)
+        # (max_lines counts rows as wrapped: each row holds its segments and
+        # Textual's caches, ~4 KB; 2,000 of them were ~25 MB of a flooded mirror)
+        yield RichLog(id="log", markup=True, wrap=True, max_lines=LOG_ROWS)
         yield Input(placeholder=": a command (enter d3, answer 1, undo, sync, new mahe 4); Esc: keys",
                     id="cmd")
         yield Footer()
@@ -271,14 +281,15 @@ class MirrorApp(App):
             if f.kind == "action":
                 who = f.payload.get("by", "")
                 text = action_words(self.mirror.replica.game, str(f.payload.get("text")))
+                bust = f" [bold red]{BUST_WORDS}[/bold red]" if f.payload.get("bust") is True else ""
                 log.write(f"[bold cyan]{f.payload.get('n')}. {escape(text)}[/bold cyan]"
-                          f" [dim]({escape(str(who))})[/dim]")
+                          f" [dim]({escape(by_words(who))})[/dim]{bust}")
                 if isinstance(f.payload.get("n"), int):
                     self.logged = f.payload["n"]
             elif f.kind == "hint":
                 p = f.payload
                 log.write(f"[bold yellow]hint for player {p.get('player', 0) + 1}: "
-                          f"{escape(str(p.get('text')))}[/bold yellow] [dim](the {escape(str(p.get('level')))} "
+                          f"{escape(action_words(self.mirror.replica.game, str(p.get('text'))))}[/bold yellow] [dim](the {escape(str(p.get('level')))} "
                           f"level's move, lit on the board)[/dim]")
             elif f.kind == "undone":
                 log.write(f"[yellow]taken back, now at action {f.payload.get('n')}[/yellow]")
@@ -418,18 +429,28 @@ class MirrorApp(App):
                 out.append(line + "\n", style=style)
         if m.status and not (m.prompt and m.prompt.get("text") == m.status.get("text")):
             out.append("board: " if compact else "\nboard: ", style="bold")
-            out.append(str(m.status.get("text", "")) + "\n")
+            out.append(status_words(game, str(m.status.get("text", ""))) + "\n")
         return out
 
     # ---- keys and commands -------------------------------------------------------
 
     def send(self, kind: str, payload: dict | None = None) -> None:
         log = self.query_one("#log", RichLog)
+        said = self.sent_words(kind, payload or {})
         try:
             self.mirror.send(kind, payload)
-            log.write(f"[dim]> {kind} {escape(json.dumps(payload or {}, sort_keys=True))}[/dim]")
+            log.write(f"[dim]> {escape(said)}[/dim]")
         except Disconnected as e:
             log.write(f"[red]not sent: {escape(str(e))}[/red]")
+
+    def sent_words(self, kind: str, payload: dict) -> str:
+        """What the log says was sent: an answer by its number (from 1) and
+        in words, any other command as it goes to the board."""
+        choices = (self.mirror.prompt or {}).get("choices") or []
+        i = payload.get("choice")
+        if kind == "answer" and isinstance(i, int) and 0 <= i < len(choices):
+            return f"answer {i + 1}: {choice_words(self.mirror.replica.game, choices[i])}"
+        return f"{kind} {json.dumps(payload, sort_keys=True)}"
 
     def action_new(self) -> None:
         games = (self.board_def or {}).get("games") or ["mahe", "race", "tortuga"]
@@ -438,7 +459,12 @@ class MirrorApp(App):
             if payload is not None:
                 self.send("new", payload)
 
-        self.push_screen(NewGameScreen([str(g) for g in games]), chosen)
+        game = self.mirror.replica.game
+        playing = None
+        if game is not None and game.history and not game.is_over():  # (a game begun)
+            playing = "%s, %d action%s" % (game.title or game.name, len(game.history),
+                                           "" if len(game.history) == 1 else "s")
+        self.push_screen(NewGameScreen([str(g) for g in games], playing), chosen)
 
     def action_hint(self) -> None:
         self.send("hint")

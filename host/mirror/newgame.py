@@ -5,6 +5,11 @@ values, no list opens over the dialog), the word on the focused one below
 them; a seat a line, as many as there are players. It fits 80x24.
 
     app.push_screen(NewGameScreen(["tortuga"]), callback)   # callback(payload | None)
+    NewGameScreen(["mahe"], playing="Mahé, 37 actions")     # a game is on: Start ends it
+
+The first choice that can change has the focus when it opens (on a board
+of one game, the players). With a game on the board and not over, the
+dialog says that Start ends it for good, and the button says so too.
 
 The payload is what the protocol's `new` takes: {"game", "players",
 "options", "dice", and "seats" when the computer plays one}. Each choice is one Field (a label, its values, a word);
@@ -181,16 +186,18 @@ class NewGameScreen(ModalScreen):
     #fields { height: auto; max-height: 15; }
     #choices { height: auto; }
     .row { height: 1; }
-    .row Label { width: 12; }
+    .row Label { width: 14; padding-right: 1; }  /* the longest, "open colours", and a gap */
     .choice { width: 1fr; }
     .choice:focus { background: $accent; color: $text; text-style: bold; }
     #about { color: $text-muted; height: 3; margin: 1 0 0 0; }
+    #playing { color: $warning; text-style: bold; }
     #buttons { height: 3; align: right middle; }
     """
     BINDINGS = [("escape", "cancel", "cancel")]
 
-    def __init__(self, rule_sets: list[str]):
+    def __init__(self, rule_sets: list[str], playing: str | None = None):
         super().__init__()
+        self.playing = playing  # the game on the board, in words, if one is being played
         self.entries = [g for g in GAMES if g.rules in rule_sets] or list(GAMES)
         self.key = self.entries[0].key
         self.selects: dict[str, Choice] = {}  # field key -> its choice
@@ -198,6 +205,9 @@ class NewGameScreen(ModalScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static("[b]A new game[/b]  (left/right change, Tab moves on, Esc cancels)")
+            if self.playing:
+                yield Static("A game is being played: %s. Start ends it for good." % self.playing,
+                             id="playing", markup=False)
             with VerticalScroll(id="fields"):
                 with Horizontal(classes="row"):
                     yield Label("game")
@@ -206,12 +216,22 @@ class NewGameScreen(ModalScreen):
                 yield Vertical(id="choices")
             yield Static(id="about")
             with Horizontal(id="buttons"):
-                yield Button("Start", id="start", variant="primary")
+                yield Button("End it, start" if self.playing else "Start", id="start",
+                             variant="primary")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.show_fields()
-        self.query_one("#game", Choice).focus()
+        self.call_after_refresh(self.focus_first)
+
+    def focus_first(self) -> None:
+        """The focus on the first choice that can change (the game, unless
+        the board plays only one: then the players, or the next)."""
+        for choice in [self.query_one("#game", Choice)] + list(self.selects.values()):
+            if choice.can_focus:
+                choice.focus()
+                return
+        self.query_one("#start", Button).focus()
 
     def about(self, words: str) -> None:
         self.query_one("#about", Static).update(words)
@@ -263,8 +283,13 @@ class NewGameScreen(ModalScreen):
 
     def on_descendant_focus(self, event) -> None:
         if isinstance(event.widget, Button):
-            self.about("Start: the board begins this game" if event.widget.id == "start"
-                       else "Cancel: no new game")
+            if event.widget.id == "cancel":
+                self.about("Cancel: no new game" + (", the game goes on" if self.playing else ""))
+            elif self.playing:
+                self.about("Start: the board ends the game being played (%s) and begins this "
+                           "one; the old game cannot be taken up again" % self.playing)
+            else:
+                self.about("Start: the board begins this game")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -15,16 +15,21 @@ CHANCE_WORDS = {
 }
 
 
+TATTOO_WORDS = {"L": "Life", "E": "Exchange", "I": "Immortality", "C": "Contamination"}
 HIDDEN = ("mahe", "race")  # games with cards some players may not see
 
 
-def chance_hint(game) -> str:
-    # What chance decides now, never its possible outcomes (they can show
-    # what a pile still holds).
+def chance_kind(game) -> str:
+    """What chance decides now, as a key of CHANCE_WORDS ("" for none
+    known), never its possible outcomes (they can show what a pile still holds)."""
     legal = game.legal_texts()
     first = legal[0] if legal else ""
     word = first.split()[0] if " " in first else first.rstrip("0123456789")
-    return CHANCE_WORDS.get(word, "chance decides")
+    return word if word in CHANCE_WORDS else ""
+
+
+def chance_hint(game) -> str:
+    return CHANCE_WORDS.get(chance_kind(game), "chance decides")
 
 
 def _who(p) -> str:
@@ -32,10 +37,20 @@ def _who(p) -> str:
 
 
 def choice_words(game, text: str) -> str:
-    """A prompt's choice (action notation) in words, the notation after it:
-    '=S' -> 'the turtle joins south (player 1) [=S]'. Unknown forms stay as they are."""
+    """A prompt's choice or an action (notation) in words, the notation after
+    it: '=S' -> 'the turtle joins south (player 1) [=S]'; where the notation
+    counts players from 0 (a Race `colour 2 green`) the words alone, which
+    count from 1. Unknown forms stay as they are."""
     words = _choice_words(game, str(text))
-    return f"{words} [{text}]" if words else str(text)
+    if not words:
+        return str(text)
+    return words if str(text).startswith("colour ") else f"{words} [{text}]"
+
+
+def plain_words(game, text: str) -> str:
+    """An action in words alone (the notation where there are none): for a
+    sentence that names a move, 'the computer played the turtle joins north'."""
+    return _choice_words(game, str(text)) or str(text)
 
 
 def _choice_words(game, t: str) -> str:
@@ -67,6 +82,12 @@ def _choice_words(game, t: str) -> str:
             return f"the turtle joins {names[p]} ({_who(p)})"
         if t == "done":
             return "no more turtles this turn"
+        power = TATTOO_WORDS.get(t[:1])
+        if power and t[1:2] == "@":
+            return f"the {power} tattoo on the turtle on {t[2:]}"
+        if power and t[1:3].islower() and t[2:3].isdigit():
+            born = t.split("+")[1] if "+" in t else ""
+            return f"{power} ({t[1:3]})" + (f": a new turtle on {born}" if born else "")
         if t[:1] == "+":
             return "put turtles on " + t[1:].replace(",", ", ")
         if t.startswith("give:"):
@@ -86,37 +107,87 @@ def _choice_words(game, t: str) -> str:
         if t.startswith("stack "):
             return f"{t[6:]} next on the start stack"
         if t.startswith("draw "):
-            return f"the card drawn is {t[5:]}"
+            return f"the card drawn is {race_card(t[5:])}"
         if t == "discard":
             return "no card can be played: show the hand, draw five"
         if t.startswith("show "):
-            card = _race_card(t[5:])
-            return f"the dead hand shows {t[5:]}" + (f" ({card})" if card else "")
+            return f"the dead hand shows {race_card(t[5:])}"
         return _race_card(t)
     return ""
 
 
 RACE_STEPS = {"++": "2 forward", "+": "1 forward", "-": "1 back"}
+RACE_COLOURS = ("red", "yellow", "green", "blue", "purple")
+
+
+def race_card(t: str) -> str:
+    """A Race card in words, in a hand or played: 'red+' -> 'red 1 forward',
+    '^' -> 'arrow card: the last turtle 1 forward'; the text itself where it
+    is no card."""
+    return _race_card(str(t)) or str(t)
 
 
 def _race_card(t: str) -> str:
-    # A Race card played, in words: 'red+' -> 'red 1 forward'.
-    colours = ("red", "yellow", "green", "blue", "purple")
-    if t.startswith("*") and t[2:] in colours and t[1:2] in "+-":
-        return f"rainbow card: {t[2:]} {RACE_STEPS[t[1]]}"
+    if t[:1] == "*" and t[1:2] in ("+", "-") and t[2:] in RACE_COLOURS + ("",):
+        return f"rainbow card: {t[2:] or 'any turtle'} {RACE_STEPS[t[1]]}"
     for arrow, steps in (("^^", "2"), ("^", "1")):
-        if t.startswith(arrow) and t[len(arrow):] in colours:
+        if t.startswith(arrow) and t[len(arrow):] in RACE_COLOURS:
             return f"arrow card: {t[len(arrow):]} (at the back) {steps} forward"
+        if t == arrow:
+            return f"arrow card: the last turtle {steps} forward"
     for sign in ("++", "+", "-"):
-        if t.endswith(sign) and t[:-len(sign)] in colours:
+        if t.endswith(sign) and t[:-len(sign)] in RACE_COLOURS:
             return f"{t[:-len(sign)]} {RACE_STEPS[sign]}"
     return ""
 
 
+BUST_WORDS = "a bust: the dice went over 7, the turtles go back to the raft"
+
+
 def action_words(game, text: str) -> str:
-    """An action as the log and the panel show it: the notation, in words
-    where the notation counts from 0 (a Race `colour 0 red` is player 1's)."""
-    return choice_words(game, text) if str(text).startswith("colour ") else str(text)
+    """An action as the log and the panel show it: the notation (as the
+    record writes it), then its words: '^^blue — arrow card: blue (at the
+    back) 2 forward'; where the notation counts players from 0 the words
+    alone (a Race `colour 0 red`: 'player 1 is red')."""
+    text = str(text)
+    words = _choice_words(game, text)
+    if not words:
+        return text
+    return words if text.startswith("colour ") else f"{text} — {words}"
+
+
+# Who made an action (the `by` of an `action` frame), as the log says it.
+BY_WORDS = {"host": "from this PC", "sensors": "seen on the board", "buttons": "NEXT/OK",
+            "dice": "the board rolled", "computer": "the board's computer"}
+
+
+def by_words(by) -> str:
+    return BY_WORDS.get(str(by), str(by))
+
+
+# The board's status sentences that name a move in notation (firmware/controller/decide.py).
+MOVE_IN_STATUS = (("the computer plays ", ": make its move as lit"),
+                  (" (the computer played ", ")"), ("hint for player ", ""))
+
+
+def status_words(game, text: str) -> str:
+    """The board's status line with the move it names in words: 'player 2 to
+    move (the computer played =N)' -> '... (the computer played the turtle
+    joins north (player 2))'."""
+    text = str(text)
+    for before, after in MOVE_IN_STATUS:
+        at = text.find(before)
+        if at < 0 or not text.endswith(after):
+            continue
+        start = at + len(before)
+        if before == "hint for player ":
+            start = text.find(": ", start) + 2
+            if start < 2:
+                continue
+        end = len(text) - len(after)
+        if end > start:
+            return text[:start] + plain_words(game, text[start:end]) + text[end:]
+    return text
 
 
 def mahe_distance(dice) -> str:
@@ -149,14 +220,15 @@ def mahe_lines(game, view) -> list[str]:
 
 
 def race_lines(game, view, player) -> list[str]:
-    out = [f"last card: {view.get('last_card') or 'none yet'}"]
+    last = view.get("last_card")
+    out = [f"last card: {race_card(last) if last else 'none yet'}"]
     out.append(f"draw pile {view.get('draw_pile', 0)}, played pile {view.get('played_pile', 0)}")
     colours = view.get("colours") or []
     known = [f"{_who(p)} {c}" for p, c in enumerate(colours) if c]
     if known:
         out.append("colours: " + ", ".join(known))
     if player is not None and view.get("hand") is not None:
-        out.append(f"hand of {_who(player)}: " + (" ".join(view["hand"]) or "empty"))
+        out.append(f"hand of {_who(player)}: " + (", ".join(race_card(c) for c in view["hand"]) or "empty"))
     return out
 
 

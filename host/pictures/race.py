@@ -3,6 +3,7 @@ card, whose turn, and hands and colours only as far as the viewer may know."""
 
 from __future__ import annotations
 
+from turtleboard.pictures.describe import race_card
 from turtles import CHANCE, TERMINAL
 
 WIDTH = 8  # characters per field column ("purple" plus a space or two)
@@ -35,7 +36,7 @@ def _who(game, view: dict) -> str:
         what = legal[0].split()[0] if legal else ""
         return {
             "stack": "the turtles are stacked on the start (stack <colour>)",
-            "colour": "a colour is told (colour <player> <colour>)",
+            "colour": "a player's colour is told",
             "draw": "a card is drawn (draw <card>)",
             "show": "a dead hand is shown (show <card>)",
         }.get(what, "chance")
@@ -57,7 +58,7 @@ def text_picture(game, player: int | None = None) -> str:
     ]
     lines += track_lines(view)
     lines.append("")
-    lines.append(f"last card played: {view['last_card'] or 'none yet'}")
+    lines.append(f"last card played: {race_card(view['last_card']) if view['last_card'] else 'none yet'}")
     lines.append(f"to move: {_who(game, view)}")
     colours = []
     for p, c in enumerate(view["colours"]):
@@ -68,7 +69,7 @@ def text_picture(game, player: int | None = None) -> str:
         piles += ", hands " + " ".join(str(n) for n in view["hand_sizes"])
     lines.append(piles)
     if view.get("hand") is not None:
-        lines.append(f"hand of player {player + 1}: " + (" ".join(view["hand"]) or "empty"))
+        lines.append(f"hand of player {player + 1}: " + (", ".join(race_card(c) for c in view["hand"]) or "empty"))
     res = view["result"]
     if res:
         lines.append("winners: " + ", ".join(f"player {p + 1}" for p in res["winners"]))

@@ -146,8 +146,8 @@ GAMES = {
 # ---- drawing --------------------------------------------------------------------
 
 
-def turtle(x, y, p: Piece, r=15):
-    """One turtle seen from above, centred at (x, y)."""
+def turtle(x, y, p: Piece, r=15, size=11):
+    """One turtle seen from above, centred at (x, y); its letters `size` high."""
     out = []
     if p.flipped:
         # belly up: a pale plastron with a cross, legs in the air
@@ -171,16 +171,24 @@ def turtle(x, y, p: Piece, r=15):
         if p.tattoo:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.5:.1f}" fill="#ffffff" stroke="{INK}"/>')
             colour = INK
-        out.append(f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="11" font-weight="{weight}" '
+        out.append(f'<text x="{x:.1f}" y="{y + size * 0.36:.1f}" font-size="{size}" font-weight="{weight}" '
                    f'text-anchor="middle" fill="{colour}">{escape(label)}</text>')
     return out
 
 
-def stack(x, y, pieces):
+def stack(x, y, pieces, size=11):
     out = []
     for i, p in enumerate(pieces):
-        out.extend(turtle(x, y - i * 17, p))
+        out.extend(turtle(x, y - i * 17, p, size=size))
     return out
+
+
+# The sizes of a picture's words: `render`'s, and the web page's (`big`), which
+# a phone shows at about 0.6 of its size: each at least 11 px there.
+TEXT = {"name": 9, "special": 10, "turtle": 11, "side": 13}
+BIG_TEXT = {"name": 19, "special": 18, "turtle": 13, "side": 16}
+LABEL = "#8a6d3b"
+BIG_LABEL = "#5e4a22"  # darker: a small word on a pale cell
 
 
 def picture_title(game, title: str) -> str:
@@ -217,12 +225,17 @@ def layout_of(game) -> dict:
     return GAMES.get(game.name, (grid_layout,))[0](game)
 
 
-def board_parts(game, snap, say=None, pos=None) -> list[str]:
+def board_parts(game, snap, say=None, pos=None, big=False) -> list[str]:
     """The board alone (x 0..680, y 0..560) with the turtles of `snap` (a view
     or snapshot of `game`): what `render` and the table's web page both draw.
     `say` translates its few words (cell names, the egg pile); `pos` places
-    the cells elsewhere (the Race's track in two rows on a phone)."""
+    the cells elsewhere (the Race's track in two rows on a phone); `big`: the
+    web page's larger words (a Mahé field's number beside its cell, a Race
+    field's below it, where they have the room)."""
     say = say or (lambda text: text)
+    size = BIG_TEXT if big else TEXT
+    ink = BIG_LABEL if big else LABEL
+    weight = ' font-weight="bold"' if big else ""
     layout, pieces_of, _title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
     pos = pos or layout(game)
     pieces = pieces_of(game, snap)
@@ -234,16 +247,21 @@ def board_parts(game, snap, say=None, pos=None) -> list[str]:
     elif game.name == "race":
         xs = [p[0] for p in pos.values()]
         ys = [p[1] for p in pos.values()]
+        below = 72 if big else 50  # (room for the words under the last row)
         out.append(f'<rect x="{min(xs) - 40}" y="{min(ys) - 130}" width="{max(xs) - min(xs) + 80}" '
-                   f'height="{max(ys) - min(ys) + 180}" rx="20" fill="{BOARD}" stroke="{INK}"/>')
+                   f'height="{max(ys) - min(ys) + 130 + below}" rx="20" fill="{BOARD}" stroke="{INK}"/>')
         if len(set(ys)) > 1:  # a track that turns: its way from cell to cell
             pts = " ".join(f"{pos[c][0]:.1f},{pos[c][1]:.1f}" for c in game.cells())
             out.append(f'<polyline points="{pts}" fill="none" stroke="#b89b62" stroke-width="10" '
                        f'stroke-linejoin="round"/>')
     elif game.name == "tortuga":
         out.append(f'<polygon points="{hex_outline(330, 262, 250, flat=False)}" fill="{BOARD}" stroke="{INK}" stroke-width="2"/>')
-        out.append(f'<text x="40" y="520" font-size="13" fill="{INK}">{escape(say("south: player 1"))}</text>')
-        out.append(f'<text x="40" y="36" font-size="13" fill="{INK}">{escape(say("north: player 2"))}</text>')
+        # (the web page's in the corners beside the hexagon: a phone shows the hexagon alone)
+        left, top, bottom = (118, 30, 500) if big else (40, 36, 520)
+        out.append(f'<text x="{left}" y="{bottom}" font-size="{size["side"]}" fill="{INK}">'
+                   f'{escape(say("south: player 1"))}</text>')
+        out.append(f'<text x="{left}" y="{top}" font-size="{size["side"]}" fill="{INK}">'
+                   f'{escape(say("north: player 2"))}</text>')
     names = game.cells()
     for name in names:
         x, y = pos.get(name, (0, 0))
@@ -252,25 +270,32 @@ def board_parts(game, snap, say=None, pos=None) -> list[str]:
         if name == "raft" and game.name == "mahe":
             out.append(f'<rect x="{x - 62:.1f}" y="{y - 28:.1f}" width="124" height="56" rx="8" '
                        f'fill="#c8a97e" stroke="#8a6d3b" stroke-width="1.5"/>')
-            out.append(f'<text x="{x:.1f}" y="{y + 42:.1f}" font-size="10" text-anchor="middle" '
-                       f'fill="{INK}">{escape(say("raft"))}</text>')
+            out.append(f'<text x="{x:.1f}" y="{y + 29 + size["special"] * 1.3:.1f}" '
+                       f'font-size="{size["special"]}" text-anchor="middle" fill="{INK}" class="label">'
+                       f'{escape(say("raft"))}</text>')
             continue
         fill = {"nest": "#fbe7a1", "lettuce": "#a6d96a", "raft": "#c8a97e", "start": "#d9cdb4"}.get(name, CELL)
         if game.name == "tortuga":
             camp = name in camps(game)
             out.append(f'<polygon points="{hex_outline(x, y, 34)}" fill="{"#f6d28b" if camp else CELL}" stroke="#b89b62"/>')
             # the name at the top of the hexagon, clear of the turtle below it
-            out.append(f'<text x="{x:.1f}" y="{y - 18:.1f}" font-size="9" text-anchor="middle" '
-                       f'fill="#8a6d3b">{escape(name)}</text>')
+            out.append(f'<text x="{x:.1f}" y="{y - 18 + (1 if big else 0):.1f}" '
+                       f'font-size="{min(size["name"], 14)}" text-anchor="middle" fill="{ink}"{weight} '
+                       f'class="label">{escape(name)}</text>')
             continue
         else:
             out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" fill="{fill}" stroke="#8a6d3b" stroke-width="1.5"/>')
         if special:
-            out.append(f'<text x="{x:.1f}" y="{y + r + 12:.1f}" font-size="10" text-anchor="middle" '
-                       f'fill="{INK}">{escape(say(name))}</text>')
+            out.append(f'<text x="{x:.1f}" y="{y + r + size["special"] * 1.2:.1f}" '
+                       f'font-size="{size["special"]}" text-anchor="middle" fill="{INK}" class="label">'
+                       f'{escape(say(name))}</text>')
+        elif big:  # the field's number beside the cell, where no stack grows over it
+            lx, ly = beside(game, x, y, r, size["name"])
+            out.append(f'<text x="{lx:.1f}" y="{ly:.1f}" font-size="{size["name"]}" text-anchor="middle" '
+                       f'fill="{ink}"{weight} class="label">{escape(name)}</text>')
         else:  # the field's number, small, at the bottom inside the cell
             out.append(f'<text x="{x:.1f}" y="{y + r - 3:.1f}" font-size="9" text-anchor="middle" '
-                       f'fill="#8a6d3b">{escape(name)}</text>')
+                       f'fill="{LABEL}">{escape(name)}</text>')
     for name in names:
         got = pieces.get(name) or []
         if not got:
@@ -279,18 +304,37 @@ def board_parts(game, snap, say=None, pos=None) -> list[str]:
         if name == "raft" and game.name == "mahe":
             # the raft never stacks: turtles sit side by side
             for i, p in enumerate(got):
-                out.extend(turtle(x - 42 + (i % 4) * 28, y - 12 + (i // 4) * 24, p, r=11))
+                out.extend(turtle(x - 42 + (i % 4) * 28, y - 12 + (i // 4) * 24, p, r=11,
+                                  size=size["turtle"] - 2))
         elif game.name == "tortuga":
-            out.extend(stack(x, y + 7, got))  # below the cell's name
+            out.extend(stack(x, y + 7, got, size["turtle"]))  # below the cell's name
         else:
-            out.extend(stack(x, y, got))
+            out.extend(stack(x, y, got, size["turtle"]))
     if game.name == "mahe":
         # the egg-card pile beside the nest, under its name (never over a turtle)
-        x, y = pos["nest"]
+        x, y = (330, 250) if big else pos["nest"]  # (large: in the middle of the island, where it fits)
+        y += 0 if big else 46 + size["special"]
         left = game.snapshot().get("pile", 0)
-        out.append(f'<text x="{x:.1f}" y="{y + 56:.1f}" font-size="10" text-anchor="middle" '
-                   f'fill="{INK}">{escape(say("%d egg card%s in the pile" % (left, "" if left == 1 else "s")))}</text>')
+        out.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size["special"]}" '
+                   f'text-anchor="middle" fill="{INK}">'
+                   f'{escape(say("%d egg card%s in the pile" % (left, "" if left == 1 else "s")))}</text>')
     return out
+
+
+def beside(game, x, y, r, size):
+    """Where a field's number goes in the web page's picture: a Race field's
+    below it (its stack grows upwards); a Mahé field's outside the island's
+    loop, or inside it for a field at the top (below the field either way,
+    never where its stack grows)."""
+    if game.name != "mahe":
+        return x, y + r + size
+    dx, dy = (x - 330) / 250 ** 2, (y - 250) / 175 ** 2  # the loop's normal, outwards
+    n = math.hypot(dx, dy) or 1
+    dx, dy = dx / n, dy / n
+    if dy < -0.45:
+        dx, dy = -dx, -dy
+    away = r + size * 0.75
+    return x + dx * away, y + dy * away + size * 0.35
 
 
 def svg_picture(game, player=None) -> str:

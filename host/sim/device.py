@@ -106,12 +106,16 @@ class Background:
     """`turtleboard sim` running as a child process (for demo and tests)."""
 
     def __init__(self, sim_dir: str, board_path: str, extra: list[str] | None = None,
-                 quiet: bool = True):
+                 quiet: bool = True, lock: int | None = None):
+        """`lock`: the folder's lock (sim/lock.py), held by the caller, handed on."""
         self.dir = sim_dir
         args = [sys.executable, "-m", "turtleboard", "sim", "--board", board_path,
                 "--dir", sim_dir, "--lifeline"] + (extra or [])
+        if lock is not None:
+            args += ["--lock-fd", str(lock)]
         self.proc = subprocess.Popen(
             args,
+            pass_fds=() if lock is None else (lock,),
             # a lifeline: the device stops when this pipe closes, which it
             # does when we exit, however we exit (also from a worker thread)
             stdin=subprocess.PIPE,

@@ -7,19 +7,27 @@ from __future__ import annotations
 import os
 
 from turtleboard.errors import UserError
+from turtleboard.paths import writable_folder
 
 LOCK_FILE = "lock"  # in the sim folder: held (flock) by the `turtleboard sim` serving it
+PORT_FILE = "pty"  # in the sim folder: the path of its serial port (a pseudo-terminal)
 
 
 def lock_folder(sim_dir: str) -> int:
     """Hold the sim folder for this process (until it exits): a second virtual
-    board on the same folder is refused, naming the process that has it.
-    Returns the lock's file descriptor (keep it open)."""
+    board on the same folder is refused, naming the process that has it,
+    before anything in it is touched. The folder is made if missing; a path
+    that cannot be one is a UserError. Returns the lock's file descriptor
+    (keep it open; a child given it holds the folder too)."""
     import fcntl
 
-    os.makedirs(sim_dir, exist_ok=True)
+    writable_folder(sim_dir, "the virtual board")
     path = os.path.join(sim_dir, LOCK_FILE)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as e:
+        raise UserError("cannot make the lock file %s of the virtual board: %s"
+                        % (path, e.strerror)) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -29,9 +37,14 @@ def lock_folder(sim_dir: str) -> int:
             os.close(fd)
         raise UserError("the folder %s is in use by another virtual board (process %s); "
                         "stop that one first, or give this one another --dir" % (sim_dir, holder))
-    os.ftruncate(fd, 0)
-    os.write(fd, b"%d\n" % os.getpid())
+    mark_holder(fd)
     return fd
+
+
+def mark_holder(fd: int) -> None:
+    """Write this process's id in the lock file `fd` (the one that holds it now)."""
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, b"%d\n" % os.getpid(), 0)
 
 
 def folder_served(sim_dir: str) -> bool:

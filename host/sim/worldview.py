@@ -4,10 +4,15 @@ The cells sit as they do on the table (the same layouts as the SVG picture:
 the Tortuga hexagon, the Mahé island loop, the Race track). Every cell shows
 its name and its turtles, bottom first, on the colour of its LED, with a word
 for what the light asks (take, put, turn, go, pick, here), so no colour has
-to be told from another. A turtle shows its team or owner when it has one
-(S or N in Tortuga, 1a in Mahé), else ^ on its feet; v is a flipped turtle.
-Below the cells, the board's other LEDs: whose turn (a light per seat), the
-dice and the status light, each in words.
+to be told from another. A turtle shows its team, owner or colour when it
+has one (S or N in Tortuga, 1a in Mahé, r y g b p in the Race), else ^ on
+its feet; v is a flipped turtle. A stack too long for its cell shows its
+top turtle, the one that decides, and how many it stands on ("3b on 3");
+the Mahé raft, where turtles stand side by side, lists them sorted with
+commas ("1a,1b+4": and four more). Below the cells, the board's other
+LEDs: whose turn (a light per seat), the dice, the status light, each in
+words, and any LED lit beside no cell (one soldered in too many), by its
+place on the chain. Every line keeps its row: the grid stays put at 80x24.
 
 The table fits the window: at full size each cell is a box with a border;
 in a smaller window (80x24) each cell is drawn without one, its name over its
@@ -18,7 +23,9 @@ lights, the hand and the keys stay at the bottom.
 LED colours are shown as bright as a person sees them (the firmware dims
 them to the board's brightness). Select a cell with the arrow keys (to the
 nearest cell that way) or a click, then lift the top turtle (l; l again
-on the same cell: the next one under it too; L the whole stack), put the
+on the same cell: the next one under it too; L the whole stack; on the
+raft, where turtles stand side by side, l takes the turtle the board asks
+for, l again another one instead), put the
 hand down (p, or P flipped), flip (f), turn a turtle about to the other team (r); take a turtle
 from the box (t), put the hand back in the box (x); lay out the start of the
 board's game (s; +/- the number of players it is laid out for), clear the
@@ -40,6 +47,7 @@ from turtleboard.sim.hands import _counts
 from turtleboard.sim.world import World, WorldError
 from turtles import game_class, new_game
 from turtles.game import EMPTY, UP
+from turtles.race import COLOURS
 
 PRESS_MS = 200  # how long a key holds a button down
 TOUCH_MS = 60   # between two touches of the pieces while laying out
@@ -47,6 +55,7 @@ CELL_W, CELL_H = 9, 4  # a cell's box in characters, border included
 COMPACT_W, COMPACT_H = 7, 2  # a cell without a border: its name over its turtles
 RACE_TURTLES = 5  # the five colours stacked on the start
 DEFAULT_PLAYERS = 4  # the start is laid out for this many (as far as the game allows)
+SIDE_BY_SIDE = ("raft",)  # cells whose turtles stand side by side, never stacked (Mahé)
 
 # svg layout -> characters: (layout, columns per svg unit, rows per svg unit)
 LAYOUTS = {
@@ -57,20 +66,33 @@ LAYOUTS = {
 
 
 def piece_mark(name: str, up: bool) -> str:
-    """A turtle: its team or owner on its feet (S, N, 1a), ^ when it has none, v flipped."""
+    """A turtle: its team, owner or colour on its feet (S, N, 1a, r for
+    red), ^ when it has none, v flipped."""
     if not up:
         return "v"
+    if name in COLOURS:
+        return name[0]
     return "^" if name == "turtle" else name
 
 
-def stack_text(stack: list) -> str:
-    """The turtles of a cell, bottom first."""
+def stack_text(stack: list, side_by_side: bool = False, width: int = COMPACT_W) -> str:
+    """The turtles of a cell in at most `width` characters: bottom first
+    ('1a/3b'); too many for that, the top one and how many it stands on
+    ('3b on 3'). Side by side (the raft): sorted, with commas, and how many
+    more when they do not fit ('1a,1b+4')."""
     if not stack:
         return "."
     marks = [piece_mark(name, up) for name, up in stack]
+    if side_by_side:
+        marks.sort()
+        for shown in range(len(marks), 0, -1):
+            more = len(marks) - shown
+            text = ",".join(marks[:shown]) + ("+%d" % more if more else "")
+            if len(text) <= width or shown == 1:
+                return text
     sep = "" if all(len(m) == 1 for m in marks) else "/"
     text = sep.join(marks)
-    return text if len(text) <= 7 else "%s x%d" % (marks[0], len(stack))
+    return text if len(text) <= width else "%s on %d" % (marks[-1], len(marks) - 1)
 
 
 # What a cell's light asks for, in a word (the firmware's scene colours).
@@ -211,6 +233,8 @@ def start_want(game) -> dict:
             if game.name == "race" and i == 0:
                 n = RACE_TURTLES  # the engine keeps the start's stack implicit
             given = names.get(cell, [])
+            if game.name == "race" and i == 0 and len(given) != n:
+                given = list(COLOURS)  # the start stack not told yet: in colour order
             want[cell] = (n, image[i] == UP, given if len(given) == n else ["turtle"] * n)
     return want
 
@@ -223,7 +247,27 @@ def piece_names(game) -> dict:
                 if mark[:1] in ("S", "N")}
     if game.name == "mahe":
         return {cell: list(stack) for cell, stack in (snap.get("cells") or {}).items()}
+    if game.name == "race":
+        return {cell: list(stack) for cell, stack in zip(game.cells(), snap.get("track") or [])
+                if stack}
     return {}
+
+
+def wanted_on(snap: dict | None, cell: str, stack: list) -> int:
+    """Which turtle of `stack` (a cell's, side by side) the board asks for,
+    by its index: one the game (its snapshot `snap`) has moved off that cell
+    already, else the turtle about to move, else the last put there."""
+    if snap and snap.get("game") == "mahe":
+        names = [name for name, _ in stack]
+        there = list((snap.get("cells") or {}).get(cell, []))
+        for i, name in enumerate(names):
+            if name in there:
+                there.remove(name)
+            else:
+                return i  # on this cell here, elsewhere in the game
+        if snap.get("mover") in names:
+            return names.index(snap["mover"])
+    return len(stack) - 1
 
 
 def lay_out(world: World, want: dict):
@@ -295,7 +339,8 @@ class WorldApp(App):
     .cell.selected { border: double $accent; }
     .cell.compact { width: %d; height: %d; border: none; }
     .cell.compact.selected { text-style: reverse bold; }
-    #hand, #info, #port, #leds { padding: 0 1; }
+    #hand, #info, #port, #leds, #status { padding: 0 1; height: 1; text-wrap: nowrap;
+                                 text-overflow: ellipsis; }
     """ % (CELL_W, CELL_H, COMPACT_W, COMPACT_H)
     ENABLE_COMMAND_PALETTE = False  # its key would push the keys off an 80-column line
     BINDINGS = [
@@ -315,9 +360,11 @@ class WorldApp(App):
         Binding("ctrl+c", "quit", "quit", show=False, priority=True),
     ]
 
-    def __init__(self, world: World, port: str = "", players: int = DEFAULT_PLAYERS):
+    def __init__(self, world: World, port: str = "", players: int = DEFAULT_PLAYERS,
+                 heard=None):
         super().__init__()
         self.world = world
+        self.heard = heard  # the board's game, overheard on its port (sim/overheard.py), or None
         self.port = port
         self.selected = 0
         self.message = ""
@@ -344,6 +391,7 @@ class WorldApp(App):
                     view.styles.offset = self.at[cell]
                     yield view
         yield Static(id="leds")
+        yield Static(id="status")
         yield Static(id="hand")
         yield Static(id="info")
         yield Footer(compact=True)
@@ -395,8 +443,8 @@ class WorldApp(App):
 
     def redraw(self) -> None:
         views = list(self.query(CellView))
-        texts = {w.id: w for w in self.query("#leds, #hand, #info").results(Static)}
-        if len(views) != len(self.world.board.cells) or len(texts) != 3:
+        texts = {w.id: w for w in self.query("#leds, #status, #hand, #info").results(Static)}
+        if len(views) != len(self.world.board.cells) or len(texts) != 4:
             return  # not shown (yet, or any more: the app's closing removes them one by one)
         board = self.world.board
         leds = self.world.leds()
@@ -406,7 +454,7 @@ class WorldApp(App):
             led = self.world.wiring.led[cell]  # where it is soldered
             colour = leds[led] if led < len(leds) else "000000"
             word = colour_word(colour, LED_WORDS)
-            pieces = stack_text(self.world.stacks[cell])
+            pieces = stack_text(self.world.stacks[cell], cell in SIDE_BY_SIDE)
             if word:
                 pieces = word if len(pieces) + len(word) > 6 else "%s %s" % (pieces, word)
             look = ("%s\n%s" % (cell, pieces), colour, i == self.selected)
@@ -417,27 +465,37 @@ class WorldApp(App):
             view.styles.background = "#" + colour
             view.styles.color = readable_on(colour)
             view.set_class(look[2], "selected")
-        extra = self.group_lights(leds)
-        if self.shown.get("leds") != extra.plain:
-            self.shown["leds"] = extra.plain
-            texts["leds"].update(extra)
+        for name, text in zip(("leds", "status"), self.group_lights(leds)):
+            if self.shown.get(name) != text.plain:
+                self.shown[name] = text.plain
+                texts[name].update(text)
         hand = self.world.hand
-        more = ("   l again: one more, p: put down" if self.lifted_from == self.cell
-                else "   x: back in the box") if hand else ""
-        lines = ("hand: %s%s   buttons held: %s   start (s) for %d players (+/-)" % (
-            stack_text(hand) if hand else "empty", more,
-            " ".join(self.world.held) or "none", self.players), self.busy or self.message)
+        if not hand:
+            more = "   s: lay out the start for %d players (+/-)" % self.players
+        elif self.lifted_from != self.cell:
+            more = "   p: put down   x: back in the box"
+        elif self.cell in SIDE_BY_SIDE:
+            more = "   l: another one instead   p: put down"
+        else:
+            more = "   l: one more   p: put down"
+        held = "   held: %s" % " ".join(self.world.held) if self.world.held else ""
+        lines = ("hand: %s%s%s" % (stack_text(hand, width=40) if hand else "empty", held, more),
+                 self.busy or self.message)
         if self.shown.get("") != lines:
             self.shown[""] = lines
             texts["hand"].update(lines[0])
             texts["info"].update(lines[1])
 
-    def group_lights(self, leds: list) -> Text:
-        """The board's LEDs beside the cells: a light per seat, the dice, the status."""
+    def group_lights(self, leds: list) -> tuple[Text, Text]:
+        """The board's LEDs beside no cell, in two lines: a light per seat and
+        the dice; the status light and any other LED lit (one too many)."""
         groups = self.world.board.groups
         out = Text()
 
+        placed = self.world.wiring.light_at  # where the board file's light is soldered
+
         def lit(i):
+            i = placed(i)
             return leds[i] if i < len(leds) else "000000"
 
         turn = groups.get("turn") or []
@@ -463,6 +521,8 @@ class WorldApp(App):
             out.append("●" * pips, style="bold")
             out.append("○" * (len(dice) - pips), style="dim")
             out.append(" (%s)   " % (pips or "none"))
+        out.rstrip()
+        seats, out = out, Text()
         status = groups.get("status") or []
         if status:
             c = lit(status[0])
@@ -470,8 +530,22 @@ class WorldApp(App):
             name = colour_word(c, table) or ("nogame" if max(bytes.fromhex(c)) < 24 else "")
             out.append("status ")
             out.append("  ", style="on #%s" % c)
-            out.append(" %s" % STATUS_WORDS.get(name, "unknown light #%s" % c))
-        return out
+            out.append(" %s   " % STATUS_WORDS.get(name, "unknown light #%s" % c))
+        for i in self.beside_nothing():
+            if i < len(leds) and leds[i] != "000000":
+                out.append("LED %d " % i)
+                out.append("  ", style="on #%s" % leds[i])
+                out.append(" lit beside no cell   ")
+        out.rstrip()
+        return seats, out
+
+    def beside_nothing(self) -> list[int]:
+        """The LEDs on the chain beside no cell and not a group's light (one
+        soldered in too many, a spare the board file leaves unused)."""
+        wiring = self.world.wiring
+        used = set(wiring.led.values()) | {wiring.light_at(i) for lights in
+                                           self.world.board.groups.values() for i in lights}
+        return [i for i in range(wiring.chain) if i not in used]
 
     @property
     def cell(self) -> str:
@@ -520,13 +594,34 @@ class WorldApp(App):
 
     def action_lift(self) -> None:
         """The top turtle of the cell; again on the same cell, the next one
-        under it too (the top k of a stack, marks and all)."""
-        if self.world.hand and self.lifted_from == self.cell:
-            self._do(self.world.lift_more, self.cell)
+        under it too (the top k of a stack, marks and all). Where turtles
+        stand side by side (the raft): the one the board asks for; again,
+        the next one instead."""
+        cell = self.cell
+        again = self.world.hand and self.lifted_from == cell
+        if cell in SIDE_BY_SIDE:
+            if again:
+                self._do(self.other_one, cell)
+            else:
+                stack = self.world.stacks[cell]
+                snap = self.heard.snapshot() if self.heard is not None else None
+                self._do(self.world.pick, cell, wanted_on(snap, cell, stack) if stack else 0)
+        elif again:
+            self._do(self.world.lift_more, cell)
             return
-        self._do(self.world.lift, self.cell, 1)
+        else:
+            self._do(self.world.lift, cell, 1)
         if not self.message:
-            self.lifted_from = self.cell
+            self.lifted_from = cell
+
+    def other_one(self, cell: str) -> None:
+        """Put the turtle in hand back beside the others, take the next one."""
+        with self.world.lock:
+            stack = self.world.stacks[cell]
+            if len(self.world.hand) != 1 or not stack:
+                raise WorldError("no other turtle on %s to take instead" % cell)
+            self.world.place(cell)
+            self.world.pick(cell, 0)  # the one that stood first: round them all
 
     def action_lift_all(self) -> None:
         self._do(self.world.lift, self.cell)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from turtleboard.errors import UserError
+from turtleboard.errors import UserError, install_extra
 
-INSTALL = "the web page needs the web extra: pip install 'turtleboard[web]'"
+INSTALL = "the web page needs the web extra: " + install_extra("web")
 
 
 def available() -> bool:

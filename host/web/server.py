@@ -12,12 +12,19 @@ the table's shared page (sees what an onlooker sees, answers the board's
 questions), a spectator (sees the same, cannot act) or a player's seat (sees
 that player's view: their hand, their questions). On 127.0.0.1 the keys are
 plain names (table, watch, seat1..); with `lan` the server listens on every
-interface and every key is a random token: any other path gets 403.
+interface and every key is a random token: any other path gets 403. Every
+request names this server in its Host header, or gets a 421 (DNS rebinding:
+another site's name pointed at this computer): on 127.0.0.1 only localhost,
+127.0.0.1 and [::1] with the server's port; with `lan` also any address
+(an IP cannot be rebound) and this computer's own name.
 
 The board's thread never waits on a page: a Mirror watcher notes the events
-and wakes the server's loop (call_soon_threadsafe). The loop builds each
-page's state under the mirror's lock and puts it in the page's bounded
-queue; a page whose queue is full (a slow or stalled client) is dropped.
+and wakes the server's loop (call_soon_threadsafe). The loop builds the state
+of each role (the table's and spectators' pages, each seat's) and language
+once per change, under the mirror's lock, and gives the same text to every
+page of it: its writer sends the newest one (a state not sent yet is
+replaced by a newer one). A page whose bounded queue fills up, or that
+passes over too many states in a row (a slow or stalled client), is dropped.
 """
 
 from __future__ import annotations
@@ -25,7 +32,9 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import ipaddress
 import json
+import re
 import secrets
 import socket
 import threading
@@ -37,7 +46,13 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from turtleboard.web.views import page_state, private_choices, seat_may_answer
+from turtleboard.web.views import (
+    page_state,
+    private_choices,
+    seat_in_play,
+    seat_may_answer,
+    takeback_owner,
+)
 
 MAX_SEATS = 5
 QUEUE_MAX = 16          # messages waiting for one page; more and it is dropped
@@ -66,11 +81,25 @@ def load_static() -> dict:
     return {name: (folder.joinpath(file).read_bytes(), kind) for name, (file, kind) in STATIC.items()}
 
 
+LOCAL_NAMES = ("localhost", "127.0.0.1", "[::1]")
+HOST = re.compile(r"(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::([0-9]{1,5}))?")
+
+
+def machine_names() -> set[str]:
+    """This computer's own names as a phone on the network may type them:
+    its host name, alone and with `.local` (mDNS)."""
+    name = socket.gethostname().lower().rstrip(".")
+    first = name.split(".")[0]
+    return {n for n in (name, first, first + ".local") if n}
+
+
 class Access:
-    """Which key opens which role: (role, seat) with role table, watch or seat."""
+    """Which key opens which role: (role, seat) with role table, watch or seat;
+    and which names a request may give this server (its Host header)."""
 
     def __init__(self, lan: bool, seats: int = MAX_SEATS):
         self.lan = lan
+        self.names = set(LOCAL_NAMES) | (machine_names() if lan else set())
         if lan:
             def make(_name):
                 return secrets.token_urlsafe(16)
@@ -88,6 +117,32 @@ class Access:
     def key_of(self, role: str, seat=None) -> str:
         return next(k for k, v in self.keys.items() if v == (role, seat))
 
+    def host_ok(self, host: str, port: int) -> bool:
+        """Does a Host header name this server? Its port must be the one the
+        request came in on (none: 80); the name a local one, or with `lan` an
+        address or this computer's name."""
+        m = HOST.fullmatch(host.strip().lower())
+        if m is None or int(m.group(2) or 80) != port:
+            return False
+        name = m.group(1)
+        if name in self.names:
+            return True
+        if not self.lan:
+            return False
+        try:
+            ipaddress.ip_address(name[1:-1] if name.startswith("[") else name)
+        except ValueError:
+            return False
+        return True
+
+    def host_words(self) -> str:
+        if self.lan:
+            return "this computer's address or name"
+        return "localhost, 127.0.0.1 or [::1]"
+
+
+STATE = object()  # in a page's queue: "send its newest state now"
+
 
 class Client:
     def __init__(self, ws, role: str, seat, lang: str):
@@ -96,7 +151,9 @@ class Client:
         self.seat = seat
         self.lang = lang
         self.queue: asyncio.Queue = asyncio.Queue(QUEUE_MAX)
-        self.last = ""          # the last state sent (unchanged states are not sent again)
+        self.last = ""          # the last state given it (unchanged states are not sent again)
+        self.newest = None      # a state not sent yet: a newer one takes its place
+        self.skipped = 0        # states passed over in a row (the page is that far behind)
         self.tokens = float(BURST)
         self.at = time.monotonic()
         self.dropped = False
@@ -111,17 +168,35 @@ class Client:
         self.tokens -= 1
         return True
 
-    def offer(self, text: str) -> None:
+    def offer(self, text) -> None:
         """Queue a message; a page that lets its queue fill up is dropped."""
         if self.dropped:
             return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.dropped = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)  # its writer closes it
+            self.drop()
+
+    def offer_state(self, text: str) -> None:
+        """The page's newest state: it replaces one still waiting to go (a page
+        shows the game as it is now, not each step it missed); a page that
+        passed over QUEUE_MAX states in a row (a stalled phone) is dropped."""
+        self.last = text
+        if self.newest is not None:
+            self.newest = text
+            self.skipped += 1
+            if self.skipped > QUEUE_MAX:
+                self.drop()
+            return
+        self.newest = text
+        self.offer(STATE)
+
+    def drop(self) -> None:
+        self.dropped = True
+        self.newest = None
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queue.put_nowait(None)  # its writer closes it
 
 
 class BadCommand(Exception):
@@ -144,8 +219,14 @@ class Hub:
         self.wake = None
         self.notes: collections.deque = collections.deque(maxlen=256)  # from the board's thread
         self.asked: collections.OrderedDict = collections.OrderedDict()  # seq -> client
+        self.hinted: collections.OrderedDict = collections.OrderedDict()  # a hint's seq -> client
         self.pictures: dict = {}
-        self.sent = 0           # states sent (the bench counts them)
+        self.made_for = None    # the version the states in `texts` are of
+        self.texts: dict = {}   # (seat, or "out"; language) -> its state's text
+        self.encoded: dict = {}  # a board picture -> its JSON text
+        self.mark = secrets.token_hex(8)  # where a picture goes in a state's text
+        self.sent = 0           # states given to pages (the bench counts them)
+        self.built = 0          # states built
         self.dropped = 0
 
     # ---- the board's thread: must return at once ---------------------------
@@ -176,8 +257,11 @@ class Hub:
         while self.notes:
             kind, p = self.notes.popleft()
             client = self.asked.pop(p.get("re"), None) if kind in ("error", "ok") else None
+            if kind == "error" and client is None:
+                client = self.hinted.pop(p.get("re"), None)  # a hint the board cannot give: why
             if kind == "error" and client is not None:
-                client.offer(json.dumps({"t": "error", "code": "board", "msg": str(p.get("msg"))[:300]}))
+                client.offer(json.dumps({"t": "error", "code": "board", "board": str(p.get("code"))[:40],
+                                         "msg": str(p.get("msg"))[:300]}))
             elif kind == "hint":
                 self.hint(p)
 
@@ -189,27 +273,66 @@ class Hub:
             if game is None or not private_choices(game) or c.seat == p.get("player"):
                 c.offer(text)
 
-    def state_text(self, seat, lang: str, cache: dict) -> str:
-        key = (seat, lang)
-        if key not in cache:
-            cache[key] = json.dumps(page_state(self.mirror, self.board_def, seat, lang, self.pictures),
-                                    separators=(",", ":"))
-        return cache[key]
+    def version(self) -> tuple:
+        """All a page's state is made of, in brief: when it is unchanged, so
+        are the states (call with the mirror's lock held)."""
+        m = self.mirror
+        rep = m.replica
+        game = rep.game
+        return (m.connected, rep.in_sync, rep.awaiting, (m.hello or {}).get("board"), id(game),
+                len(game.history) if game is not None else -1, rep.hash(), repr(m.status),
+                repr(m.prompt), repr(m.seats), tuple(m.leds))
+
+    def state_text(self, c: Client, version: tuple) -> str:
+        """The state for a page: built once per change (`version`) for each
+        role (the table's and spectators' pages, each seat's; the seats outside
+        the game share one) and language, and the same text given to every
+        page of it. Call with the mirror's lock held."""
+        if version != self.made_for:
+            self.made_for = version
+            self.texts = {}
+        game = self.mirror.replica.game
+        key = (c.seat if seat_in_play(game, c.seat) else "out", c.lang)
+        text = self.texts.get(key)
+        if text is None:
+            self.built += 1
+            text = self.texts[key] = self.encode(page_state(self.mirror, self.board_def, c.seat, c.lang,
+                                                            self.pictures))
+        return text
+
+    def encode(self, state: dict) -> str:
+        """A state's JSON text; its board pictures (most of its bytes, the same
+        for every role) are encoded once each and put in by name."""
+        g = state.get("game")
+        parts = {}
+        for name in ("svg", "svg_narrow"):
+            svg = g.get(name) if g else None
+            if svg is not None:
+                if svg not in self.encoded:
+                    if len(self.encoded) > 16:
+                        self.encoded.clear()
+                    self.encoded[svg] = json.dumps(svg)
+                mark = "%s-%s" % (name, self.mark)  # (no text of the board's can know it)
+                parts['"%s"' % mark] = self.encoded[svg]
+                g[name] = mark
+        text = json.dumps(state, separators=(",", ":"))
+        for mark, encoded in parts.items():
+            text = text.replace(mark, encoded, 1)
+        return text
 
     def broadcast(self) -> None:
-        cache: dict = {}
         with self.mirror.lock:
+            version = self.version()
             for c in list(self.clients):
-                text = self.state_text(c.seat, c.lang, cache)
-                if text != c.last:
-                    c.last = text
-                    c.offer(text)
+                text = self.state_text(c, version)
+                if text is not c.last and text != c.last:
+                    c.offer_state(text)
                     self.sent += 1
 
     def send_state(self, c: Client) -> None:
         with self.mirror.lock:
-            c.last = self.state_text(c.seat, c.lang, {})
-        c.offer(c.last)
+            text = self.state_text(c, self.version())
+        c.offer_state(text)
 
     # ---- one page --------------------------------------------------------
 
@@ -222,8 +345,10 @@ class Hub:
             c.offer(json.dumps({"t": "hello", "role": role, "seat": seat,
                                 "games": new_game_choices(self.board_def)}))
             self.send_state(c)
-            while not c.dropped:
+            while True:
                 text = await ws.receive_text()
+                if c.dropped:
+                    continue  # read on (a socket closed with unread bytes resets) until the close is done
                 reply = self.handle(c, text)
                 if reply is not None:
                     c.offer(json.dumps(reply))
@@ -231,7 +356,8 @@ class Hub:
             pass  # gone, or a binary message: the page is closed either way
         finally:
             self.clients.discard(c)
-            writer.cancel()
+            if not c.dropped:
+                writer.cancel()  # (a dropped page's writer ends with its close frame)
 
     async def write(self, c: Client) -> None:
         try:
@@ -241,6 +367,10 @@ class Hub:
                     self.dropped += 1
                     await c.ws.close(1013, "too slow: reload the page")
                     return
+                if text is STATE:
+                    text, c.newest, c.skipped = c.newest, None, 0
+                    if text is None:
+                        continue
                 await c.ws.send_text(text)
         except Exception:
             self.clients.discard(c)
@@ -278,6 +408,10 @@ class Hub:
         self.asked[seq] = c
         while len(self.asked) > 64:
             self.asked.popitem(last=False)
+        if kind == "hint":  # answered by `ok`, then the hint or an error saying why not
+            self.hinted[seq] = c
+            while len(self.hinted) > 16:
+                self.hinted.popitem(last=False)
         return {"t": "sent", "do": msg["do"]}
 
     def command(self, c: Client, msg: dict):
@@ -288,6 +422,8 @@ class Hub:
             prompt = self.mirror.prompt
             who = game.to_move() if game is not None else None
             legal = game.legal_texts() if game is not None and who == c.seat and who is not None else []
+            owner = takeback_owner(game, self.mirror.dice) if do == "undo" and game is not None \
+                and c.seat is not None and game.history else None
         if do == "answer":
             if prompt is None:
                 raise BadCommand("closed", "no question is open now")
@@ -314,6 +450,10 @@ class Hub:
                 raise BadCommand("turn", "a hint comes on the phone of the player to move")
             return "hint", {}
         if do == "undo":
+            # a player's page takes back that player's own action; the table's any
+            if c.seat is not None and game is not None and game.history and owner != c.seat:
+                raise BadCommand("undo", "a player's page takes back only that player's own last "
+                                 "move; the table's page takes back any")
             return "undo", {}
         if do == "sync":
             return "sync", {}
@@ -377,6 +517,33 @@ def new_game_payload(key, chosen, board_def) -> dict:
 # ---- the app ---------------------------------------------------------------
 
 
+class HostCheck:
+    """Requests that name another server in their Host header (a site whose
+    name was pointed at this computer: DNS rebinding) get a 421, the
+    WebSocket's handshake included (ASGI middleware)."""
+
+    def __init__(self, app, access: Access):
+        self.app = app
+        self.access = access
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        host = dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")
+        port = (scope.get("server") or (None, None))[1]
+        if port is not None and self.access.host_ok(host, port):
+            return await self.app(scope, receive, send)
+        words = PlainTextResponse("421: this page is served under %s only (port %s); open the link "
+                                  "the table printed" % (self.access.host_words(), port), 421)
+        if scope["type"] == "http":
+            return await words(scope, receive, send)
+        ws = WebSocket(scope, receive, send)
+        if "websocket.http.response" in scope.get("extensions") or {}:
+            await ws.send_denial_response(words)
+        else:
+            await ws.close(1008)  # (a server without denial responses: a plain 403)
+
+
 class Headers:
     """Security headers on every HTTP answer (ASGI middleware)."""
 
@@ -405,8 +572,8 @@ def make_app(hub: Hub, access: Access, static: dict | None = None) -> Starlette:
         origin = conn.headers.get("origin")
         if origin is None:
             return True
-        host = conn.headers.get("host", "")
-        return origin in ("http://" + host, "https://" + host)
+        host = conn.headers.get("host", "").lower()
+        return origin.lower() in ("http://" + host, "https://" + host)
 
     async def root(request):
         if access.lan:
@@ -452,7 +619,8 @@ def make_app(hub: Hub, access: Access, static: dict | None = None) -> Starlette:
         Route("/{rest:path}", nothing, methods=["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH"]),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
-    app.add_middleware(Headers)
+    app.add_middleware(HostCheck, access=access)
+    app.add_middleware(Headers)  # (the outer one: the 421 carries the headers too)
     return app
 
 
@@ -468,11 +636,26 @@ def lan_address() -> str:
         s.close()
 
 
+def board_seats(board_def) -> int:
+    """The seats of a board: the most players any game it plays allows (each
+    seat has its link from the start, whatever game is on the board)."""
+    from turtles import BadSetup, game_class
+
+    counts = []
+    for rules in board_games(board_def):
+        try:
+            counts.append(game_class(rules).max_players)
+        except BadSetup:
+            pass  # (a game this host does not know: `board check` says so)
+    return max(counts or [MAX_SEATS])
+
+
 class WebServer:
     def __init__(self, mirror, board_def=None, lan: bool = False, port: int = 8765,
                  host: str | None = None):
         self.mirror = mirror
-        self.access = Access(lan)
+        self.seats = board_seats(board_def)
+        self.access = Access(lan, self.seats)
         self.hub = Hub(mirror, board_def, self.access)
         self.host = host or ("0.0.0.0" if lan else "127.0.0.1")
         self.port = port
@@ -512,26 +695,42 @@ class WebServer:
         host = lan_address() if self.access.lan else "127.0.0.1"
         return "http://%s:%d/k/%s/" % (host, self.port, self.access.key_of(role, seat))
 
-    def links(self, seats: int) -> list[tuple[str, str]]:
-        out = [("the table", self.url("table")), ("spectators", self.url("watch"))]
-        for s in range(seats):
-            out.append(("player %d" % (s + 1), self.url("seat", s)))
+    def links(self, in_play=None) -> list[tuple[str, str, str]]:
+        """(who, url, note): the table, the spectators and every seat of the
+        board; `in_play` (the game's player count) notes the seats outside it."""
+        out = [("the table", self.url("table"), ""), ("spectators", self.url("watch"), "")]
+        for s in range(self.seats):
+            note = "" if in_play is None or s < in_play else (
+                "not in this game: its page follows from the next game with player %d" % (s + 1))
+            out.append(("player %d" % (s + 1), self.url("seat", s), note))
         return out
 
-    def print_links(self, seats: int, file=None, qr: bool | None = None) -> None:
-        """The links, each with a QR code to scan when on the network."""
+    def seats_words(self, in_play=None) -> str:
+        """The players' links on one line: those in play, then the others."""
+        seats = self.links(in_play)[2:]
+        words = ", ".join(u for _w, u, note in seats if not note)
+        others = [u for _w, u, note in seats if note]
+        if others:
+            words += "; not in this game (each follows from the next game with its player): " + ", ".join(others)
+        return words
+
+    def print_links(self, in_play=None, file=None, qr: bool | None = None) -> None:
+        """The links of every seat the board has (`in_play`: the game's player
+        count, said beside each seat outside it), each with a QR code to scan
+        when on the network."""
         import sys
 
         file = file or sys.stdout
         qr = self.access.lan if qr is None else qr
         print("the table's web page: %s" % self.url("table"), file=file)
         if not qr:
-            print("  players' own pages: %s" % ", ".join(u for _w, u in self.links(seats)[2:]), file=file)
+            for who, url, note in self.links(in_play)[2:]:
+                print("  %s: %s%s" % (who, url, "  (%s)" % note if note else ""), file=file)
             print("  spectators: %s" % self.url("watch"), file=file)
             return
         import segno
 
-        for who, url in self.links(seats):
-            print("\n%s: %s" % (who, url), file=file)
+        for who, url, note in self.links(in_play):
+            print("\n%s: %s%s" % (who, url, "  (%s)" % note if note else ""), file=file)
             segno.make(url, error="l").terminal(out=file, compact=True, border=2)
         print("\n(keep the table's link to yourself: it answers for everybody)", file=file, flush=True)

@@ -3,6 +3,9 @@ viewer, built from the host's replica (a Mirror) and the engine's player view.
 
     page_state(mirror, board_def, seat, lang) -> dict   # seat None: the table, spectators
 
+A seat outside the game on the board (seat 4 of a 2-player game) sees what
+the table sees, marked `seat_out`, and answers nothing.
+
 Only `game.view(seat)` and what every player at the table sees go out: the
 board's turtles, whose turn, the public moves, the result. In a game with
 hidden cards (the Race dealt by the board, Mahé's won egg cards) a card drawn
@@ -15,13 +18,16 @@ from __future__ import annotations
 from xml.sax.saxutils import escape
 
 from turtleboard.mirror.app import led_of_cells
+from turtleboard.pictures.describe import chance_kind
 from turtleboard.pictures.svg import INK, WATER, board_parts, layout_of, picture_title
 from turtles import CHANCE, TERMINAL
 
 MOVES_SHOWN = 8
 WIDTH, HEIGHT = 680, 560
-VIEW_BOX = {"race": (0, 150, WIDTH, 270)}  # the track alone: a phone shows it larger
-NARROW_BOX = (14, 60, 356, 340)  # the Race's track in two rows: a phone held upright
+VIEW_BOX = {"race": (0, 150, WIDTH, 290)}  # the track alone: a phone shows it larger
+# A phone held upright: the board alone, as large as it goes (the Race's
+# track in two rows, Tortuga's hexagon, Mahé's island without the sea).
+NARROW_BOX = {"race": (14, 60, 356, 362), "tortuga": (108, 8, 444, 510), "mahe": (28, 34, 604, 514)}
 
 
 def race_two_rows(game) -> dict:
@@ -81,9 +87,29 @@ def last_moves(game) -> list[dict]:
         text = copy.action_text(action)
         shown = public_text(game, text)
         out.append({"n": n, "who": who if who >= 0 else -1, "text": shown,
-                    "kind": text.split()[0] if shown is None else None})
+                    "kind": text.split()[0] if shown is None else None, "bust": copy.busts(action)})
     out.reverse()
     return out
+
+
+def takeback_owner(game, dice) -> int | None:
+    """Whose action a take-back takes back (docs/rulings.md, "Take-backs"):
+    the last one a player made, or a chance entered for them (a die of
+    their move, a card they draw). A draw the board made itself goes back
+    with what led to it, so its owner is that action's. None: the table's
+    alone (a deal, an egg card turned up, the start stack)."""
+    from controller.flows import device_rolls
+
+    copy = game.copy()
+    while copy.history:
+        copy.undo()
+        who = copy.to_move()
+        if who >= 0:
+            return who
+        if dice != "electronic" or not device_rolls(game.name, copy):
+            who = copy.chance_for()
+            return who if who >= 0 else None
+    return None
 
 
 def lit_cells(game, board_def, leds: list) -> dict:
@@ -102,19 +128,28 @@ def lit_cells(game, board_def, leds: list) -> dict:
 MARKS = {"off": "↑", "on": "↓", "flip": "⟳", "dest": "•"}
 
 
+def full_colour(colour: str) -> str:
+    """An LED's colour at full brightness ("rrggbb"): the board dims its LEDs
+    (004000 is a lit green), which drawn as it is would be near black."""
+    rgb = [int(colour[i:i + 2], 16) for i in (0, 2, 4)]
+    top = max(rgb) or 1
+    return "".join("%02x" % (c * 255 // top) for c in rgb)
+
+
 def board_svg(game, snap, lit: dict, expect: dict, lang: str, narrow: bool = False) -> str:
-    """The board picture: `render`'s board with the lit cells ringed in their
-    LED colour, a symbol on each cell the board asks to change. `narrow`: the
-    Race's track in two rows, for a phone."""
+    """The board picture: `render`'s board with larger words, the lit cells
+    ringed in their LED's colour, a symbol on each cell the board asks to
+    change. `narrow`: for a phone held upright (NARROW_BOX)."""
     say = say_fr if lang == "fr" else None
-    pos = race_two_rows(game) if narrow else layout_of(game)
-    x0, y0, w, h = NARROW_BOX if narrow else VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
+    pos = race_two_rows(game) if narrow and game.name == "race" else layout_of(game)
+    box = NARROW_BOX.get(game.name) if narrow else None
+    x0, y0, w, h = box or VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
         f'viewBox="{x0} {y0} {w} {h}" font-family="sans-serif">',
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
     ]
-    out.extend(board_parts(game, snap, say, pos))
+    out.extend(board_parts(game, snap, say, pos, big=True))
     marks = {}
     for key, symbol in MARKS.items():
         for cell in expect.get(key) or []:
@@ -123,7 +158,7 @@ def board_svg(game, snap, lit: dict, expect: dict, lang: str, narrow: bool = Fal
         if cell not in pos:
             continue
         x, y = pos[cell]
-        colour = "#" + lit.get(cell, "ffffff")
+        colour = "#" + full_colour(lit.get(cell, "ffffff"))
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{INK}" '
                    f'stroke-width="7" stroke-opacity="0.5"/>')
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{colour}" '
@@ -143,7 +178,15 @@ def seat_may_answer(game, prompt: dict, seat) -> bool:
     who = game.to_move() if game is not None else TERMINAL
     if seat is None:
         return game is None or not private_choices(game) or prompt.get("kind") == "chance"
+    if not seat_in_play(game, seat):
+        return False
     return who == seat or who == CHANCE
+
+
+def seat_in_play(game, seat) -> bool:
+    """Is this seat a player of the game on the board? (The board's every
+    seat has its page; a 2-player game leaves seats 3.. watching.)"""
+    return game is None or seat is None or seat < game.players
 
 
 def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None = None) -> dict:
@@ -162,6 +205,9 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
     if game is None:
         return state
     who = game.to_move()
+    out = not seat_in_play(game, seat)
+    if out:
+        seat = None  # a seat outside this game sees what an onlooker sees
     view = game.view(seat)
     status = dict(mirror.status or {})
     expect = status.get("expect") if isinstance(status.get("expect"), dict) else {}
@@ -173,20 +219,21 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         lit = {}
         expect = {}
         status = {"text": None}
-    key = (len(game.history), rep.hash(), tuple(sorted(lit.items())),
+    state_hash = rep.hash()
+    key = (len(game.history), state_hash, tuple(sorted(lit.items())),
            repr(sorted((k, v) for k, v in expect.items() if k != "choice")), lang)
     if pictures is not None and key in pictures:
         svg, narrow = pictures[key]
     else:
         # the turtles on the board are seen by all: the onlooker's view draws them
         svg = board_svg(game, game.view(None), lit, expect, lang)
-        narrow = board_svg(game, game.view(None), lit, expect, lang, True) if game.name == "race" else None
+        narrow = board_svg(game, game.view(None), lit, expect, lang, True) if game.name in NARROW_BOX else None
         if pictures is not None:
             if len(pictures) > 64:
                 pictures.clear()
             pictures[key] = (svg, narrow)
     result = game.result() if who == TERMINAL else None
-    mkey = ("moves", len(game.history), rep.hash())
+    mkey = ("moves", len(game.history), state_hash)
     moves = pictures.get(mkey) if pictures is not None else None
     if moves is None:
         moves = last_moves(game)
@@ -200,13 +247,14 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         "players": game.players,
         "n": len(game.history),
         "to_move": who if who >= 0 else (-1 if who == CHANCE else -2),
+        "chance": chance_kind(game) if who == CHANCE else None,  # a die, a card... (never which)
         "over": who == TERMINAL,
         "result": {"winners": list(result.get("winners") or []),
                    "scores": list(result.get("scores") or [])} if result else None,
         "view": view,
         "moves": moves,
         "svg": svg,
-        "svg_narrow": narrow,  # (the Race: its track in two rows, for a phone)
+        "svg_narrow": narrow,  # (for a phone held upright)
         "lit": sorted(lit),
         "expect": {k: [str(c) for c in v] for k, v in expect.items()
                    if k in MARKS and isinstance(v, list)},
@@ -216,9 +264,10 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         "dealt": private_choices(game),
         "prompt": None,
         "legal": [],
+        "seat_out": out,  # (this page's seat is not in this game)
     }
     if prompt is not None:
-        mine = seat_may_answer(game, prompt, seat)
+        mine = not out and seat_may_answer(game, prompt, seat)
         p = {"id": prompt.get("id"), "kind": str(prompt.get("kind", "")), "who": g["to_move"],
              "mine": mine, "choices": [], "current": None, "text": None}
         if not private:

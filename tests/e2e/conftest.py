@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(__file__))
 
 from controller.gamelog import GameLog  # noqa: E402
+from turtleboard.connection.link import Link  # noqa: E402
 from turtleboard.connection.replica import Mirror  # noqa: E402
 from turtleboard.paths import BOARDS  # noqa: E402
 from turtleboard.sim import device  # noqa: E402
@@ -67,6 +68,28 @@ class VDev:
             if actions is None or len(texts) >= actions or time.monotonic() > deadline:
                 return texts
             time.sleep(0.05)
+
+    def hello(self, want, timeout: float = 30.0) -> dict:
+        """The board's hello to a host that acknowledges nothing (the
+        console before `ack`), once `want(hello)` holds (the firmware may
+        boot again first), or as it is at the deadline."""
+        deadline = time.monotonic() + timeout
+        while True:
+            link = Link(self.path)
+            try:
+                hello = link.reopen(give_up_after=10)
+            finally:
+                link.close()
+            if want(hello) or time.monotonic() > deadline:
+                return hello
+            time.sleep(0.1)
+
+    def power_cut(self, want, timeout: float = 30.0) -> dict:
+        """Cut the firmware's power; the hello of the board that boots again
+        (a Turtleboard's, or LinkError), once `want(hello)` holds."""
+        pid = self.bg.firmware_pid()
+        self.bg.kill_firmware()
+        return self.hello(lambda h: want(h) and self.bg.firmware_pid() not in (None, pid), timeout)
 
     def close(self) -> None:
         for m in self.mirrors:

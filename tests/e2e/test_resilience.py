@@ -140,21 +140,6 @@ def test_kill_9_of_the_whole_device_then_start_it_again(vdev):
     assert v.device_log(actions=len(m.replica.game.history)) == actions_of(m.replica.game)
 
 
-def _hello(v, want, timeout: float = 30.0) -> dict:
-    # The board's hello to a host that does not acknowledge (the console
-    # before `ack`), once `want(hello)` holds (the firmware boots again first).
-    deadline = time.monotonic() + timeout
-    while True:
-        link = Link(v.path)
-        try:
-            hello = link.reopen(give_up_after=10)
-        finally:
-            link.close()
-        if want(hello) or time.monotonic() > deadline:
-            return hello
-        time.sleep(0.1)
-
-
 def test_what_the_game_log_lost_is_said_until_acknowledged_or_a_new_game_replaces_the_log(vdev):
     from controller.gamelog import seal
 
@@ -169,18 +154,18 @@ def test_what_the_game_log_lost_is_said_until_acknowledged_or_a_new_game_replace
         with open(log, "a", encoding="utf-8") as f:
             f.write(seal("A z9-z9"))  # an action the rules refuse
         v.bg.kill_firmware()  # a power cut: the next boot finds it
-        hello = _hello(v, lambda h: h.get("log") and v.bg.firmware_pid() != pid)
+        hello = v.hello(lambda h: h.get("log") and v.bg.firmware_pid() != pid)
         assert "stops making sense at action 1" in hello["log"], hello
         return hello
 
     # said to every host until one acknowledges it: `play`'s mirror does
     damage_and_boot()
-    assert "stops making sense" in _hello(v, lambda h: True)["log"]  # (not acknowledged: said again)
+    assert "stops making sense" in v.hello(lambda h: True)["log"]  # (not acknowledged: said again)
     m = v.mirror()
     notes = [text for kind, text in m.wait_synced(10) if kind == "note"]
     assert any("the board's game log was damaged: " in t and "action 1" in t for t in notes), notes
     m.close()  # (its `ack` went out with the note)
-    assert _hello(v, lambda h: h.get("log") is None)["log"] is None
+    assert v.hello(lambda h: h.get("log") is None)["log"] is None
     assert not os.path.exists(log + ".report") and os.path.exists(log + ".bad")
     # never acknowledged, but a new game replaces the log it spoke of
     damage_and_boot()
@@ -192,4 +177,4 @@ def test_what_the_game_log_lost_is_said_until_acknowledged_or_a_new_game_replace
     finally:
         link.close()
     assert state.payload["game"] == "mahe" and state.payload["n"] == 0 and state.payload["log"] is None
-    assert _hello(v, lambda h: True)["log"] is None
+    assert v.hello(lambda h: True)["log"] is None

@@ -416,3 +416,23 @@ def test_the_race_dealt_by_the_board_played_from_the_players_phones_leaks_no_han
     assert "Your hand" in pages[0][0].text_content("#handtitle")
     assert pages[0][0].text_content("#secret").startswith("Your secret turtle")
     assert shared.is_hidden("#hand")
+
+
+def test_a_seat_outside_the_game_says_so_and_joins_the_next_game_with_it(browser, table):
+    # The Race board has 5 seats; a 2-player game leaves player 4's page
+    # watching, saying so, until a 4-player game brings player 4 in.
+    t = table("race", 2, {"mode": "dealt"})
+    t.pump()
+    page, _ = open_page(browser, t.web.url("seat", 3))
+    page.wait_for_selector("#seatout:not([hidden])")
+    said = page.inner_text("#seatout")
+    assert "Player 4 is not in this game (2 players)" in said and "next game with player 4" in said, said
+    assert page.is_hidden("#hand")
+    page.screenshot(path=os.path.join(SHOTS, "web-seat-out-phone.png"), full_page=True)
+    desk, _ = open_page(browser, t.web.url("table"), DESKTOP)
+    desk.click("#newbtn")
+    desk.select_option("#newfields select[data-key=players]", label="4")
+    desk.click("#startbtn")
+    page.wait_for_selector("#seatout", state="hidden")
+    page.wait_for_selector("#hand:not([hidden])")
+    page.screenshot(path=os.path.join(SHOTS, "web-seat-in-phone.png"), full_page=True)

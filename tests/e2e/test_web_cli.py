@@ -171,9 +171,12 @@ def tortuga_board(vdev):
     return v
 
 
-def get(url: str) -> tuple[int, str]:
+def get(url: str, host: str | None = None) -> tuple[int, str]:
+    """GET `url`; `host`: the name its Host header gives (as a browser does
+    for whatever name it resolved to this computer)."""
     try:
-        with urllib.request.urlopen(url, timeout=10) as r:
+        with urllib.request.urlopen(urllib.request.Request(url, headers={"Host": host} if host else {}),
+                                    timeout=10) as r:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
@@ -206,6 +209,36 @@ class Page:
 
     def close(self) -> None:
         self.ws.__exit__(None, None, None)
+
+
+def ws_as(url: str, host: str) -> int:
+    """The status of a WebSocket handshake to `url` (this computer) whose Host
+    (and Origin) name `host`: 101 when it opens."""
+    import socket
+
+    address = re.match(r"http://([^/]+):(\d+)/", url)
+    sock = socket.create_connection((address.group(1), int(address.group(2))), timeout=10)
+    wanted = re.sub(r"//[^/]+/", "//%s/" % host, url).replace("http://", "ws://") + "ws"
+    try:
+        with ws_connect(wanted, sock=sock, origin="http://" + host, open_timeout=10):
+            return 101
+    except InvalidStatus as e:
+        return e.response.status_code
+
+
+def refused_by_name(url: str, names: dict) -> None:
+    """Each name (Host: name) gets the page and its live link (True) or a 421
+    with words saying why (False): another site's name pointed at this
+    computer (DNS rebinding) reaches nothing."""
+    port = re.search(r":(\d+)/", url).group(1)
+    for name, served in names.items():
+        host = name if re.search(r":\d+$", name.split("]")[-1]) else "%s:%s" % (name, port)
+        status, body = get(url, host)
+        assert status == (200 if served else 421), (host, status, body)
+        assert get(url + "app.js", host)[0] == (200 if served else 421), host
+        if not served:
+            assert "served under" in body and "open the link the table printed" in body, body
+        assert ws_as(url, host) == (101 if served else 421), host
 
 
 def move_seen_live(page: Page, world) -> None:
@@ -265,7 +298,7 @@ def test_play_web_no_tui_serves_the_live_game_until_ctrl_c(vdev, cli):
     c = cli("play", "--web", "--no-tui", "--port", v.path, "--web-port", "0")
     url = c.wait_for(r"the table's web page: " + URL.pattern).group(1)
     assert url.startswith("http://127.0.0.1:") and url.endswith("/k/table/")
-    seats = c.wait_for(r"players' own pages: (.*)").group(1).split(", ")
+    seats = [c.wait_for(r"^  player %d: %s$" % (n, URL.pattern)).group(1) for n in (1, 2)]
     assert [s.rsplit("/", 2)[-2] for s in seats] == ["seat1", "seat2"]
     c.wait_for(r"serving the web page; Ctrl-C ends it")
     port = int(re.search(r":(\d+)/", url).group(1))
@@ -275,6 +308,10 @@ def test_play_web_no_tui_serves_the_live_game_until_ctrl_c(vdev, cli):
     page = Page(url)
     hello = page.until(lambda m: m["t"] == "hello", "its hello")
     assert hello["role"] == "table"
+    # only this computer's own names: another site's name (DNS rebinding) gets a 421
+    refused_by_name(seats[0], {"127.0.0.1": True, "localhost": True, "[::1]": True, "LocalHost": True,
+                               "attacker.example": False, "localhost.attacker.example": False,
+                               "127.0.0.1.nip.io": False, "localhost:1": False, "192.168.1.20": False})
     seat = Page(seats[1])
     move_seen_live(page, v.world)
     assert seat.state(lambda g: g["n"] == 1, "the move on a player's page")["to_move"] == 1
@@ -330,6 +367,13 @@ def test_play_web_lan_needs_the_printed_keys_and_prints_qr_codes(vdev, cli):
     assert refused.value.response.status_code == 403
     for who, u in local.items():
         assert get(u)[0] == 200, who
+    # on the network: any address, this computer's name; never another site's name
+    import socket
+
+    name = socket.gethostname().split(".")[0]
+    refused_by_name(local["player 1"], {"127.0.0.1": True, "10.1.2.3": True, "[fe80::1]": True, name: True,
+                                        name + ".local": True, "attacker.example": False,
+                                        name + ".attacker.example": False})
     watch = Page(local["spectators"])
     assert watch.until(lambda m: m["t"] == "hello", "its hello")["role"] == "watch"
     watch.ws.send(json.dumps({"do": "undo"}))
@@ -376,3 +420,40 @@ def test_demo_on_a_terminal_keeps_the_page_with_the_result_until_enter(cli):
     assert c.p.wait(30) == 0 and "Traceback" not in out, out[-2000:]
     with pytest.raises(OSError):
         urllib.request.urlopen(url, timeout=5)
+
+
+def test_every_seat_of_the_board_has_its_link_and_a_later_bigger_game_brings_it_in(vdev, cli):
+    # A 2-player Race on the Race board (up to 5 players): `play --web` prints a
+    # link for each of the 5 seats, saying which are not in this game; player
+    # 4's page says it only watches, then plays once a 4-player game starts.
+    v = vdev("race", board=str(BOARDS / "race.json"))
+    m = v.mirror()
+    m.link.command("new", {"game": "race", "players": 2, "options": {"mode": "dealt"},
+                           "dice": "electronic", "seed": 3}, timeout=5)
+    m.wait_synced(10)
+    m.close()
+    v.mirrors.remove(m)
+    c = cli("play", "--web", "--no-tui", "--port", v.path, "--web-port", "0")
+    url = c.wait_for(r"the table's web page: " + URL.pattern).group(1)
+    seats = {}
+    for n in range(1, 6):
+        line = c.wait_for(r"^  player %d: " % n).string
+        seats[n] = URL.search(line).group(1)
+        assert ("(not in this game: its page follows from the next game with player %d)" % n in line) == (n > 2), line
+    assert [u.rsplit("/", 2)[-2] for u in seats.values()] == ["seat%d" % n for n in range(1, 6)]
+    c.wait_for(r"serving the web page; Ctrl-C ends it")
+    port = int(re.search(r":(\d+)/", url).group(1))
+    fourth, first, table = Page(seats[4]), Page(seats[1]), Page(url)
+    g = fourth.state(lambda g: g["name"] == "race", "the game")
+    assert g["seat_out"] and g["players"] == 2 and g["view"]["hand"] is None and g["legal"] == []
+    assert not first.state(lambda g: g["name"] == "race", "the game")["seat_out"]
+    fourth.ws.send(json.dumps({"do": "play", "text": "red+"}))
+    assert fourth.until(lambda m: m["t"] == "error", "a refusal")["code"] in ("turn", "bad")
+    # a new 4-player game from the table's page: player 4's page is in it now
+    table.ws.send(json.dumps({"do": "new", "game": "race", "chosen": {"players": 4, "option:mode": "dealt"}}))
+    g = fourth.state(lambda g: g["players"] == 4, "the 4-player game")
+    # its own view now: its hand (a list, dealt as the game goes), never the onlooker's None
+    assert not g["seat_out"] and g["view"]["viewer"] == 3 and isinstance(g["view"]["hand"], list)
+    for page in (fourth, first, table):
+        page.close()
+    interrupt(c, port)

@@ -6,11 +6,21 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import time
 
 import pytest
+from apptools import app_wait
 
 from turtleboard.sim.device import load_board_file
-from turtleboard.sim.world import FIELD, MID, OFFSET_SPAN, World, WorldError, reading
+from turtleboard.sim.world import (
+    BOUNCE_MS,
+    FIELD,
+    MID,
+    OFFSET_SPAN,
+    World,
+    WorldError,
+    reading,
+)
 
 from small_boards import write_board
 
@@ -110,8 +120,7 @@ def test_undo_key_and_buttons_soldered_to_each_others_pin(tmp_path):
             world.press = lambda name: (pressed.append(name), press(name))
             await pilot.press("u")
             assert pressed == ["undo"] and app.message == ""
-            await pilot.pause(0.4)
-            assert world.held == [] and read() == "\n"
+            assert await app_wait(pilot, lambda: world.held == [] and read() == "\n")
 
     try:
         asyncio.run(run())
@@ -160,10 +169,15 @@ def test_bounce_settles_at_the_full_reading(tmp_path):
         w.place("2")
         ch = board.sensor_of[board.cells.index("2")]
         seen = set()
-        for _ in range(40):
+        end = time.monotonic() + 2 * BOUNCE_MS / 1000
+        while time.monotonic() < end:  # the wobble, and past it
             seen.add(adc(w)[ch])
-            asyncio.run(asyncio.sleep(0.01))
-        assert adc(w)[ch] == reading(ch, [["t", True]])
+            time.sleep(0.01)
+        full = reading(ch, [["t", True]])
+        end = time.monotonic() + 10
+        while adc(w)[ch] != full and time.monotonic() < end:
+            time.sleep(0.01)
+        assert adc(w)[ch] == full
         assert len(seen) > 1  # it wobbled on the way down
     finally:
         w.close()
@@ -188,8 +202,7 @@ def test_interactive_view_plays_the_board_by_hand(world):
             assert "cell 3 is empty" in app.message  # refused, said why
             await pilot.press("n")
             assert world.held == ["next"]
-            await pilot.pause(0.4)
-            assert world.held == []
+            assert await app_wait(pilot, lambda: world.held == [])  # let go after a moment
             await pilot.click("#cell-4")
             assert app.selected == 4
             cell = app.query_one("#cell-2")
@@ -197,8 +210,8 @@ def test_interactive_view_plays_the_board_by_hand(world):
             assert cell.styles.background.hex.lower() == "#00ff00"  # its LED's colour
             with open(os.path.join(world.dir, "leds"), "w") as f:
                 f.write(" ".join(["0000ff"] * world.board.led_count) + "\n")
-            await pilot.pause(0.3)  # the view follows the LEDs the firmware writes
-            assert cell.styles.background.hex.lower() == "#0000ff"
+            # the view follows the LEDs the firmware writes
+            assert await app_wait(pilot, lambda: cell.styles.background.hex.lower() == "#0000ff")
 
     asyncio.run(run())
 
@@ -213,11 +226,7 @@ def reference_world(tmp_path, game):
 
 async def finish(app, pilot):
     """Until the hands laid out what a key asked for."""
-    for _ in range(400):
-        if not app.busy:
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("the hands are still busy: %s" % app.busy)
+    assert await app_wait(pilot, lambda: not app.busy), "the hands are still busy: %s" % app.busy
 
 
 def test_tortuga_view_is_the_hexagon_and_arrows_go_to_the_neighbour(tmp_path):
@@ -289,7 +298,7 @@ def test_start_key_lays_out_the_engine_start_and_clear_sweeps_it(tmp_path):
             assert "N" in str(north.render())
             # the board's other lights in words: whose turn, its status
             assert "turn:" in str(app.query_one("#leds").render())
-            assert "status" in str(app.query_one("#leds").render())
+            assert "status" in str(app.query_one("#status").render())
             app.select(world.board.cells.index("d1"))
             await pilot.press("r")  # turned about to the other team
             assert world.stacks["d1"] == [["N", True]]
@@ -369,8 +378,15 @@ def test_the_table_fits_80x24_and_the_cursor_never_leaves_sight(tmp_path, game):
     async def run():
         app = WorldApp(world)
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.2)
             box = app.query_one("#tablebox")
+
+            def laid_out():  # every cell in the table's room, none over another
+                room = box.scrollable_content_region
+                regions = [app.query_one("#cell-%d" % i).region for i in range(len(cells))]
+                return all(inside(room, r) for r in regions) and not any(
+                    a.overlaps(b) for i, a in enumerate(regions) for b in regions[i + 1:])
+
+            assert await app_wait(pilot, laid_out)
             room = box.scrollable_content_region
             regions = [app.query_one("#cell-%d" % i).region for i in range(len(cells))]
             for cell, region in zip(cells, regions):
@@ -380,31 +396,30 @@ def test_the_table_fits_80x24_and_the_cursor_never_leaves_sight(tmp_path, game):
                     assert not a.overlaps(b), (a, b)
             assert box.max_scroll_y == 0 and box.max_scroll_x == 0
             screen = app.screen.region
-            for part in ("#leds", "#hand", "#info", "Footer"):
+            for part in ("#leds", "#status", "#hand", "#info", "Footer"):
                 assert inside(screen, app.query_one(part).region), part
             assert "turn:" in str(app.query_one("#leds").render())
-            for _ in range(100):  # the footer lists the keys once the app has settled
-                if app.query("FooterKey"):
-                    break
-                await pilot.pause(0.02)
+            # the footer lists the keys once the app has settled
+            assert await app_wait(pilot, lambda: app.query("FooterKey"))
             footer = " ".join(k.description for k in app.query("FooterKey"))
             assert "lift" in footer and "quit" in footer
             assert all(inside(screen, k.region) for k in app.query("FooterKey"))
+            def in_sight():  # the selected cell
+                return inside(box.scrollable_content_region,
+                              app.query_one("#cell-%d" % app.selected).region)
+
             await pilot.resize_terminal(56, 18)
-            await pilot.pause(0.2)
+            # the table's room is the smaller window's
+            assert await app_wait(pilot, lambda: box.region.width <= 56 and box.region.height < 18)
             for i in range(len(cells)):
                 app.select(i)
-                await pilot.pause(0.02)
-                seen = box.scrollable_content_region
-                assert inside(seen, app.query_one("#cell-%d" % i).region), cells[i]
+                assert await app_wait(pilot, in_sight), cells[i]
             for key in ("left", "left", "up", "up", "right", "down"):
                 await pilot.press(key)
-                await pilot.pause(0.02)
-                assert inside(box.scrollable_content_region,
-                              app.query_one("#cell-%d" % app.selected).region), app.cell
+                assert await app_wait(pilot, in_sight), app.cell
             await pilot.resize_terminal(150, 45)
-            await pilot.pause(0.2)
-            assert not app.query_one("#table").has_class("compact")  # full size again
+            # full size again
+            assert await app_wait(pilot, lambda: not app.query_one("#table").has_class("compact"))
 
     try:
         asyncio.run(run())
@@ -414,37 +429,57 @@ def test_the_table_fits_80x24_and_the_cursor_never_leaves_sight(tmp_path, game):
 
 def test_hands_take_the_top_turtles_of_a_stack_marks_and_all(tmp_path):
     # l lifts the top turtle; l again on the same cell the next one under it
-    # too; p puts them down together: a Mahé rider moves with its marks.
+    # too; p puts them down together: a Mahé rider moves with its marks. On
+    # the raft turtles stand side by side: l takes one, l again another one
+    # instead, never two.
     from turtleboard.sim.worldview import WorldApp
 
     world = reference_world(tmp_path, "mahe")
     cells = world.board.cells
+
+    def names(stack):
+        return [n for n, _ in stack]
 
     async def run():
         app = WorldApp(world, players=2)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("s")
             await finish(app, pilot)
-            raft = [name for name, _ in world.stacks["raft"]]
-            assert len(raft) == 4 and "turtle" not in raft
+            raft = names(world.stacks["raft"])
+            assert sorted(raft) == ["1a", "1b", "2a", "2b"]
             app.select(cells.index("raft"))
             await pilot.press("l")
-            assert [n for n, _ in world.hand] == raft[-1:]  # the top one only
-            assert "l again: one more" in str(app.query_one("#hand").render())
+            first = names(world.hand)
+            assert len(first) == 1 and len(world.stacks["raft"]) == 3
+            assert "l: another one instead" in str(app.query_one("#hand").render())
             await pilot.press("l")
-            assert [n for n, _ in world.hand] == raft[-2:]  # and the one under it
-            assert [n for n, _ in world.stacks["raft"]] == raft[:2]
+            second = names(world.hand)
+            assert len(second) == 1 and second != first and len(world.stacks["raft"]) == 3
+            assert sorted(names(world.stacks["raft"]) + second) == sorted(raft)
             app.select(cells.index("3"))
             await pilot.press("p")
-            assert [n for n, _ in world.stacks["3"]] == raft[-2:] and world.hand == []
-            await pilot.press("l")  # the rider alone off field 3
+            app.select(cells.index("raft"))
+            await pilot.press("l")
+            rider = names(world.hand)
+            app.select(cells.index("3"))
+            await pilot.press("p")
+            stack = second + rider
+            assert names(world.stacks["3"]) == stack  # bottom first
+            await pilot.press("l")
+            assert names(world.hand) == rider  # the top one only
+            assert "l: one more" in str(app.query_one("#hand").render())
+            await pilot.press("l")
+            assert names(world.hand) == stack  # and the one under it
             app.select(cells.index("5"))
             await pilot.press("p")
-            assert [n for n, _ in world.stacks["5"]] == raft[-1:]
-            assert [n for n, _ in world.stacks["3"]] == raft[-2:-1]
+            assert names(world.stacks["5"]) == stack and world.hand == []
+            await pilot.press("l")  # the rider alone off field 5
+            app.select(cells.index("6"))
+            await pilot.press("p")
+            assert names(world.stacks["6"]) == rider and names(world.stacks["5"]) == second
             app.select(cells.index("raft"))
-            await pilot.press("L")  # the whole stack at once
-            assert [n for n, _ in world.hand] == raft[:2] and world.stacks["raft"] == []
+            await pilot.press("L")  # all of them at once
+            assert len(world.hand) == 2 and world.stacks["raft"] == []
 
     try:
         asyncio.run(run())
@@ -474,4 +509,160 @@ def test_a_redraw_while_the_view_closes_draws_nothing_and_raises_nothing(tmp_pat
     try:
         asyncio.run(run())
     finally:
+        world.close()
+
+
+def test_race_turtles_show_their_colours_and_a_long_hand_keeps_the_grid(tmp_path):
+    # The start laid out: the five Race turtles by colour, bottom first. A
+    # hand too long for its line is cut, never wrapped: the cells, the
+    # lights and the keys keep their rows at 80x24.
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, "race")
+
+    async def run():
+        app = WorldApp(world)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("s")
+            await finish(app, pilot)
+            assert [n for n, _ in world.stacks["start"]] == [
+                "red", "yellow", "green", "blue", "purple"]
+            start = app.query_one("#cell-%d" % world.board.cells.index("start"))
+            assert await app_wait(pilot, lambda: "rygbp" in str(start.render()))
+            parts = ["#cell-%d" % i for i in range(len(world.board.cells))] + [
+                "#leds", "#status", "#hand", "#info", "Footer"]
+
+            def rows():
+                return [app.query_one(p).region for p in parts]
+
+            before = rows()
+            app.select(world.board.cells.index("1"))
+            await pilot.press(*["t"] * 30)  # a hand of 30 turtles: a long line
+            assert await app_wait(pilot, lambda: len(world.hand) == 30
+                                  and "hand: ^^^^" in str(app.query_one("#hand").render()))
+            assert rows() == before
+            assert app.query_one("#hand").region.height == 1
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()
+
+
+def test_an_led_beside_no_cell_is_drawn_and_the_lights_as_soldered(tmp_path):
+    # `turtleboard sim --extra-led 0`: an LED too many first on the chain.
+    # Lit, the view draws it beside no cell (a self-test by hand asks about
+    # it); every light after it sits one place further, the cells' and the
+    # turn lights' alike.
+    from turtleboard.sim.world import Wiring
+    from turtleboard.sim.worldview import WorldApp
+
+    world = reference_world(tmp_path, "race")
+    wiring = Wiring(world.board)
+    wiring.extra_led(0)
+    world.set_wiring(wiring)
+    assert Wiring(world.board, wiring.to_json()).light_at(10) == 11  # kept in wiring.json
+    turn1 = world.board.groups["turn"][0]
+    chain = ["000000"] * wiring.chain
+
+    def light(*on):
+        colours = list(chain)
+        for i in on:
+            colours[i] = "ffffff"
+        with open(os.path.join(world.dir, "leds"), "w") as f:
+            f.write(" ".join(colours) + "\n")
+
+    async def run():
+        app = WorldApp(world)
+        async with app.run_test(size=(80, 24)) as pilot:
+            status = app.query_one("#status")
+            leds = app.query_one("#leds")
+            light(0)
+            assert await app_wait(pilot, lambda: "LED 0" in str(status.render()))
+            assert "LED 0    lit beside no cell" in str(status.render())
+            assert all(w.styles.background.hex.lower() == "#000000" for w in app.query(".cell"))
+            light(1)  # the start's LED, one place further than the board file says
+            start = app.query_one("#cell-%d" % world.board.cells.index("start"))
+            assert await app_wait(pilot, lambda: "LED 0" not in str(status.render())
+                                  and start.styles.background.hex.lower() == "#ffffff")
+            light(turn1 + 1)  # the first turn light, where it is soldered
+            assert await app_wait(pilot, lambda: "(player 1)" in str(leds.render()))
+
+    try:
+        asyncio.run(run())
+    finally:
+        world.close()
+
+
+@pytest.mark.e2e
+def test_the_raft_gives_the_turtle_the_board_asks_for_and_marks_stay_the_mirrors(tmp_path):
+    # `turtleboard sim --interactive` with a mirror on its port: Mahé for 4,
+    # each player's turtle stops after one die. The board asks for that
+    # turtle off the raft, where the turtles stand side by side: l takes it
+    # (not the last one put there), p puts it where it is lit, and after
+    # every move the view's marks are the mirror's.
+    import threading
+
+    from turtleboard.connection.replica import Mirror
+    from turtleboard.sim import device
+    from turtleboard.sim.overheard import Overheard
+    from turtleboard.sim.supervisor import Supervisor
+    from turtleboard.sim.worldview import WorldApp
+
+    sim = tmp_path / "sim"
+    board = device.prepare(str(sim), os.path.join(BOARDS, "mahe.json"))
+    world = World(board, str(sim / "world"))
+    heard = Overheard(board.geometry)
+    sup = Supervisor(str(sim / "flash"))
+    sup.overhear = heard.feed  # as `turtleboard sim --interactive` does
+    sup.start()
+    thread = threading.Thread(target=sup.serve, daemon=True)
+    thread.start()
+    mirror = Mirror(sup.path, geometry=board.geometry)
+    cells = board.cells
+
+    def game():
+        mirror.poll(0)
+        return mirror.replica.game
+
+    def marks():  # the view's turtles where the mirror has them
+        out = {c: [n for n, _ in world.stacks[c]] for c in cells if world.stacks[c]}
+        if "raft" in out:
+            out["raft"] = sorted(out["raft"])
+        return out
+
+    async def run():
+        app = WorldApp(world, port=sup.path, heard=heard)
+        async with app.run_test(size=(80, 24)) as pilot:
+            mirror.start(10)
+            mirror.link.command("new", {"game": "mahe", "players": 4, "options": {},
+                                        "dice": "electronic", "seed": 5}, timeout=5)
+            mirror.wait_synced(10)
+            await pilot.press("s")  # the four turtles on the raft
+            await finish(app, pilot)
+            for turn in range(2):
+                assert await app_wait(pilot, lambda: game() is not None and mirror.prompt
+                                      and "stop" in mirror.prompt.get("choices", [])), turn
+                mover = game().snapshot()["mover"]
+                n = len(game().history)
+                mirror.send("enter", {"text": "stop"})
+                assert await app_wait(pilot, lambda n=n: len(game().history) > n
+                                      and heard.snapshot() == game().snapshot())
+                to = next(c for c, on in game().snapshot()["cells"].items() if mover in on)
+                app.select(cells.index("raft"))
+                await pilot.press("l")
+                assert [name for name, _ in world.hand] == [mover], (turn, world.hand, mover)
+                app.select(cells.index(to))
+                await pilot.press("p")
+                assert marks() == game().snapshot()["cells"], turn
+                # the board sees it as asked: the next player's turn comes
+                assert await app_wait(pilot, lambda t=turn: game().snapshot()["turn"] == t + 1)
+            await pilot.press("q")
+
+    try:
+        asyncio.run(run())
+    finally:
+        mirror.close()
+        sup.stop()
+        thread.join(10)
         world.close()

@@ -171,19 +171,6 @@ def test_a_held_history_entry_reads_as_packed_and_packs_the_same_bytes():
     assert len(h) == 0 and len(h.buf) == 0
 
 
-def test_derived_is_the_seed_times_7919_plus_n_plus_1():
-    # The fixed dice's generators, made without the big product.
-    from turtles.rng import derived
-
-    for seed, n in ((0, 0), (1, 0), (3, 17), (2**30 - 1, 65535), (123456789, 900), (542, 3)):
-        a = derived(seed, n)
-        if sys.implementation.name != "micropython":  # the reference needs big ints
-            b = Rng(seed * 7919 + n + 1)
-            assert (a.hi, a.lo) == (b.hi, b.lo), (seed, n)
-        assert 0 <= a.hi < 65536 and 0 <= a.lo < 65536 and (a.hi or a.lo)
-    assert derived(3, 17).below(1000) == Rng(3 * 7919 + 18).below(1000)
-
-
 def test_no_options_are_each_games_defaults_checked():
     # check_options() takes the defaults as they are when none are given:
     # each must pass the check it skips.

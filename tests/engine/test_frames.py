@@ -1,5 +1,15 @@
 # Protocol frames, under both interpreters (the device and the host share them).
-from controller.frames import MAX_LINE, FrameError, LineReader, crc16, decode, encode
+from controller.frames import (
+    MAX_LINE,
+    FrameError,
+    LineReader,
+    crc16,
+    decode,
+    encode,
+    encode_fitted,
+    fit_text,
+)
+from turtles.jsontext import quote
 
 from check import raises
 
@@ -24,6 +34,37 @@ def test_damaged_frames_are_rejected():
 
 def test_overlong_frame_refused():
     raises(FrameError, encode, 1, "log", {"a": "x" * MAX_LINE})
+
+
+def test_a_text_fits_its_size_as_a_frame_writes_it():
+    assert fit_text("short", 400) == "short"
+    for ch, each in (("x", 1), ('"', 2), ("\u00e9", 6), ("\U0001f422", 12)):
+        for size in (5, 50, 400):
+            text = fit_text(ch * 500, size)
+            written = len(quote(text)) - 2
+            assert text.endswith("...") and size - each < written <= size, (ch, size, written)
+            assert text[:-3] == ch * len(text[:-3])
+    assert fit_text("\u00e9" * 66, 400) == "\u00e9" * 66  # 396 bytes: fits whole
+
+
+def test_a_frame_too_long_is_cut_to_fit_and_says_what_was_cut():
+    payload = {"board": "\u00e9" * 300, "log": "x" * 2000, "n": 5, "list": list(range(400)), "fw": "1"}
+    line = encode_fitted(3, "hello", payload)
+    assert len(line) <= MAX_LINE
+    seq, kind, got = decode(line)
+    assert (seq, kind, got["n"], got["fw"]) == (3, "hello", 5, "1")
+    assert got["cut"] == sorted(k for k in ("board", "log", "list") if got[k] != payload[k])
+    assert "log" in got["cut"] and got["log"].endswith("...") and payload["log"].startswith(got["log"][:-3])
+    assert got["list"] == payload["list"][:len(got["list"])]
+    small = {"n": 1, "text": "roll"}
+    assert encode_fitted(1, "action", small) == encode(1, "action", small)  # (nothing cut: no "cut")
+    many = {}
+    for k in range(60):
+        many["k%03d" % k] = "v" * 30
+    assert len(encode_fitted(1, "x", many)) <= MAX_LINE  # nothing long, just many: still fits
+    for k in range(200):
+        many["k%03d" % k] = 0
+    assert decode(encode_fitted(1, "x", many))[2] == {"cut": ["*"]}  # too many to keep any
 
 
 def test_line_reader_bounds_and_splits():

@@ -483,3 +483,27 @@ def test_random_games_keep_the_invariants():
             cards = sum(len(h) for h in g.won) + len(g.discarded)
             assert cards == 20 and g.revealed == 20
             assert len(g.stacks[-1]) == 1 and g.nest_owner >= 0
+
+
+def test_busts_says_which_die_takes_the_dice_over_7():
+    g = play(new_game("mahe", 4), "e3")
+    assert [a for a in g.legal_actions() if g.busts(a)] == []  # die 1 never busts
+    play(g, "d4 roll")
+    assert [g.action_text(a) for a in g.legal_actions() if g.busts(a)] == ["d4", "d5", "d6"]
+    assert not g.busts(g.parse_action("d3"))
+    play(g, "d1 roll")
+    assert [g.action_text(a) for a in g.legal_actions() if g.busts(a)] == ["d3", "d4", "d5", "d6"]
+    play(g, "d2")  # 4 + 1 + 2 = 7: no bust
+    assert not g.busts(g.parse_action("stop")) and not g.busts(g.parse_action("roll"))
+    assert not new_game("tortuga", 2).busts(0)
+
+
+def test_chance_for_names_whose_die_it_is():
+    g = play(new_game("mahe", 4), "e3")
+    assert g.chance_for() == 0  # die 1: the moving player's
+    play(g, "d2 stop")
+    assert g.chance_for() == 1
+    g = play(new_game("mahe", 2), "e3 first-1a")
+    assert g.chance_for() == 0
+    g = new_game("mahe", 4)
+    assert g.to_move() == CHANCE and g.chance_for() == -1  # an egg card turned up: the table's

@@ -362,3 +362,17 @@ def test_a_record_says_whose_colour_each_colour_line_is():
     assert lines[at + 1] == "# player 1 owns green"
     assert lines[lines.index("colour 1 red") + 1] == "# player 2 owns red"
     assert read_record(text).state_key() == g.state_key()
+
+
+def test_chance_for_names_whose_draw_it_is():
+    g = new_game("race", 2)
+    assert g.to_move() == CHANCE and g.chance_for() == -1  # the start stack: the table's
+    g = dealt_game(PLAIN)
+    assert g.chance_for() == -1  # player 1 to play: no chance
+    play(g, ["red+"])
+    assert g.to_move() == CHANCE and g.chance_for() == 0  # the card player 1 draws
+    play(g, ["draw red+"])
+    assert g.chance_for() == -1
+    g = new_game("race", 2, {"mode": "dealt"})
+    play(g, ["stack " + c for c in "red yellow green blue purple".split()])
+    assert g.chance_for() == -1  # the colours, then the deal: the table's

@@ -37,7 +37,7 @@ def board_json(game, players=2, options=None, extra_cells=()):
         "cells": spec,
         "leds": {"count": n + 9, "pin": 4, "groups": {
             "turn": [n, n + 1], "dice": list(range(n + 2, n + 8)), "status": [n + 8]}},
-        "buttons": {"next": 5, "ok": 6},
+        "buttons": {"next": 5, "ok": 6, "undo": 7},
         "mux": {"select": [0, 1, 2, 3], "adc": [26, 27, 28][:muxes]},
         "sensing": {"threshold": 4000, "hysteresis": 1000, "stable_ms": 30,
                     "zero_band": 2000, "rail": 500, "stuck_ms": 0},
@@ -121,14 +121,18 @@ class FakeHal:
 
 
 class Rig:
-    def __init__(self, game, board_text=None, folder=None, seed=7):
+    def __init__(self, game, board_text=None, folder=None, seed=7, adc=None):
+        # adc: {channel: reading} at boot (the rest read empty).
         self.folder = folder or scratch_dir()
         self.board = load_board(board_text or board_json(game))
         self.hal = FakeHal(48)
+        for ch in adc or {}:
+            self.hal.adc[ch] = adc[ch]
         self.sensing = Sensing(self.hal, self.board, self.folder + "/calibration.txt")
         self.sensing.calibrate(self.hal.clock)
         self.log = GameLog(self.folder + "/game.log")
         self.ctl = Controller(self.hal, self.board, self.sensing, self.log, seed)
+        self.ctl.recalibrated(self.sensing.suspect)  # as boot does
         self.seq = 0
         self.got = []
 

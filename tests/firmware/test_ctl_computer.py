@@ -365,3 +365,69 @@ def test_a_mahe_hint_comes_while_the_question_is_open():
     taken = [a for a in only(rig.got, "action") if a["by"] == "buttons"]
     assert [a["text"] for a in taken] == [hint["text"]]
     assert only(rig.got, "error") == []
+
+
+def _until(rig, done, ms=2000):
+    # Run the board until done() or `ms` of its time have passed.
+    end = rig.hal.clock + ms
+    while not done() and rig.hal.clock < end:
+        rig.run(20)
+    return done()
+
+
+def test_a_hint_comes_while_the_board_waits_for_the_turtles_to_be_moved():
+    # Mahé with real dice: after `stop` the engine has moved the turtle and
+    # the board waits for a person to move it; a hint for the next
+    # decision (which turtle first) still comes, and is the question's
+    # choice once the board matches.
+    rig = Rig("mahe")
+    _new(rig, None, players=2, dice="physical")
+    rig.show()
+    for text in ("e3", "first-1a", "d3", "stop", "d2", "stop"):
+        got = rig.send("enter", {"text": text})
+        assert only(got, "error") == [], (text, got)
+    assert rig.ctl.must_match is not None  # the turtles are not moved yet
+    got = rig.send("hint", {}, run=0)
+    assert _until(rig, lambda: only(rig.got, "hint") or only(rig.got, "error"))
+    assert only(rig.got, "error") == []
+    hint = only(rig.got, "hint")[-1]
+    assert hint["player"] == 1 and hint["n"] == 6 and hint["text"] in ("first-2a", "first-2b")
+    assert "put the pieces where the lights show" in only(rig.got, "status")[-1]["text"]
+    rig.show()  # the turtles moved: the question opens with the hint chosen
+    assert _until(rig, lambda: rig.ctl.prompt is not None)
+    p = only(rig.got, "prompt")[-1]
+    assert p["choices"][p["current"]] == hint["text"]
+
+
+def test_a_hint_comes_while_the_computers_move_waits_to_be_made():
+    rig = Rig("tortuga")
+    _new(rig, ["person", "good"])
+    g = rig.ctl.session.game
+    g.apply_text("d2-d3")
+    after = g.image()
+    g.undo()
+    rig.show(after)
+    assert _until(rig, lambda: len(g.history) == 2 and rig.ctl.must_match is not None)
+    rig.send("hint", {})
+    assert _until(rig, lambda: only(rig.got, "hint") or only(rig.got, "error"))
+    assert only(rig.got, "error") == []
+    hint = only(rig.got, "hint")[-1]
+    assert hint["player"] == 0 and hint["n"] == 2
+    rig.run(100)
+    assert only(rig.got, "status")[-1]["text"].startswith("the computer plays")
+    rig.show()  # the person makes the computer's move: the hint is lit
+    assert _until(rig, lambda: only(rig.got, "status")[-1]["text"] == "hint for player 1: %s" % hint["text"])
+
+
+def test_a_hint_the_game_moved_past_says_why():
+    rig = Rig("mahe")
+    _new(rig, None, players=2, dice="physical")
+    rig.show()
+    rig.send("enter", {"text": "e3"})
+    rig.send("hint", {}, run=0)  # and before it is thought through, the turtle is chosen
+    rig.send("enter", {"text": "first-1a"}, run=0)
+    assert _until(rig, lambda: only(rig.got, "hint") or only(rig.got, "error"))
+    err = only(rig.got, "error")[-1]
+    assert err["code"] == "refused" and err["msg"].startswith("no hint: chance decides now")
+    assert err["re"] == rig.seq - 1  # it answers the hint command
+    assert only(rig.got, "hint") == []

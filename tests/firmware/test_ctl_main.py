@@ -182,7 +182,8 @@ def test_no_board_file_at_all(device):
 
 
 @pytest.mark.parametrize("content", [b"\xff\xfe{}", b"{\"name\": \"\xc3(\"}", b"\x00" * 300,
-                                     b"[" * 30000 + b"]" * 30000])
+                                     b"[" * 30000 + b"]" * 30000,
+                                     b"{\"" + b"k" * 2000 + b"\": 1}"])  # (a problem too long for a frame)
 def test_a_board_file_of_any_bytes_boots_into_a_device_that_says_so(device, content):
     dev = device(None)
     (dev.flash / "board.json").write_bytes(content)

@@ -233,3 +233,48 @@ def test_a_race_turtle_counted_along_the_track_is_read_where_it_stops():
     prompts = only(got, "prompt")
     assert len(prompts) == 1 and "purple+" not in prompts[0]["choices"]
     assert "purple++" in prompts[0]["choices"]
+
+
+def test_a_bust_is_said_in_the_action_and_while_the_turtles_go_back():
+    rig = Rig("mahe")
+    rig.new(players=2, dice="physical")
+    rig.show()
+    texts = ("e3", "first-1a", "d3", "stop", "d1", "stop", "first-2a", "d1", "stop", "d1", "stop",
+             "first-1a", "d4", "roll")
+    for text in texts:
+        got = rig.send("enter", {"text": text})
+        assert only(got, "error") == [], (text, got)
+        rig.show()
+        rig.run(100)
+    rig.send("enter", {"text": "d5"})  # 4 + 5 = 9: over 7
+    rig.run(100)
+    busts = [a["text"] for a in only(rig.got, "action") if a.get("bust")]
+    assert busts == ["d5"] and "bust" not in only(rig.got, "action")[0]
+    # 1a, on field 3, swims back to the raft: the status says why while it waits
+    status = only(rig.got, "status")[-1]
+    assert status["text"] == "a bust (the dice went over 7): put the pieces where the lights show"
+    assert status["expect"]["off"] == ["3"]
+    rig.show()
+    rig.run(200)
+    assert not only(rig.got, "status")[-1]["text"].startswith("a bust")
+
+
+def test_the_undo_button_takes_back_the_last_action_or_says_why():
+    # (found by the simulated table: UNDO, a button of every reference
+    # board, did nothing at all)
+    import json
+
+    from ctl_rig import board_json
+
+    board = json.loads(board_json("race"))
+    board["buttons"]["undo"] = 7  # as on the reference boards
+    rig = Rig("race", board_text=json.dumps(board))
+    rig.new(players=3)
+    rig.show()
+    rig.run(100)
+    got = rig.press("undo")
+    assert only(got, "undone") == []
+    assert "nothing to undo" in only(got, "error")[0]["msg"]
+    rig.send("enter", {"text": "stack red"})
+    got = rig.press("undo")
+    assert [u["n"] for u in only(got, "undone")] == [0]

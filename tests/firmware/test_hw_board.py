@@ -6,6 +6,7 @@ from hwtools import BOARDS, board, read
 
 from controller.board import BoardError, check_board, load_board
 from turtles import game_class, new_game
+from turtles.jsontext import dumps, quote
 
 
 def _obj(name="mahe"):
@@ -223,3 +224,39 @@ def test_a_device_keeps_the_built_board_not_the_files_geometry():
                 kept.push(a)
                 plain.push(a)
             assert kept.copy().state_hash() == plain.state_hash()
+
+
+def _renamed(o, old, new):
+    # The Tortuga geometry with cell `old` called `new` everywhere, and its board file's cell.
+    text = json.dumps(o).replace('"%s"' % old, json.dumps(new))
+    return json.loads(text)
+
+
+def test_names_are_bounded_so_that_every_frame_fits_a_line():
+    # The board's name goes in `hello`; cell names in status frames and
+    # action texts. Counted as JSON counts them, the same on CPython and
+    # MicroPython whether the file writes an emoji as itself or escaped.
+    o = _obj()
+    for name, good in (("x" * 32, True), ("x" * 33, False), ("Ж" * 32, True), ("Ж" * 100, False),
+                       ("\U0001f422" * 16, True), ("\U0001f422" * 17, False), ("x" * 1000, False)):
+        o["name"] = "@"
+        escaped = dumps(o).replace('"@"', quote(name))  # "\ud83d\udc22"
+        for text in (escaped, escaped.replace(quote(name), '"%s"' % name)):  # and as itself
+            got = [p for p in load_problems(text) if p[0] == "$.name"]
+            assert (got == []) == good, (name[:3], len(name), got)
+            if not good:
+                assert "give the board a name of at most 32" in got[0][1], got
+    o = _obj("tortuga")
+    for cell, good in (("a1" + "x" * 10, True), ("a1" + "x" * 11, False)):
+        got = [p for p in check_board(_renamed(o, "a1", cell)) if p[0] == "$.geometry"]
+        assert (got == []) == good, (cell, got)
+        if not good:
+            assert "cell names must be text of 1 to 12 characters" in got[0][1], got
+
+
+def load_problems(text):
+    try:
+        load_board(text)
+    except BoardError as e:
+        return e.problems
+    return []

@@ -94,13 +94,46 @@ def test_a_saved_baseline_no_turtle_explains_is_reported_and_calibrated_afresh()
     again = Sensing(hal, b, s.path)
     again.calibrate(0)
     assert again.suspect == [("a1", 100, reading)]
-    assert "a1: saved empty level 100, it reads %d now" % reading == again.suspect_text()
     assert again.image[a1] == EMPTY and again.base[a1] == reading  # no phantom turtle
-    assert again.image[e2] == UP and again.suspect_text().count(":") == 1
+    assert again.image[e2] == UP
     assert "a1 %d" % reading in read(s.path)  # saved right
     third = Sensing(hal, b, s.path)
     third.calibrate(0)
     assert third.suspect == []
+
+
+def test_a_saved_baseline_off_the_boards_empty_level_on_an_empty_cell_is_measured_again():
+    # Off by 7,000 to 20,000 (inside 4 x threshold = 24,000: a turtle could
+    # explain it, but the cell reads as the board's empty cells do): the
+    # reading is its empty level, no phantom turtle, the file corrected. A
+    # real turtle at boot, and a sensor whose own empty level is far off
+    # mid-scale (the self-test's calibration keeps one), are kept.
+    b, hal, s = _setup()
+    s.calibrate(0)
+    good = read(s.path)
+    e2, f3, b2 = b.cells.index("e2"), b.cells.index("f3"), b.cells.index("b2")
+    odd = b.cells.index("g4")
+    hal.values[b.sensor_of[e2]] = s.base[e2] + FIELD  # a turtle at boot, its level right
+    hal.values[b.sensor_of[odd]] = s.base[odd] + 9000  # an odd sensor, as saved below
+    for off in (7000, -7000, 12000, -15000, 20000, -20000):
+        for cell in ("a1", "d4", "c3"):
+            i = b.cells.index(cell)
+            reading = s.base[i]
+            text = good.replace("%s %d\n" % (cell, reading), "%s %d\n" % (cell, reading + off))
+            text = text.replace("g4 %d\n" % s.base[odd], "g4 %d\n" % (s.base[odd] + 9000))
+            write(s.path, text)
+            again = Sensing(hal, b, s.path)
+            again.calibrate(0)
+            assert again.suspect == [(cell, reading + off, reading)], (cell, off, again.suspect)
+            assert again.image[i] == EMPTY and again.base[i] == reading and again.trusted[i]
+            assert again.image[e2] == UP and again.image[odd] == EMPTY and again.base[odd] == s.base[odd] + 9000
+            assert "%s %d\n" % (cell, reading) in read(s.path)  # the file corrected
+    for cell, delta in (("f3", FIELD), ("b2", -FIELD)):  # turtles on good levels: kept
+        _put(b, hal, s, cell, delta)
+    write(s.path, good)
+    again = Sensing(hal, b, s.path)
+    again.calibrate(0)
+    assert again.image[f3] == UP and again.image[b2] == DOWN and again.image[e2] == UP
 
 
 def test_a_saved_baseline_at_a_rail_is_not_believed():

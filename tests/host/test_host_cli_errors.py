@@ -103,3 +103,43 @@ def test_a_ctrl_c_dealt_with_inside_a_string_exec_keeps_the_exit_code(tmp_path):
         r = subprocess.run([sys.executable, "-m", "probe"] + args, cwd=tmp_path,
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == code, (args, r.returncode, r.stderr)
+
+
+# Every command's file and folder arguments: a path that cannot be what it
+# names gets one line saying what is wrong, before any work is done ({f}: a
+# regular file, {d}: a folder, {m}: a folder that does not exist).
+PATHS = [
+    (["selfplay", "mahe", "-o", "{m}/a.txt"], "cannot write the record to {m}/a.txt: "
+                                              "there is no folder {m}"),
+    (["selfplay", "mahe", "-o", "{d}"], "{d} is a folder: name a file for the record"),
+    (["sim", "--board", "mahe", "--dir", "{f}"], "{f} is a file, not a folder"),
+    (["sim", "--board", "mahe", "--dir", "/proc/tbx"], "cannot make the folder /proc/tbx"),
+    (["sim", "--board", "mahe", "--dir", "{m}", "--swap-sensors", "1"], "--swap-sensors takes"),
+    (["demo", "--dir", "{f}", "--no-web"], "{f} is a file, not a folder"),
+    (["demo", "--dir", "/proc/tbx", "--no-web"], "cannot make the folder /proc/tbx"),
+    (["play", "--port", "{f}"], "{f} is a file, not a serial port"),
+    (["play", "--port", "{d}"], "{d} is a folder, not a serial port"),
+    (["console", "--port", "/dev/ttyNOPE9", "--log", "{m}/s.log"],
+     "cannot write the session log to {m}/s.log: there is no folder {m}"),
+    (["record", "export", "--port", "/dev/ttyNOPE9", "-o", "{m}/r.txt"],
+     "cannot write the record to {m}/r.txt"),
+    (["flash", "--port", "{f}", "--board", "mahe"], "{f} is a file, not a serial port"),
+    (["board", "test", "--board", "mahe", "--port", "{f}", "--out-dir", "{f}"],
+     "{f} is a file, not a folder"),
+    (["board", "test", "--board", "mahe", "--port", "{f}", "--sim-hands", "{f}"],
+     "{f} is not a virtual board's folder"),
+]
+
+
+@pytest.mark.parametrize("args,said", PATHS, ids=lambda a: " ".join(a) if isinstance(a, list) else "")
+def test_a_path_that_cannot_be_used_is_one_line_before_any_work(tmp_path, args, said):
+    f, d, m = tmp_path / "regular.txt", tmp_path / "folder", tmp_path / "missing"
+    f.write_text("not a port\n")
+    d.mkdir()
+    given = [a.format(f=f, d=d, m=m) for a in args]
+    r = turtleboard(*given, input="")
+    assert r.returncode == 2, r.stderr
+    assert said.format(f=f, d=d, m=m) in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "regular.txt"]  # nothing made
+    assert f.read_text() == "not a port\n" and list(d.iterdir()) == []

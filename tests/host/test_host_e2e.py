@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 
 import pytest
+from apptools import app_wait
 from hosttools import ROOT, turtleboard
 
 from turtleboard.connection.replica import Mirror
@@ -96,6 +98,13 @@ def new_tortuga(mirror):
 def step(world, src, dst):
     world.lift(src)
     world.place(dst)
+
+
+def one_move_made(board, mirror):
+    """A new Tortuga game on the virtual board, f1-f2 made on it and seen."""
+    new_tortuga(mirror)
+    step(board.world, "f1", "f2")
+    until(mirror, lambda: n_actions(mirror) == 1)
 
 
 def test_mirror_follows_sensed_moves_takebacks_and_a_reset(tortuga):
@@ -196,15 +205,10 @@ def test_play_tui_headless(tortuga):
             cmd = app.query_one("#cmd")
             cmd.value = "new tortuga 2"
             await pilot.press("enter")
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if mirror.replica.game is not None and n_actions(mirror) == 0 and mirror.replica.in_sync:
-                    break
+            assert await app_wait(pilot, lambda: mirror.replica.game is not None
+                                  and n_actions(mirror) == 0 and mirror.replica.in_sync)
             step(tortuga.world, "f1", "f2")
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if "1. f1-f2" in log_text(app):
-                    break
+            assert await app_wait(pilot, lambda: "1. f1-f2" in log_text(app))
             board = str(app.query_one("#board", Static).content)
             top = str(app.query_one("#top", Static).content)
             side = str(app.query_one("#side", Static).content)
@@ -213,17 +217,11 @@ def test_play_tui_headless(tortuga):
             assert "to move: player 2" in side
             assert "1. f1-f2" in log_text(app)
             await pilot.press("u")  # undo from the keyboard: the board takes it back
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if "taken back, now at action 0" in log_text(app):
-                    break
+            assert await app_wait(pilot, lambda: "taken back, now at action 0" in log_text(app))
             # the turtle still stands on f2: the board asks for it back, never commits f1-f2 again
-            assert "taken back, now at action 0" in log_text(app)
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if "put the pieces back as lit" in str(app.query_one("#side", Static).content):
-                    break
-            assert "board: put the pieces back as lit" in str(app.query_one("#side", Static).content)
+            side = lambda: str(app.query_one("#side", Static).content)  # noqa: E731
+            assert await app_wait(pilot, lambda: "put the pieces back as lit" in side())
+            assert "board: put the pieces back as lit" in side()
             assert n_actions(mirror) == 0
             assert "> undo" in log_text(app)
             assert mirror.replica.in_sync
@@ -252,16 +250,6 @@ def log_lines(app) -> str:
     return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
 
 
-def _wait(pilot, cond, steps=200):
-    async def go():
-        for _ in range(steps):
-            await pilot.pause(0.05)
-            if cond():
-                return True
-        return False
-    return go()
-
-
 def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
     # The smallest common terminal: the board, whose turn, the open prompt and
     # the last actions all readable; a larger window gets the full layout.
@@ -270,12 +258,10 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
     from turtleboard.mirror.app import MirrorApp
 
     async def scenario(mirror):
-        new_tortuga(mirror)
-        step(tortuga.world, "f1", "f2")
-        until(mirror, lambda: n_actions(mirror) == 1)
+        one_move_made(tortuga, mirror)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
-            assert await _wait(pilot, lambda: "1. f1-f2" in log_lines(app)
+            assert await app_wait(pilot, lambda: "1. f1-f2" in log_lines(app)
                                and str(app.query_one("#board", Static).content).count("S") >= 8)
             board = app.query_one("#board", Static)
             text = str(board.content)
@@ -292,17 +278,17 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
             for i in range(40):
                 log.write(f"line {i}")
             await pilot.resize_terminal(150, 45)
-            assert await _wait(pilot, lambda: not app.screen.has_class("compact")
+            assert await app_wait(pilot, lambda: not app.screen.has_class("compact")
                                and log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y)
             # the newest in sight
             text = str(app.query_one("#board", Static).content)
             assert "f2:S" in text and "f1:." in text  # full size: names and turtles
             assert app.query_one("#side", Static).size.width >= 40
             await pilot.resize_terminal(80, 24)  # smaller again: the log keeps its newest line
-            assert await _wait(pilot, lambda: app.screen.has_class("compact")
+            assert await app_wait(pilot, lambda: app.screen.has_class("compact")
                                and log.scroll_offset.y == log.max_scroll_y)
             await pilot.resize_terminal(40, 12)
-            assert await _wait(pilot, lambda: "enlarge the window"
+            assert await app_wait(pilot, lambda: "enlarge the window"
                                in str(app.query_one("#board", Static).content))
             await pilot.press("ctrl+c")  # quits, no "press ctrl+q"
             await pilot.pause(0.2)
@@ -320,7 +306,7 @@ def test_play_tui_logs_an_illegal_move_made_on_the_board(tortuga):
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.3)
             step(tortuga.world, "d2", "d4")  # two cells at once: no legal move
-            assert await _wait(pilot, lambda: "illegal move on the board" in log_lines(app))
+            assert await app_wait(pilot, lambda: "illegal move on the board" in log_lines(app))
             assert "take off d4" in log_lines(app) and "put on d2" in log_lines(app)
             await pilot.press("q")
 
@@ -356,7 +342,7 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("n")
-            assert await _wait(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            assert await app_wait(pilot, lambda: isinstance(app.screen, NewGameScreen))
             dialog = app.screen
             game = dialog.query_one("#game")
             offered = [key for _, key in game.values]
@@ -366,18 +352,45 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
             assert dialog.focused is dialog.selects["option:turn_limit"]
             assert "turns" in str(dialog.query_one("#about").render())
             game.value = "tattoo"
-            assert await _wait(pilot, lambda: "option:tattoo" in dialog.selects  # laid out
+            assert await app_wait(pilot, lambda: "option:tattoo" in dialog.selects  # laid out
                                and dialog.selects["option:tattoo"].region.height == 1)
             assert "option:hatching" not in dialog.selects
             dialog.selects["option:tattoo"].value = 3
             assert "seat:2" in dialog.selects  # who plays each seat
             dialog.selects["seat:2"].value = "good"
             await pilot.click("#start")
-            assert await _wait(pilot, lambda: mirror.replica.game is not None
+            assert await app_wait(pilot, lambda: mirror.replica.game is not None
                                and mirror.replica.in_sync)
             g = mirror.replica.game
             assert g.name == "tortuga" and g.options["tattoo"] == 3
             assert mirror.seats == ["person", "good"]  # the board plays seat 2
+            assert "A game is being played" not in str(dialog.render())  # (a fresh board)
+            await pilot.press("q")
+
+    with_mirror(tortuga, scenario)
+
+
+def test_play_tui_new_game_during_a_game_says_start_ends_it(tortuga):
+    # n while a game is being played: the dialog says that Start ends it for
+    # good, its button too; Esc keeps it and it plays on.
+    from turtleboard.mirror.app import MirrorApp
+    from turtleboard.mirror.newgame import NewGameScreen
+
+    async def scenario(mirror):
+        one_move_made(tortuga, mirror)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("n")
+            assert await app_wait(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            dialog = app.screen
+            said = str(dialog.query_one("#playing").render())
+            assert said == "A game is being played: Tortuga, 1 action. Start ends it for good."
+            assert str(dialog.query_one("#start").label) == "End it, start"
+            assert dialog.query_one("#playing").region.height == 1  # in sight at 80x24
+            await pilot.press("escape")
+            assert await app_wait(pilot, lambda: not isinstance(app.screen, NewGameScreen))
+            step(tortuga.world, "d6", "d5")  # the game goes on (north moves next)
+            assert await app_wait(pilot, lambda: n_actions(mirror) == 2)
             await pilot.press("q")
 
     with_mirror(tortuga, scenario)
@@ -400,11 +413,8 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
             await pilot.press("colon")
             app.query_one("#cmd").value = "new mahe 2 physical"
             await pilot.press("enter")
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if mirror.prompt and mirror.replica.in_sync:
-                    break
-            assert mirror.prompt, "no prompt came"
+            assert await app_wait(pilot, lambda: mirror.prompt and mirror.replica.in_sync and (
+                mirror.prompt["text"] in str(app.query_one("#side", Static).content))), "no prompt"
             choices = mirror.prompt["choices"]
             side = str(app.query_one("#side", Static).content)
             assert mirror.prompt["text"] in side
@@ -413,10 +423,7 @@ def test_play_tui_answers_a_prompt_from_the_keyboard(mahe):
             assert f" 2 the egg card turned up is a {choices[1][1:]} [{choices[1]}]" in side
             assert f">1 the egg card turned up is a {choices[0][1:]} [{choices[0]}]" in side  # the current
             await pilot.press("2")
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if n_actions(mirror) == 1:
-                    break
+            assert await app_wait(pilot, lambda: n_actions(mirror) == 1)
             game = mirror.replica.game
             assert game.action_text(game.history[0]) == choices[1]
             assert "view: player 1" in str(app.query_one("#top", Static).content)
@@ -438,13 +445,13 @@ def test_play_tui_a_mahe_hint_comes_at_a_question(mahe):
         mirror.wait_synced(10)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
-            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt.get("kind") == "decide")
+            assert await app_wait(pilot, lambda: mirror.prompt and mirror.prompt.get("kind") == "decide")
             asked = dict(mirror.prompt)
             await pilot.press("h")
-            assert await _wait(pilot, lambda: "hint for player 1:" in log_lines(app))
+            assert await app_wait(pilot, lambda: "hint for player 1:" in log_lines(app))
             said = log_lines(app).split("hint for player 1: ")[1].split(" ")[0]
             assert said in asked["choices"]
-            assert await _wait(pilot, lambda: mirror.prompt["choices"][mirror.prompt["current"]] == said)
+            assert await app_wait(pilot, lambda: mirror.prompt["choices"][mirror.prompt["current"]] == said)
             assert mirror.prompt["id"] == asked["id"]
             assert log_lines(app).count("prompt: ") == 1  # the same question, logged once
             await pilot.press("q")
@@ -464,9 +471,9 @@ def test_play_tui_mahe_at_80x24_shows_the_question_dice_and_cards_at_once(mahe):
         mirror.wait_synced(10)
         app = MirrorApp(mirror)
         async with app.run_test(size=(80, 24)) as pilot:
-            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"][0].startswith("first"))
+            assert await app_wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"][0].startswith("first"))
             await pilot.press("1")  # turtle 1a moves first; the board rolls die 1
-            assert await _wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"] == ["stop", "roll"])
+            assert await app_wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"] == ["stop", "roll"])
             await pilot.pause(0.1)
             side = str(app.query_one("#side", Static).content)
             assert side.startswith("player 1 decides\n")
@@ -532,3 +539,69 @@ def test_flash_onto_the_virtual_board_restarts_it_and_checks_the_hello(tortuga):
     # the virtual board has a ROM partition: the packages go there, not on the flash
     assert "running from ROMFS (/rom)" in r.stdout
     assert not (flash / "turtles" / "tortuga.py").exists() and not (flash / "turtles").exists()
+
+
+def test_play_tui_hint_while_the_turtles_wait_a_bust_and_a_takeback_of_the_boards_die(mahe):
+    # At 80x24: `h` after Mahé's `stop`, the turtles not moved yet (real
+    # dice): the hint comes; a bust is said in the log; then, with the
+    # board's own dice, `u` takes a die back with the roll that asked for it
+    # and the same die comes again.
+    from turtleboard.mirror.app import MirrorApp
+    from turtleboard.pictures.describe import BUST_WORDS
+
+    async def scenario(mirror):
+        mirror.link.command("new", {"game": "mahe", "players": 2, "dice": "physical"}, 5)
+        for text in ("e3", "first-1a", "d3", "stop", "d2", "stop"):
+            mirror.link.command("enter", {"text": text}, 5)
+        mirror.wait_synced(10)
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert await app_wait(pilot, lambda: mirror.replica.n == 6)
+            await pilot.press("h")
+            assert await app_wait(pilot, lambda: "hint for player 2: first-2" in log_lines(app)), log_lines(app)
+            for text in ("first-2a", "d4", "roll", "d5"):
+                await pilot.press("colon")
+                app.query_one("#cmd").value = "enter " + text
+                await pilot.press("enter")
+                assert await app_wait(pilot, lambda t=text: t in log_lines(app))
+            def flat():  # the log's lines as one text (a long line wraps at 80 columns)
+                return " ".join(log_lines(app).split())
+
+            assert await app_wait(pilot, lambda: BUST_WORDS in flat())
+            assert re.search(r"10\. d5 [^\n]*\(from this PC\) " + re.escape(BUST_WORDS), flat()), flat()
+            assert flat().count(BUST_WORDS) == 1
+            # the board's own dice now
+            await pilot.press("colon")
+            app.query_one("#cmd").value = "new mahe 2"
+            await pilot.press("enter")
+            assert await app_wait(pilot, lambda: mirror.prompt and mirror.prompt["choices"][0].startswith("first-"))
+            await pilot.press("1")
+            assert await app_wait(pilot, lambda: mirror.prompt and "roll" in mirror.prompt["choices"])
+            n = mirror.replica.n
+            await pilot.press(str(mirror.prompt["choices"].index("roll") + 1))
+            assert await app_wait(pilot, lambda: mirror.replica.n == n + 2)
+            game = mirror.replica.game
+            die = game.action_text(game.history[-1])
+            await pilot.press("u")
+            assert await app_wait(pilot, lambda: f"taken back, now at action {n}" in log_lines(app))
+            assert f"taken back, now at action {n + 1}" in log_lines(app)  # the die, then the roll
+            assert await app_wait(pilot, lambda: mirror.prompt and "roll" in mirror.prompt["choices"])
+            await pilot.press(str(mirror.prompt["choices"].index("roll") + 1))
+            assert await app_wait(pilot, lambda: mirror.replica.n == n + 2)
+            assert game.action_text(mirror.replica.game.history[-1]) == die
+            await pilot.press("q")
+
+    with_mirror(mahe, scenario)
+
+
+def test_console_says_a_bust_takes_back_and_says_why_no_hint(mahe):
+    r = turtleboard("console", "--port", mahe.path, "--linger", "2", input=(
+        "new mahe 2 physical\nenter e3\nenter first-1a\nenter d4\nenter roll\nenter d5\n"
+        "undo\nhint\n"))
+    assert r.returncode == 0, r.stderr
+    from turtleboard.pictures.describe import BUST_WORDS
+
+    out = r.stdout
+    assert out.count(BUST_WORDS) == 1 and out.index('"text":"d5"') < out.index(BUST_WORDS)
+    assert '"n":4' in out.split("undone")[1][:80]  # the die entered by hand, alone
+    assert "no hint: chance decides now" in out

@@ -50,6 +50,23 @@ def test_flash_copies_precompiled_firmware_then_only_what_changed(bare_device):
     assert (flash / "turtles" / "rng.mpy").read_bytes()[:1] == b"M"
 
 
+def test_flash_output_in_a_pipe_keeps_each_line_whole(bare_device, tmp_path):
+    # Not a terminal (a CI log, `flash ... | tail -n1`): no line is cut at an
+    # assumed 80 columns, however long the board file's path.
+    folder = tmp_path / ("a-folder-with-a-long-name-" * 3)
+    folder.mkdir()
+    board = folder / "mahe.json"
+    shutil.copy(BOARD, board)
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    r = subprocess.run([sys.executable, "-m", "turtleboard", "flash", "--port", bare_device.path,
+                        "--board", str(board), "--no-reset", "--files"],
+                       capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert f"board file {board}: Mahé reference board v1, ok" in lines, lines
+    assert lines[-1].startswith("done, from files"), lines
+
+
 def test_flash_says_when_the_port_is_busy(bare_device):
     held = open_port(bare_device.path)  # as our own mirror holds it
     try:
@@ -208,7 +225,7 @@ def test_flash_waits_for_a_port_busy_for_a_moment(bare_device):
     finally:
         held.close()
     checker.join(30)
-    shutil.rmtree(flasher.staging, ignore_errors=True)
+    flasher.close()
     assert outcome == ["free"]
 
 

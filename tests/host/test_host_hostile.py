@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 
+from apptools import app_wait
 from hostile import UNICODE_DIGITS, FakeBoard, Generator, good_payload, seal, spoil
 from hosttools import ROOT
 
@@ -106,7 +107,7 @@ def test_a_sync_that_never_ends_is_bounded():
 def test_play_survives_a_hostile_board_and_gets_back_in_step():
     from textual.widgets import RichLog, Static
 
-    from turtleboard.mirror.app import MirrorApp
+    from turtleboard.mirror.app import LOG_ROWS, MirrorApp
 
     board = FakeBoard(seed=11, lines=LINES)
     board.report = REPORT
@@ -115,32 +116,27 @@ def test_play_survives_a_hostile_board_and_gets_back_in_step():
     def log_text(app):
         return "\n".join(s.text for s in app.query_one("#log", RichLog).lines)
 
-    async def until(pilot, cond, steps=600):
-        for _ in range(steps):
-            if cond():
-                return True
-            await pilot.pause(0.05)
-        return False
-
     async def scenario():
         app = MirrorApp(mirror)
         async with app.run_test(size=(120, 40)) as pilot:
-            assert await until(pilot, lambda: mirror.replica.in_sync)
+            assert await app_wait(pilot, lambda: mirror.replica.in_sync)
+            # its report shown (before the flood: the log keeps its last LOG_ROWS rows)
+            assert await app_wait(pilot, lambda: "the board's game log was damaged: " + REPORT
+                               in " ".join(log_text(app).split()))
             board.start_flood()
-            assert await until(pilot, board.done.is_set, 2000)
+            assert await app_wait(pilot, board.done.is_set, 120)
             # quiet again: the mirror gets back in step and follows the game
-            assert await until(pilot, lambda: mirror.replica.in_sync and not mirror.replica.awaiting
-                               and mirror.replica.n == len(board.game.history))
+            assert await app_wait(pilot, lambda: mirror.replica.in_sync and not mirror.replica.awaiting
+                                  and mirror.replica.n == len(board.game.history))
             last = board.play()
             newest = lambda: [s.text for s in app.query_one("#log", RichLog).lines[-20:]]  # noqa: E731
             # (among the newest lines: the flood said "7. d5" or "17. d5" further up)
-            assert await until(pilot, lambda: any(t.startswith(f"{last['n']}. {last['text']} ") for t in newest())
-                               and mirror.replica.n == last["n"]), log_text(app)[-2000:]
-            assert await until(pilot, lambda: "in step" in str(app.query_one("#top", Static).content))
+            assert await app_wait(pilot, lambda: any(t.startswith(f"{last['n']}. {last['text']} ") for t in newest())
+                                  and mirror.replica.n == last["n"]), log_text(app)[-2000:]
+            assert await app_wait(pilot, lambda: "in step" in str(app.query_one("#top", Static).content))
             text = " ".join(log_text(app).split())  # (the log wraps long lines)
             assert "dropped a line from the board" in text and "more like it" in text
-            assert "the board's game log was damaged: " + REPORT in text
-            assert len(app.query_one("#log", RichLog).lines) <= 2000
+            assert len(app.query_one("#log", RichLog).lines) <= LOG_ROWS
             await pilot.press("q")
 
     try:
@@ -385,3 +381,43 @@ def test_a_sync_answered_by_halves_or_not_at_all_is_asked_again():
         mirror.close()
         board.close()
     assert board.received.count("sync") >= 1 + 2 * len(ways)
+
+
+def test_a_board_with_a_new_report_in_every_hello_gets_at_most_one_ack_a_second():
+    # 300 hellos, each with another game log report, as fast as the pty takes
+    # them: the host notes and acknowledges at most one a second (not one
+    # each), and the board's own report, repeated after, is still acknowledged.
+    board = FakeBoard(seed=14, lines=0)
+    board.report = REPORT
+    mirror = Mirror(board.path)
+    notes = []
+    try:
+        mirror.start(5)
+        # (the report of its first hello, or of the sync's state: acknowledged)
+        assert wait(lambda: mirror.poll(0.05) is not None and board.report is None)
+        board.report = "line 9 of the game log is damaged; 8 actions are restored"
+        start, before = time.monotonic(), mirror.link.frames_in
+        hellos = b"".join(board.frame("hello", dict(board.hello(), log="report %d: line %d is damaged" % (k, k)))
+                          for k in range(300))
+        threading.Thread(target=board.write, args=(hellos,), daemon=True).start()  # (read meanwhile)
+        end = time.monotonic() + 60
+        while time.monotonic() < end and mirror.link.frames_in < before + 300:
+            notes += [text for kind, text in mirror.poll(0.05) if kind == "note"]
+        elapsed = time.monotonic() - start
+        assert mirror.link.frames_in >= before + 300
+        acks = board.received.count("ack") - 1
+        assert acks <= elapsed / 1.0 + 1, (acks, elapsed)  # (docs/protocol.md: one a second; not one each)
+        said = [n for n in notes if n.startswith("the board's game log was damaged: ")]
+        assert len(said) == acks, said
+        # the board says its own report again (its next hello): acknowledged
+        end = time.monotonic() + 30
+        while board.report is not None and time.monotonic() < end:
+            board.write(board.frame("hello", board.hello()))
+            for _ in range(10):
+                notes += [text for kind, text in mirror.poll(0.05) if kind == "note"]
+        assert board.report is None
+        last = [n for n in notes if n.startswith("the board's game log was damaged: line 9 ")]
+        assert len(last) == 1 and "other reports came since the last one shown" in last[0], notes[-3:]
+    finally:
+        mirror.close()
+        board.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from peer import Peer
@@ -26,13 +27,20 @@ from turtleboard.sim.lock import lock_folder
 HELLO = {"fw": "1.0", "proto": PROTO, "board": "test", "board_version": 1, "game": None, "n": 0, "hash": ""}
 
 
-def collect(link, want, tries=40):
+def collect(link, want, timeout=10.0):
+    """What the link reads until it has `want` events, or `timeout` s passed."""
     got = []
-    for _ in range(tries):
+    end = time.monotonic() + timeout
+    while len(got) < want and time.monotonic() < end:
         got.extend(link.read(0.05))
-        if len(got) >= want:
-            break
     return got
+
+
+def read_until_lost(link, timeout=10.0):
+    """Read until the link finds the port gone (Disconnected), at most `timeout` s."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        link.read(0.05)
 
 
 def test_hello_handshake_and_versions():
@@ -190,8 +198,7 @@ def test_unplug_is_a_disconnect_and_reopen_finds_it_again():
         link.open(timeout=2)
         peer.unplug()
         with pytest.raises(Disconnected):
-            for _ in range(20):
-                link.read(0.05)
+            read_until_lost(link)
         assert not link.is_open
         with pytest.raises(Disconnected, match="did not come back"):
             link.reopen(give_up_after=0.3)
@@ -213,8 +220,7 @@ def test_a_port_file_is_read_again_at_every_reopen(tmp_path):
     try:
         port_file.write_text(second.path + "\n")
         with pytest.raises(Disconnected):
-            for _ in range(20):
-                link.read(0.05)
+            read_until_lost(link)
         assert link.reopen(give_up_after=5)["board"] == "second"
         link.close()
     finally:

@@ -392,9 +392,14 @@ def test_sim_options_build_the_wiring(tmp_path):
 
 # ---- flash --calibration -------------------------------------------------------
 
-def test_flash_takes_only_the_calibration_of_its_board_file(tmp_path):
+def test_flash_takes_only_the_calibration_of_its_board_file(tmp_path, monkeypatch):
+    import tempfile
+
     from turtleboard.flashing.flasher import Flasher
 
+    temp = tmp_path / "tmp"  # checking files stages nothing: no folder left in it
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     obj = ref("race")
     flasher = Flasher("/dev/null", str(reference_board("race")))
     flasher.check_board()
@@ -406,3 +411,4 @@ def test_flash_takes_only_the_calibration_of_its_board_file(tmp_path):
     old.write_text("turtleboard calibration 1 2 %s\n1 33000\n" % obj["name"])
     with pytest.raises(UserError, match="is for another board file"):
         flasher.check_calibration(str(old))
+    assert list(temp.iterdir()) == []

@@ -9,19 +9,24 @@ const WORDS = {
     lang: "Français", table: "the table", watch: "spectator", seat: "player {0}",
     connected: "live", lost: "board lost: reconnecting", offline: "page offline: reconnecting",
     outofstep: "catching up with the board", nogame: "No game on the board yet: start one below.",
-    toMove: "{0} to move", chance: "The board draws: {0}", over: "Game over",
+    toMove: "{0} to move", chance: "Now: {0}", over: "Game over",
     youToMove: "Your turn ({0})", player: "player {0}", you: "you",
     south: "south", north: "north",
     wins: "{0} wins!", win: "{0} win!", draw: "A draw: nobody wins.", scores: "Scores: {0}",
-    lastMoves: "Last moves", noMoves: "no move yet",
+    lastMoves: "Last moves", noMoves: "no move yet", bust: "{0}: a bust! over 7, back to the raft",
     hint: "Hint", undo: "Take back", newGame: "New game", start: "Start", cancel: "Cancel",
     hintFor: "Hint for {0}: {1}",
     qMove: "Which move was made?", qDecide: "{0} decides", qDecideYou: "Your choice ({0})",
     qChance: "What came up on the table?",
     qHidden: "A move the board cannot see: which one?", qPrivate: "{0} chooses on their own phone",
     qOther: "Waiting for {0} to answer", qAnswerHere: "Answer here or with NEXT/OK on the board.",
+    qNotHere: "This page does not answer it: {0} does, on their page, the table's page or the board.",
+    qNotHereTable: "This page does not answer it: {0} does, on their own phone.",
+    qWatch: "You are watching: the players answer.",
+    qAbove: "Answer the question above.",
     yourHand: "Your hand", yourColour: "Your secret turtle: {0}", colourUnknown: "Your colour is dealt soon.",
     playCard: "Play a card:", waitTurn: "Wait for your turn to play.",
+    seatOut: "Player {0} is not in this game ({1} players): this page watches it, and plays from the next game with player {0}.",
     take: "take off", put: "put on", flip: "turn over", dest: "may go to",
     litWords: "Lit on the board: {0}", boardSays: "The board: {0}",
     drawn: "a card is drawn", drawnMany: "{0} cards are drawn", dealt: "the colours are dealt", egg: "an egg card is turned up",
@@ -30,11 +35,17 @@ const WORDS = {
     ownCards: "{0}: cards {1} = {2} eggs", nest: "{0} owns the nest (+7)",
     lastCard: "last card: {0}", piles: "draw pile {0}, played pile {1}", colours: "colours: {0}",
     handSizes: "cards in hand: {0}", phase: "phase: {0}, turn {1}", reserve: "reserve: south {0}, north {1}",
-    pending: "powers to resolve: {0}", errors: {
+    pending: "powers to resolve: {0}",
+    // what chance decides now (the engine's chance actions, by their first word)
+    chanceKinds: { d: "a die is rolled", e: "an egg card is turned up", draw: "a card is drawn",
+      stack: "the turtles are stacked on the start", colour: "the colours are told",
+      show: "a dead hand is shown", other: "chance decides" },
+    errors: {
       watch: "This link only watches the game: a player's link can play.",
       rate: "Too many commands at once: wait a moment.",
       turn: "Not yours: this is for another player.", closed: "That question is over.",
       link: "The board is not connected: nothing was sent.",
+      undo: "Only your own last move can be taken back here; the table's page can take back any.",
     },
     labels: { game: "game", players: "players", dice: "dice", cards: "cards", seat: "player {0}" },
     values: {
@@ -51,7 +62,9 @@ const WORDS = {
       put: "put turtles on {0}", give: "give up the turtle on {0}", jump: "jump {0}", move: "move {0} to {1}",
       colour: "{0} is {1}", stack: "{0} next on the start stack", draw: "card drawn: {0}",
       discard: "no card fits: show the hand, draw five", show: "card shown: {0}",
+      tattoo: "the {0} tattoo on {1}", power: "{0} ({1})", born: ": a new turtle on {0}",
     },
+    powers: { L: "Life", E: "Exchange", I: "Immortality", C: "Contamination" },
     colourNames: { red: "red", yellow: "yellow", green: "green", blue: "blue", purple: "purple" },
     // Tortuga's phases (the engine's PHASE_NAMES)
     phases: { setup: "setting up", play: "a move", powers: "powers", giving: "giving a turtle",
@@ -63,19 +76,24 @@ const WORDS = {
     lang: "English", table: "la table", watch: "spectateur", seat: "joueur {0}",
     connected: "en direct", lost: "plateau perdu : reconnexion", offline: "page hors ligne : reconnexion",
     outofstep: "mise à jour avec le plateau", nogame: "Pas encore de partie sur le plateau : lancez-en une ci-dessous.",
-    toMove: "À {0} de jouer", chance: "Le plateau tire : {0}", over: "Partie terminée",
+    toMove: "À {0} de jouer", chance: "Maintenant : {0}", over: "Partie terminée",
     youToMove: "À vous de jouer ({0})", player: "joueur {0}", you: "vous",
     south: "sud", north: "nord",
     wins: "{0} gagne !", win: "{0} gagnent !", draw: "Égalité : personne ne gagne.", scores: "Scores : {0}",
-    lastMoves: "Derniers coups", noMoves: "aucun coup pour l'instant",
+    lastMoves: "Derniers coups", noMoves: "aucun coup pour l'instant", bust: "{0} : plus de 7 ! retour au radeau",
     hint: "Conseil", undo: "Annuler le coup", newGame: "Nouvelle partie", start: "Commencer", cancel: "Annuler",
     hintFor: "Conseil pour {0} : {1}",
     qMove: "Quel coup a été joué ?", qDecide: "{0} décide", qDecideYou: "À vous de choisir ({0})",
     qChance: "Qu'est-ce qui est sorti sur la table ?",
     qHidden: "Un coup que le plateau ne voit pas : lequel ?", qPrivate: "{0} choisit sur son téléphone",
     qOther: "On attend la réponse de {0}", qAnswerHere: "Répondez ici ou avec les boutons NEXT (suivant) et OK du plateau.",
+    qNotHere: "Cette page n'y répond pas : {0} y répond, sur sa page, la page de la table ou le plateau.",
+    qNotHereTable: "Cette page n'y répond pas : {0} y répond, sur son propre téléphone.",
+    qWatch: "Vous regardez : les joueurs répondent.",
+    qAbove: "Répondez à la question ci-dessus.",
     yourHand: "Votre main", yourColour: "Votre tortue secrète : {0}", colourUnknown: "Votre couleur sera bientôt distribuée.",
     playCard: "Jouez une carte :", waitTurn: "Attendez votre tour pour jouer.",
+    seatOut: "Le joueur {0} n'est pas dans cette partie ({1} joueurs) : cette page la regarde, et jouera dès la prochaine partie avec le joueur {0}.",
     take: "retirer", put: "poser", flip: "retourner", dest: "peut aller en",
     litWords: "Allumé sur le plateau : {0}", boardSays: "Le plateau : {0}",
     drawn: "une carte est piochée", drawnMany: "{0} cartes sont piochées", dealt: "les couleurs sont distribuées", egg: "une carte œuf est retournée",
@@ -84,11 +102,38 @@ const WORDS = {
     ownCards: "{0} : cartes {1} = {2} œufs", nest: "{0} a le nid (+7)",
     lastCard: "dernière carte : {0}", piles: "pioche {0}, défausse {1}", colours: "couleurs : {0}",
     handSizes: "cartes en main : {0}", phase: "phase : {0}, tour {1}", reserve: "réserve : sud {0}, nord {1}",
-    pending: "pouvoirs à résoudre : {0}", errors: {
+    pending: "pouvoirs à résoudre : {0}",
+    chanceKinds: { d: "un dé est lancé", e: "une carte œuf est retournée", draw: "une carte est piochée",
+      stack: "les tortues sont empilées au départ", colour: "les couleurs sont annoncées",
+      show: "une main morte est montrée", other: "le hasard décide" },
+    errors: {
       watch: "Ce lien permet seulement de regarder : le lien d'un joueur permet de jouer.",
       rate: "Trop de commandes d'un coup : attendez un instant.",
       turn: "Pas pour vous : c'est pour un autre joueur.", closed: "Cette question est terminée.",
       link: "Le plateau n'est pas connecté : rien n'a été envoyé.",
+      undo: "Seul votre propre dernier coup peut être annulé ici ; la page de la table peut tout annuler.",
+      bad: "Cette commande n'a pas été comprise : rien n'a été envoyé.",
+    },
+    // the board's refusals, by its error code (docs/protocol.md); the English page shows its own words
+    boardErrors: {
+      refused: "Le plateau refuse : pas maintenant.", over: "La partie est finie : lancez-en une nouvelle.",
+      illegal: "Le plateau refuse : ce n'est pas permis maintenant.", "no-game": "Pas de partie : lancez-en une.",
+      "no-prompt": "Aucune question n'est ouverte.", "bad-payload": "Le plateau n'a pas compris la commande.",
+      "bad-notation": "Le plateau n'a pas compris la commande.", "bad-setup": "Le plateau ne peut pas lancer cette partie.",
+      selftest: "Un auto-test du plateau est en cours : la partie attend qu'il finisse.",
+      log: "Le journal de partie du plateau ne peut pas être écrit : rien n'a été fait.",
+      other: "Le plateau a refusé la commande.",
+    },
+    // ... and its few reasons with words of their own
+    boardReasons: {
+      "nothing to undo: the game is at its start": "Rien à annuler : la partie commence.",
+      "nothing to undo: the board drew every action so far itself, and would draw the same again":
+        "Rien à annuler : le plateau a tiré lui-même tout ce qui a été joué, et tirerait la même chose.",
+      "no hint: the board plays the Turtle Race with real cards: it does not know the hand a hint would play from":
+        "Pas de conseil : le plateau joue la Course avec de vraies cartes ; il ne connaît pas la main d'où jouerait un conseil.",
+      "no hint: chance decides now (a die or a card), not a player": "Pas de conseil : le hasard décide maintenant (un dé ou une carte), pas un joueur.",
+      "no hint: the computer is to move, not a person": "Pas de conseil : c'est à l'ordinateur de jouer, pas à une personne.",
+      "no hint: the game is over; start a new one with `new`": "Pas de conseil : la partie est finie ; lancez-en une nouvelle.",
     },
     labels: { game: "jeu", players: "joueurs", dice: "dés", cards: "cartes", seat: "joueur {0}",
       "egg dice": "cartes œuf comme dés", "open colours": "couleurs choisies ouvertement", start: "départ",
@@ -98,8 +143,15 @@ const WORDS = {
       "the PC": "cet ordinateur", electronic: "électroniques (le plateau lance)", physical: "vrais dés et cartes",
       "dealt by the board, each hand on its player's phone": "distribuées par le plateau : chaque main sur le téléphone de son joueur",
       "real cards in the players' hands": "vraies cartes en main",
-      stacked: "en pile", side_by_side: "côte à côte",
+      stacked: "en pile", "side by side": "côte à côte", no: "non", "yes: egg cards as dice": "oui : cartes œuf comme dés",
+      "no: dealt secretly": "non : distribuées en secret", "yes: chosen openly": "oui : choisies ouvertement",
+      "no limit": "sans limite",
     },
+    // values with a number in them (turtleboard/mirror/newgame.py value_words)
+    valuePatterns: [
+      [/^a draw after (\d+) turns$/, (m) => "match nul après " + m[1] + " tours"],
+      [/^(\d+) tattooed turtles? each$/, (m) => m[1] + (m[1] === "1" ? " tortue tatouée" : " tortues tatouées") + " chacun"],
+    ],
     games: { mahe: "Mahé", race: "La Course des Tortues", tortuga: "Tortuga", tattoo: "Tortues tatouées", hatching: "Jour d'éclosion" },
     choice: {
       cancel: "aucun de ceux-ci", takeback: "annuler le dernier coup", roll: "relancer",
@@ -108,7 +160,9 @@ const WORDS = {
       put: "poser des tortues en {0}", give: "abandonner la tortue en {0}", jump: "sauter {0}", move: "aller de {0} à {1}",
       colour: "{0} est {1}", stack: "{0} ensuite sur la pile de départ", draw: "carte piochée : {0}",
       discard: "aucune carte ne va : montrer la main, piocher cinq", show: "carte montrée : {0}",
+      tattoo: "le tatouage {0} en {1}", power: "{0} ({1})", born: " : une nouvelle tortue en {0}",
     },
+    powers: { L: "Vie", E: "Échange", I: "Immortalité", C: "Contamination" },
     colourNames: { red: "rouge", yellow: "jaune", green: "verte", blue: "bleue", purple: "violette" },
     phases: { setup: "mise en place", play: "un coup", powers: "pouvoirs", giving: "don d'une tortue",
       team: "choix d'une équipe", chain: "une chaîne de sauts", placing: "pose de tortues" },
@@ -206,12 +260,16 @@ function choiceWords(game, text) {
   } else if (game.name === "tortuga") {
     if ((m = /^=([SN])$/.exec(s))) w = fill(c.join, [who(m[1] === "S" ? 0 : 1, game)]);
     else if (s === "done") w = c.done;
+    else if ((m = /^([LEIC])@([a-g]\d)$/.exec(s))) w = fill(c.tattoo, [WORDS[lang].powers[m[1]], m[2]]);
+    else if ((m = /^([LEIC])([a-g]\d)(?:\+([a-g]\d))?$/.exec(s))) {
+      w = fill(c.power, [WORDS[lang].powers[m[1]], m[2]]) + (m[3] ? fill(c.born, [m[3]]) : "");
+    }
     else if (s[0] === "+") w = fill(c.put, [s.slice(1).split(",").join(", ")]);
     else if (s.startsWith("give:")) w = fill(c.give, [s.slice(5)]);
     else if (s.includes("x")) w = fill(c.jump, [s.split("x").map((h) => h.split("=")[0]).join(" → ")]);
     else if ((m = /^([^-]+)-(.+)$/.exec(s))) w = fill(c.move, [m[1], m[2]]);
   } else if (game.name === "race") {
-    if ((m = /^colour (\d) (\w+)$/.exec(s))) w = fill(c.colour, [who(+m[1], game), colourWord(m[2])]);
+    if ((m = /^colour (\d) (\w+)$/.exec(s))) w = fill(c.colour, [who(+m[1], game, true), colourWord(m[2])]);
     else if ((m = /^stack (\w+)$/.exec(s))) w = fill(c.stack, [colourWord(m[1])]);
     else if ((m = /^draw (.+)$/.exec(s))) w = fill(c.draw, [m[1]]);
     else if ((m = /^show (.+)$/.exec(s))) w = fill(c.show, [cardWords(m[1]) || m[1]]);
@@ -242,19 +300,21 @@ const CHANCE_FR = {
 };
 const STATUS_FR = [
   [/^player (\d) to move$/, (m) => "au joueur " + m[1] + " de jouer"],
-  [/^player (\d) to move \(the computer played (.+)\)$/, (m) => "au joueur " + m[1] + " de jouer (l'ordinateur a joué " + m[2] + ")"],
+  [/^player (\d) to move \(the computer played (.+)\)$/, (m) => "au joueur " + m[1] + " de jouer (l'ordinateur a joué " + moveWords(m[2]) + ")"],
   [/^the game is over$/, () => "la partie est finie"],
   [/^no game: start one from the host$/, () => "pas de partie : lancez-en une depuis l'ordinateur"],
   [/^waiting for the board to settle$/, () => "on attend que le plateau soit stable"],
   [/^put the turtle on a lit cell$/, () => "posez la tortue sur une case allumée"],
   [/^put the pieces where the lights show$/, () => "placez les pièces comme les lumières l'indiquent"],
+  [/^a bust \(the dice went over 7\): put the pieces where the lights show$/,
+    () => "plus de 7 aux dés : placez les pièces comme les lumières l'indiquent"],
   [/^that is no legal move: change the lit cells$/, () => "ce coup n'est pas permis : changez les cases allumées"],
   [/^player (\d): the computer \((.+)\) is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur (" + (LEVEL_FR[m[2]] || m[2]) + ") réfléchit"],
   [/^player (\d): the computer on the host is thinking$/, (m) => "joueur " + m[1] + " : l'ordinateur du PC réfléchit"],
   [/^player (\d): the computer waits after the takeback; OK lets it play$/,
     (m) => "joueur " + m[1] + " : l'ordinateur attend après le coup annulé ; OK le laisse jouer"],
-  [/^the computer plays (.+): make its move as lit$/, (m) => "l'ordinateur joue " + m[1] + " : faites son coup comme allumé"],
-  [/^hint for player (\d): (.+)$/, (m) => "conseil pour le joueur " + m[1] + " : " + m[2]],
+  [/^the computer plays (.+): make its move as lit$/, (m) => "l'ordinateur joue " + moveWords(m[1]) + " : faites son coup comme allumé"],
+  [/^hint for player (\d): (.+)$/, (m) => "conseil pour le joueur " + m[1] + " : " + moveWords(m[2])],
   [/^player (\d) decides: NEXT shows the next choice, OK confirms$/,
     (m) => "le joueur " + m[1] + " décide : NEXT montre le choix suivant, OK confirme"],
   [/^which move was it\? NEXT shows the next, OK confirms$/, () => "quel coup était-ce ? NEXT montre le suivant, OK confirme"],
@@ -265,9 +325,19 @@ const STATUS_FR = [
     (m) => (CHANCE_FR[m[1]] || m[1]) + " NEXT montre le suivant, OK confirme"],
 ];
 
+// The board's sentences that name a move (in notation), in English with the move in words.
+const STATUS_EN = [
+  [/^(player \d to move \(the computer played )(.+)(\))$/, (m) => m[1] + moveWords(m[2]) + m[3]],
+  [/^(the computer plays )(.+)(: make its move as lit)$/, (m) => m[1] + moveWords(m[2]) + m[3]],
+  [/^(hint for player \d: )(.+)$/, (m) => m[1] + moveWords(m[2])],
+];
+
+// A move the board names, in words (the game on the page says which words).
+function moveWords(text) { return last && last.game ? choiceText(last.game, text) : text; }
+
 function statusWords(text) {
-  if (!text || lang !== "fr") return text || "";
-  for (const [re, words] of STATUS_FR) {
+  if (!text) return "";
+  for (const [re, words] of lang === "fr" ? STATUS_FR : STATUS_EN) {
     const m = re.exec(text);
     if (m) return words(m);
   }
@@ -302,11 +372,20 @@ function send(obj) {
 
 function showError(msg) {
   const box = $("error");
-  const known = WORDS[lang].errors[msg.code];
-  box.textContent = known && msg.code !== "board" ? known : (msg.msg || known || "");
+  box.textContent = errorWords(msg);
   box.hidden = false;
   clearTimeout(errorTimer);
   errorTimer = setTimeout(() => { box.hidden = true; }, 8000);
+}
+
+// An error in the page's language: the page's own by code; the board's
+// refusal as the board says it, or on a French page by its code.
+function errorWords(msg) {
+  const words = WORDS[lang];
+  if (msg.code !== "board") return words.errors[msg.code] || msg.msg || "";
+  if (lang === "en") return msg.msg || "";
+  const reason = words.boardReasons[msg.msg];
+  return reason || words.boardErrors[msg.board] || words.boardErrors.other;
 }
 
 function showHint(msg) {
@@ -350,13 +429,15 @@ function draw(s) {
   $("title").textContent = g ? (WORDS[lang].games[g.variant || g.name] || g.title) : "Turtleboard";
   if (!g) {
     $("turn").textContent = t("nogame");
-    for (const id of ["ask", "hand", "result", "hinttext"]) $(id).hidden = true;
+    for (const id of ["ask", "hand", "result", "hinttext", "seatout"]) $(id).hidden = true;
     clear($("facts")); clear($("moves")); $("status").textContent = ""; $("litwords").textContent = "";
     $("board").removeAttribute("src");
     return;
   }
   drawBoard(g);
   drawTurn(g);
+  $("seatout").hidden = !g.seat_out;  // a seat of the board outside this game
+  $("seatout").textContent = g.seat_out ? t("seatOut", me.seat + 1, g.players) : "";
   drawAsk(g);
   drawHand(g);
   drawFacts(g);
@@ -395,7 +476,7 @@ function drawBoard(g) {
 function drawTurn(g) {
   const box = $("turn");
   if (g.over) box.textContent = t("over");
-  else if (g.to_move === -1) box.textContent = t("chance", t("drawn"));
+  else if (g.to_move === -1) box.textContent = t("chance", WORDS[lang].chanceKinds[g.chance] || WORDS[lang].chanceKinds.other);
   else if (me.role === "seat" && me.seat === g.to_move) box.textContent = t("youToMove", who(g.to_move, g, true));
   else box.textContent = t("toMove", who(g.to_move, g));
   box.style.borderColor = g.to_move >= 0 ? COLOURS[g.to_move % COLOURS.length] : "";
@@ -427,7 +508,11 @@ function drawAsk(g) {
   if (p.choices.length && !p.mine) title += " — " + t("qOther", name);
   $("asktitle").textContent = title;
   const known = ["move", "decide", "chance", "hidden"].includes(p.kind);
-  $("asktext").textContent = known ? t("qAnswerHere") : statusWords(p.text || "");
+  let how;
+  if (me.role === "watch") how = t("qWatch");
+  else if (!p.mine) how = t(me.role === "table" ? "qNotHereTable" : "qNotHere", name || t("table"));
+  else how = known ? t("qAnswerHere") : statusWords(p.text || "");
+  $("asktext").textContent = how;
   const list = $("choices");
   clear(list);
   p.choices.forEach((choice, i) => {
@@ -444,7 +529,7 @@ function drawAsk(g) {
 function drawHand(g) {
   const v = g.view || {};
   const box = $("hand");
-  const mine = me.role === "seat" && g.dealt;
+  const mine = me.role === "seat" && g.dealt && !g.seat_out;
   box.hidden = !mine;
   if (!mine) return;
   const colour = (v.colours || [])[me.seat];
@@ -470,7 +555,9 @@ function drawHand(g) {
       b.addEventListener("click", () => send({ do: "play", text }));
       plays.appendChild(b);
     }
-  } else if (!g.over) {
+  } else if (g.prompt && g.prompt.mine && g.to_move === me.seat) {
+    plays.appendChild(el("p", t("qAbove"), "quiet"));  // (the question is this player's turn)
+  } else if (!g.over && g.to_move !== me.seat) {
     plays.appendChild(el("p", t("waitTurn"), "quiet"));
   }
 }
@@ -510,7 +597,7 @@ function drawFacts(g) {
 function drawMoves(g) {
   const list = $("moves");
   clear(list);
-  if (!g.moves.length) { list.appendChild(el("li", t("noMoves"), "quiet")); return; }
+  if (!g.moves.length) { list.appendChild(el("li", t("noMoves"), "quiet none")); return; }
   let prev = null;
   for (const m of g.moves) {
     if (prev && m.text === null && m.kind === "draw" && prev.kind === "draw") {
@@ -518,8 +605,10 @@ function drawMoves(g) {
       prev.li.textContent = t("drawnMany", prev.count);
       continue;
     }
-    const text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : moveText(g, m.text);
-    const li = el("li", m.who >= 0 ? said(who(m.who, g), text) : text);
+    let text = m.text === null ? t(m.kind === "colour" ? "dealt" : (m.kind === "draw" ? "drawn" : "egg")) : moveText(g, m.text);
+    if (m.bust) text = t("bust", text);
+    // (a colour chosen openly names its player already)
+    const li = el("li", m.who >= 0 && !/^colour /.test(m.text || "") ? said(who(m.who, g), text) : text);
     li.value = m.n;
     if (m.text !== null) li.dataset.text = m.text;  // the notation, as in the record
     li.title = m.text || "";
@@ -549,13 +638,24 @@ function buildNewGame() {
     const s = el("select");
     s.dataset.key = f.key;
     f.values.forEach(([text, value], i) => {
-      const o = el("option", WORDS[lang].values[text] || text);
+      const o = el("option", valueWords(text));
       o.value = String(i);
       if (value === f.value) o.selected = true;
       s.appendChild(o);
     });
     box.appendChild(field(fieldLabel(f), s));
   }
+}
+
+// A new-game value in the page's language (a number stays as it is).
+function valueWords(text) {
+  const words = WORDS[lang];
+  if (words.values[text]) return words.values[text];
+  for (const [re, say] of words.valuePatterns || []) {
+    const m = re.exec(text);
+    if (m) return say(m);
+  }
+  return text;
 }
 
 function fieldLabel(f) {

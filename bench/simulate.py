@@ -1,0 +1,146 @@
+"""The whole table, simulated (docs/simulation.md): seeded families play on
+every surface while faults strike; the seven promises are checked after
+every step.
+
+    python bench/simulate.py --seed 7 --minutes 10              # one table, one seed
+    python bench/simulate.py --hours 2 --seed 1                 # a soak: seeds 1, 2, ... until 2 simulated hours
+    python bench/simulate.py --mutations --minutes 20           # each mutation must be caught
+
+A soak writes bench/results/simulate.json: simulated family-hours, games,
+verbs tried per surface, faults injected, promises broken (each with its
+seed, step and the command that replays it). A broken promise is printed
+with that command at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
+
+from turtleboard.simulate.mutations import MUTATIONS, mutated  # noqa: E402
+from turtleboard.simulate.table import GAMES, Table  # noqa: E402
+
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "simulate.json")
+
+
+def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_step=None,
+        verbose=False, folder=None) -> dict:
+    folder = folder or tempfile.mkdtemp(prefix="tb-simulate-")
+    start = time.monotonic()
+    table = Table(seed, os.path.join(folder, "t%d" % seed), minutes=minutes, game=game,
+                  faults=faults, mutation=mutation, stop_at_step=until_step,
+                  log=(lambda s: print(s, flush=True)) if verbose else None)
+    try:
+        with mutated(mutation):
+            stats = table.run()
+    except BaseException:
+        import shutil
+
+        table.close()
+        shutil.rmtree(folder, ignore_errors=True)  # a run that failed leaves nothing either
+        raise
+    table.close()
+    out = {"seed": seed, "game": table.game_name, "minutes": (table.clock.now - table.clock.start) / 60000,
+           "real_s": round(time.monotonic() - start, 1), "lag_steps": table.lag, "stats": stats,
+           "broken": [{"promise": b.promise, "what": b.what, "seed": b.seed, "step": b.step,
+                       "replay": b.replay} for b in table.broken]}
+    for b in table.broken:
+        print("BROKEN promise %d, seed %d, step %d: %s\n  replay: %s"
+              % (b.promise, b.seed, b.step, b.what, b.replay), flush=True)
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def merge(total: dict, run: dict) -> None:
+    s = run["stats"]
+    total["family_hours"] += run["minutes"] / 60
+    total["games"] += s.get("games", 0)
+    total["actions"] += s.get("actions", 0)
+    total["runs"] += 1
+    for surface, verbs in s.get("verbs", {}).items():
+        per = total["verbs"].setdefault(surface, {})
+        for verb, n in verbs.items():
+            per[verb] = per.get(verb, 0) + n
+    for kind, n in s.get("faults", {}).items():
+        total["faults"][kind] = total["faults"].get(kind, 0) + n
+    total["broken"].extend(run["broken"])
+    total["games_by_name"][run["game"]] = total["games_by_name"].get(run["game"], 0) + run["minutes"] / 60
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--minutes", type=float, default=10.0, help="simulated minutes a table (default 10)")
+    ap.add_argument("--hours", type=float, help="a soak: tables of --minutes with seeds from --seed on, "
+                    "until this many simulated family-hours")
+    ap.add_argument("--game", choices=GAMES, help="the game (default: drawn by the seed, as the next ones)")
+    ap.add_argument("--no-faults", action="store_true")
+    ap.add_argument("--mutation", choices=sorted(MUTATIONS))
+    ap.add_argument("--mutations", action="store_true", help="run each mutation until a promise catches it")
+    ap.add_argument("--until-step", type=int, help="stop at this step (a replay)")
+    ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--out", default=RESULTS)
+    args = ap.parse_args(argv)
+    if args.mutations:
+        return check_mutations(args)
+    if args.hours is None:
+        run = one(args.seed, args.minutes, args.game, not args.no_faults, args.mutation,
+                  args.until_step, verbose=True)
+        print(json.dumps(run, indent=1, sort_keys=True))
+        return 1 if run["broken"] else 0
+    total = {"family_hours": 0.0, "games": 0, "actions": 0, "runs": 0, "verbs": {}, "faults": {},
+             "broken": [], "games_by_name": {}, "seeds": [], "minutes_a_table": args.minutes}
+    start = time.monotonic()
+    seed = args.seed
+    while total["family_hours"] < args.hours:
+        run = one(seed, args.minutes, args.game, not args.no_faults, args.mutation)
+        merge(total, run)
+        total["seeds"].append(seed)
+        total["real_hours"] = round((time.monotonic() - start) / 3600, 3)
+        print("seed %d (%s): %.1f simulated min in %.0f s; %.2f family-hours so far, %d broken"
+              % (seed, run["game"], run["minutes"], run["real_s"], total["family_hours"],
+                 len(total["broken"])), flush=True)
+        with open(args.out + ".tmp", "w") as f:
+            json.dump(total, f, indent=1, sort_keys=True)
+        os.replace(args.out + ".tmp", args.out)
+        seed += 1
+    return 1 if total["broken"] else 0
+
+
+def check_mutations(args) -> int:
+    """Each mutation breaks one promise; the table must catch it within
+    one simulated hour (tables of --minutes, seeds from --seed on)."""
+    missed = 0
+    report = {}
+    for name in sorted(MUTATIONS):
+        promise, words = MUTATIONS[name][:2]
+        spent = 0.0
+        seed = args.seed
+        caught = None
+        while spent < 60 and caught is None:
+            run = one(seed, min(args.minutes, 60 - spent), args.game, not args.no_faults, name)
+            spent += run["minutes"]
+            caught = next((b for b in run["broken"]), None)
+            seed += 1
+        report[name] = {"promise": promise, "mutation": words,
+                        "caught": caught is not None, "after_minutes": round(spent, 1),
+                        "by": caught}
+        print("%s (promise %d): %s after %.1f simulated minutes"
+              % (name, promise, "caught" if caught else "MISSED", spent), flush=True)
+        missed += caught is None
+    out = os.path.join(os.path.dirname(args.out), "simulate-mutations.json")
+    with open(out, "w") as f:
+        json.dump(report, f, indent=1, sort_keys=True)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""A deterministic simulation of the whole table (docs/simulation.md)."""

@@ -1,0 +1,143 @@
+"""The PC at the table: `turtleboard play --web --no-tui` run in the
+simulator's process (the mirror and its replica, the PC's seats, the web
+server), or the console in its place. Each runs on its own thread as the
+real commands do; the simulator waits until it has read and handled every
+byte the board sent before it lets time go on (`quiet()`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from turtleboard.connection.link import LinkError
+from turtleboard.connection.replica import Mirror
+from turtleboard.mirror.hostseats import HostSeats
+from turtleboard.simulate.board import CountedLink
+
+HOST_LEVEL = "easy"  # the PC's seats: quick to think, so the table never waits long on it
+
+
+class Host:
+    """`play --web --no-tui`: started, stopped (killed), started again."""
+
+    def __init__(self, board, board_def, seed: int, clock, web_port: int = 0):
+        self.board = board
+        self.board_def = board_def
+        self.seed = seed
+        self.clock = clock  # the table's time in seconds, for the mirror's timers
+        self.web_port = web_port
+        self.mirror: Mirror | None = None
+        self.seats: HostSeats | None = None
+        self.web = None
+        self.thread: threading.Thread | None = None
+        self.stopping = threading.Event()
+        self.done_in = 0      # the link's bytes_in once every event read was handled
+        self.stalled = False  # a stalled reader: it reads nothing while set
+        self.started = 0
+        self.up = False       # the mirror started and the web page serves
+        self.starting = False  # started, not yet connected to the board
+        self.notes: list[str] = []
+
+    @property
+    def link(self) -> CountedLink | None:
+        return self.mirror.link if self.mirror is not None else None
+
+    def start(self) -> None:
+        port = os.path.join(self.board.dir, "pty")
+        self.mirror = Mirror(port, self.board.board.geometry, give_up_after=None)
+        self.mirror.link = CountedLink(port, self.board)
+        self.mirror.clock = self.clock
+        self.seats = HostSeats(self.mirror, HOST_LEVEL, seed=self.seed)
+        self.stopping.clear()
+        self.up = False
+        self.starting = True
+        self.started += 1
+        self.done_in = 0
+        self.thread = threading.Thread(target=self.run, name="sim-host", daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        mirror = self.mirror
+        while not self.stopping.is_set():
+            try:
+                mirror.start(3.0)
+                break
+            except LinkError:
+                self.starting = False  # (the board is away: tried again)
+                self.stopping.wait(0.05)
+        if self.stopping.is_set():
+            return
+        if self.web is None:
+            from turtleboard.web.server import WebServer
+
+            self.web = WebServer(mirror, self.board_def, port=self.web_port)
+            self.web.start()
+            self.web_port = self.web.port  # a restarted host serves the same links
+        self.up = True
+        self.starting = False
+        link = mirror.link
+        while not self.stopping.is_set():
+            if self.stalled:
+                self.stopping.wait(0.01)
+                continue
+            try:
+                events = mirror.poll(0.02)
+            except LinkError as e:
+                self.notes.append(str(e))
+                continue
+            for kind, data in events:
+                if kind == "note":
+                    self.notes.append(data)
+                    del self.notes[:-50]
+            self.seats.poll()
+            self.done_in = link.bytes_in
+
+    def stop(self) -> None:
+        """The host goes away (killed): its port closes, its page goes."""
+        self.stopping.set()
+        if self.thread is not None:
+            self.thread.join(10)
+            self.thread = None
+        if self.web is not None:
+            self.web.stop()
+            self.web = None
+        if self.mirror is not None:
+            self.mirror.close()
+        self.up = False
+
+    def quiet(self) -> bool:
+        """Is the host idle, waiting on the board (or on the table's clock),
+        with every byte the board sent read and every byte it wrote read
+        by the board?"""
+        link = self.link
+        board = self.board
+        if self.thread is None or link is None:
+            return True
+        if self.stalled:
+            return board.from_host >= link.bytes_out
+        if not link.listening:
+            if self.starting:
+                return False
+            m = self.mirror
+            return m.clock() < m.next_try  # reconnecting: waits for its next try
+        return (link.waiting and link.bytes_in >= board.to_host and not board._to_host
+                and board.from_host >= link.bytes_out)
+
+    def in_step(self, tap) -> bool:
+        """Does the host's replica show the board's game?"""
+        m = self.mirror
+        if m is None or not self.up:
+            return True
+        rep = m.replica
+        with m.lock:
+            if not rep.in_sync or rep.awaiting:
+                return False
+            return (rep.n, rep.hash()) == (tap.replica.n, tap.replica.hash())
+
+    def wait_up(self, timeout: float = 20.0) -> bool:
+        end = time.monotonic() + timeout
+        while not self.up and time.monotonic() < end:
+            time.sleep(0.01)
+        return self.up

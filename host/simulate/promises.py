@@ -1,0 +1,364 @@
+"""The seven promises of the table, checked after every step of a
+simulated table (docs/simulation.md):
+
+1. nothing reported is lost (every action the board announced survives a power cut);
+2. every view in step (the host's replica and every page show the board's game within 1 s);
+3. every verb answered (its effect or a one-line reason within 2 s);
+4. chance belongs to the board (a take-back never changes a die, a card,
+   a deal; only the seat that acted, or the table, takes back from a page);
+5. secrets stay secret (a page shows its own seat's view only);
+6. the rules hold (every action replays in the engine; every commit is the move the hands meant);
+7. bounded (threads, files, processes; nothing left behind).
+
+A broken promise becomes a `Broken` in table.broken; the run stops there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+
+from controller import frames
+
+VIEW_MS = 1000     # promise 2
+ANSWER_MS = 2000   # promise 3
+REBOOT_GRACE_MS = 3000  # after a boot, the pieces have this long to commit a move again (promise 1)
+THREADS_MAX = 60
+FDS_MAX = 400
+
+
+class Broken(Exception):
+    """A promise broken: its number, what happened, where (seed, step) and how to replay it."""
+
+    def __init__(self, promise: int, what: str):
+        Exception.__init__(self, "promise %d: %s" % (promise, what))
+        self.promise = promise
+        self.what = what
+        self.seed = None
+        self.step = None
+        self.replay = None
+
+
+def _norm(obj):
+    return json.loads(json.dumps(obj))
+
+
+class Expect:
+    def __init__(self, surface: str, verb: str, done, detail: str, deadline: int):
+        self.surface = surface
+        self.verb = verb
+        self.done = done
+        self.detail = detail
+        self.deadline = deadline
+
+
+class Promises:
+    def __init__(self, table):
+        self.table = table
+        self.announced: dict[int, str] = {}  # promise 1: n -> text, as the board announced it
+        self.chance: dict = {}               # promise 4: (game, n, hash before) -> outcome
+        self.expects: list[Expect] = []
+        self.hints = 0
+        self.undone = 0
+        self.closed: set = set()
+        self.errors = 0
+        self.boot_check = None   # promise 1: when to look again after a boot
+        self.behind: dict = {}   # promise 2: view -> since when it differs
+        self.new_pending = False
+        self.host_reader = frames.LineReader()
+        self.game_id = 0
+        self.pictures: dict = {}  # page_state's cache of board pictures
+        table.tap.listeners.append(self.frame)
+        table.board.host_tap = self.host_bytes
+
+    # -- what happened --------------------------------------------------------
+
+    def broken(self, promise: int, what: str) -> None:
+        t = self.table
+        b = Broken(promise, what)
+        b.step = t.step_n
+        b.seed = t.seed
+        b.replay = t.replay_command()
+        t.broken.append(b)
+        t.note("BROKEN %s (seed %d, step %d): replay with: %s" % (b, t.seed, t.step_n, b.replay))
+
+    def host_bytes(self, data: bytes) -> None:
+        for line in self.host_reader.feed(data):
+            if line is None or not frames.is_frame(line):
+                continue
+            try:
+                _seq, kind, _payload = frames.decode(line.strip())
+            except Exception:
+                continue
+            if kind == "new":
+                self.new_pending = True
+
+    def frame(self, f) -> None:
+        kind, p = f.kind, f.payload
+        tap = self.table.tap
+        now = self.table.clock.now
+        if kind == "action":
+            n, text = p.get("n"), p.get("text")
+            old = self.announced.get(n)
+            self.announced[n] = text
+            if old is not None and old != text and p.get("by") != "sensors":
+                pass  # a new action after a takeback: checked by promise 4 below
+            if p.get("by") == "dice":
+                self.check_chance(n, text)
+            meant = self.table_family_meant(n)
+            if p.get("by") == "sensors" and meant is not None and meant != text:
+                self.broken(6, "the hands made %s but the board recorded %s (action %d)" % (meant, text, n))
+            self.table.stats["actions"] += 1
+        elif kind == "undone":
+            self.undone += 1
+            for k in [k for k in self.announced if k > p.get("n", 0)]:
+                del self.announced[k]
+        elif kind == "state":
+            if self.new_pending and p.get("n") == 0:
+                self.new_pending = False
+                self.announced = {}
+                self.game_id += 1
+                self.table.stats.setdefault("started", 0)
+                self.table.stats["started"] += 1
+        elif kind == "hint":
+            self.hints += 1
+        elif kind == "closed":
+            self.closed.add(p.get("id"))
+        elif kind == "error":
+            self.errors += 1
+        elif kind == "hello":
+            self.boot_check = now + REBOOT_GRACE_MS
+        if tap.ready() and kind in ("action", "undone", "synced"):
+            self.consistent()
+
+    def table_family_meant(self, n):
+        fam = getattr(self.table, "family", None)
+        return fam.meant.get(n) if fam is not None else None
+
+    def consistent(self) -> None:
+        """The board's game agrees with every action it announced (promise 1)."""
+        game = self.table.tap.game
+        if game is None:
+            return
+        texts = None
+        for n, text in sorted(self.announced.items()):
+            if n > len(game.history):
+                break
+            if texts is None:
+                texts = [game.action_text(a) for a in _history(game)]
+            if texts[n - 1] != text:
+                self.broken(1, "the board announced action %d as %s; its game has %s there"
+                            % (n, text, texts[n - 1]))
+                return
+
+    def check_chance(self, n: int, text: str) -> None:
+        game = self.table.tap.game
+        if game is None or len(game.history) != n:
+            return
+        before = game.copy()
+        before.undo()
+        key = (self.game_id, n, before.state_hash())
+        old = self.chance.get(key)
+        if old is not None and old != text:
+            self.broken(4, "action %d drawn again after a takeback came out %s, it was %s"
+                        % (n, text, old))
+        self.chance[key] = text
+
+    def power_cut(self, torn: bool = False) -> None:
+        self.boot_check = None
+        self.expects = []  # what was asked of a board that lost power has no answer to come
+
+    # -- verbs (promise 3) ---------------------------------------------------------
+
+    def expect(self, surface: str, verb: str, done, detail: str) -> None:
+        t = self.table
+        self.expects.append(Expect(surface, verb, done, detail, t.clock.now + ANSWER_MS))
+
+    def expect_undo(self, surface: str, verb: str) -> None:
+        undone, errors, status = self.undone, self.errors, self.table.tap.status
+        tap = self.table.tap
+        self.expect(surface, verb, lambda: self.undone != undone or self.errors != errors
+                    or tap.status is not status, "a takeback or a reason")
+
+    def unanswered(self, surface: str, verb: str, detail) -> None:
+        self.broken(3, "%s on the %s had no effect and no reason within %d s (%s)"
+                    % (verb, surface, ANSWER_MS // 1000, detail))
+
+    def page_sent(self, page, msg: dict) -> None:
+        do = msg.get("do")
+        replies = len(page.replies)
+        tap = self.table.tap
+        undone, hints, changes, n = self.undone, len(page.hints), tap.changes, tap.replica.n
+        pid = msg.get("id")
+        before_undo = None
+        if do == "undo" and tap.game is not None and tap.game.history:
+            g = tap.game.copy()
+            g.undo()
+            before_undo = g.to_move()
+
+        def reply():
+            return [r for r in page.replies[replies:]]
+
+        def done() -> bool:
+            got = reply()
+            if any(r.get("t") == "error" for r in got):
+                return True
+            if not got:
+                return False
+            if do == "answer":
+                return pid in self.closed or tap.prompt is None or tap.prompt.get("id") != pid
+            if do == "undo":
+                if self.undone != undone and page.role == "seat" and before_undo is not None \
+                        and before_undo >= 0 and before_undo != page.seat:
+                    self.broken(4, "seat %d's page took back action %d, made by player %d"
+                                % (page.seat + 1, n, before_undo + 1))
+                return self.undone != undone
+            if do == "hint":
+                return len(page.hints) != hints
+            if do in ("new", "play"):
+                return tap.changes != changes
+            return True
+
+        self.expect("page " + page.role, do, done, json.dumps(msg)[:120])
+
+    # -- after every step ------------------------------------------------------------
+
+    def pages_quiet(self) -> bool:
+        """Has every page that reads had its answers and the state its
+        host would send it now?"""
+        t = self.table
+        pages = t.pages
+        if pages is None or not t.host.up or t.host.web is None:
+            return True
+        cache: dict = {}
+        for p in pages.pages:
+            if not p.quiet():
+                return False
+            if p.connected and p.reading and p.state_text != self.expected(p, cache):
+                return False
+        return True
+
+    def expected(self, page, cache: dict) -> str:
+        """The state the host's web server sends this page now."""
+        from turtleboard.web.views import page_state
+
+        seat = page.seat if page.role == "seat" else None
+        key = (seat, page.lang)
+        if key not in cache:
+            m = self.table.host.mirror
+            with m.lock:
+                cache[key] = json.dumps(page_state(m, self.table.board_def, seat, page.lang,
+                                                   self.pictures), separators=(",", ":"))
+        return cache[key]
+
+    def check(self) -> None:
+        t = self.table
+        now = t.clock.now
+        tap = t.tap
+        # 6: the board's record replays in the engine
+        if tap.unreplayable:
+            self.broken(6, "the board's game does not replay in the engine: %s" % tap.unreplayable[0])
+            return
+        # 3: verbs
+        still = []
+        for e in self.expects:
+            if e.done():
+                continue
+            if t.host.stalled or not t.host.up:
+                e.deadline = max(e.deadline, now + ANSWER_MS)  # the answer waits for the host
+            if now >= e.deadline:
+                self.broken(3, "%s from the %s had no effect and no reason within %d s (%s)"
+                            % (e.verb, e.surface, ANSWER_MS // 1000, e.detail))
+                return
+            still.append(e)
+        self.expects = still
+        # 1: after a boot, the announced actions are all back
+        if self.boot_check is not None and now >= self.boot_check and tap.ready():
+            self.boot_check = None
+            n = tap.replica.n
+            lost = sorted(k for k in self.announced if k > n)
+            if lost:
+                self.broken(1, "after a power cut the board is at action %d; it had announced %s"
+                            % (n, ", ".join("%d %s" % (k, self.announced[k]) for k in lost)))
+                return
+            self.consistent()
+        if not tap.ready():
+            return
+        # 2 and 5: the views
+        self.view("host", t.host.mirror is not None and t.host.up and not t.host.stalled
+                  and t.host.link is not None and t.host.link.listening,
+                  lambda: t.host.in_step(tap), now)
+        if t.pages is not None:
+            for page in t.pages.pages:
+                live = page.connected and page.reading and t.host.up and page.state is not None
+                self.view("page " + page.name, live, lambda p=page: self.page_in_step(p), now)
+        if t.step_n % 200 == 0:
+            self.bounded()
+
+    def view(self, name: str, live: bool, in_step, now: int) -> None:
+        if not live:
+            self.behind[name] = None
+            return
+        if in_step():
+            self.behind[name] = now
+            return
+        since = self.behind.get(name)
+        if since is None:
+            self.behind[name] = now
+        elif now - since > VIEW_MS:
+            self.broken(2, "the %s has not shown the board's game (action %d) for %d ms"
+                        % (name, self.table.tap.replica.n, now - since))
+
+    def page_in_step(self, page) -> bool:
+        tap = self.table.tap
+        g = (page.state or {}).get("game")
+        if g is None or not page.state.get("in_step"):
+            return False
+        if g.get("n") != tap.replica.n or g.get("name") != tap.game.name:
+            return False
+        seat = page.seat if page.role == "seat" else None
+        if seat is not None and seat >= tap.game.players:
+            seat = None  # a seat the game has not: an onlooker (docs/web.md)
+        want = _norm(tap.game.view(seat))
+        if g.get("view") != want:
+            self.broken(5, "the %s page (seat %s) shows the view %s; its seat's view is %s"
+                        % (page.role, seat, json.dumps(g.get("view"))[:200], json.dumps(want)[:200]))
+        return True
+
+    # -- promise 7 ----------------------------------------------------------------
+
+    def bounded(self) -> None:
+        threads = threading.active_count()
+        fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+        stats = self.table.stats
+        stats["threads_max"] = max(stats.get("threads_max", 0), threads)
+        stats["fds_max"] = max(stats.get("fds_max", 0), fds)
+        if threads > THREADS_MAX:
+            self.broken(7, "%d threads in the simulator's process" % threads)
+        elif fds > FDS_MAX:
+            self.broken(7, "%d open files in the simulator's process" % fds)
+
+    def finish(self) -> None:
+        self.bounded()
+
+    def left_behind(self, fds_before: int, threads_before: int) -> None:
+        """After the table is closed: no thread, file or process of it remains."""
+        fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+        threads = [th.name for th in threading.enumerate()]
+        stats = self.table.stats
+        stats["fds_left"] = fds - fds_before
+        stats["threads_left"] = len(threads) - threads_before
+        board = self.table.board
+        if board.child is not None and board.child.poll() is None:
+            self.broken(7, "the virtual Pico (pid %d) still runs after the table closed" % board.child.pid)
+        elif fds - fds_before > 3:
+            self.broken(7, "%d files left open after the table closed" % (fds - fds_before))
+        elif len(threads) - threads_before > 1:
+            self.broken(7, "threads left after the table closed: %s" % ", ".join(threads))
+
+
+def _history(game):
+    """The game's actions from its start (a game resumed from a snapshot
+    holds them behind its base)."""
+    return list(game.history)
