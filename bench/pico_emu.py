@@ -203,6 +203,16 @@ def boot_with_a_long_game(env, name, kind, work):
             "game_hash": want}
 
 
+def harness_project():
+    # The harness reads the engine and the board files from PROJECT: a
+    # folder of links into this checkout, laid out as it expects.
+    project = Path(tempfile.mkdtemp(prefix="tb-emu-"))
+    (project / "src" / "turtleboard").mkdir(parents=True)
+    (project / "firmware").symlink_to(REPO / "firmware")
+    (project / "src" / "turtleboard" / "boards").symlink_to(REPO / "boards")
+    return project
+
+
 def main():
     missing = [k for k in NEED if not os.environ.get(k)]
     if missing:
@@ -229,11 +239,7 @@ def main():
         return
     moves = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 30
     kinds = [a for a in sys.argv[1:] if a in ("stock", "romfs")] or ["stock", "romfs"]
-    # the harness reads the engine and the board files from PROJECT
-    project = Path(tempfile.mkdtemp(prefix="tb-emu-"))
-    (project / "src" / "turtleboard").mkdir(parents=True)
-    (project / "firmware").symlink_to(REPO / "firmware")
-    (project / "src" / "turtleboard" / "boards").symlink_to(REPO / "boards")
+    project = harness_project()
     env = dict(os.environ, PROJECT=str(project))
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     results["about"] = ("emulated RP2040 (rp2040js) at 125 MHz, MicroPython v1.28.0 rp2 port; "

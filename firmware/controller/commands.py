@@ -176,9 +176,18 @@ def cmd_new(ctl, payload):
     try:
         ctl.new(name, players, options, dice, seed, seats)
     except OSError as e:
-        raise CommandError("log", "could not start the game log (%s); no new game" % (e,))
+        raise CommandError("log", "could not start the game log (%s); no new game" % (flash_trouble(e),))
     ctl.recalibrated(found)
     send_state(ctl)
+
+
+def flash_trouble(e):
+    # What a failed flash write means: errno 30 (EROFS) on CircuitPython,
+    # whose drive is the computer's when `ok` was held at power-on (boot.py).
+    if e.args and e.args[0] == 30:
+        return "the flash is read-only: ok was held at power-on, the drive is the computer's; " \
+               "power the board off and on to play"
+    return "%s; free flash space" % (e,)
 
 
 def cmd_answer(ctl, payload):

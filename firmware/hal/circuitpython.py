@@ -124,12 +124,17 @@ class Hal:
 
 
 def _console():
-    # The USB console as a byte stream, where CircuitPython offers one.
+    # The USB console as a byte stream, where CircuitPython offers one. A
+    # write waits at most 0.5 s for a host that stops reading (as
+    # MicroPython's USB console does), never for ever: the game goes on.
     try:
         import usb_cdc
     except ImportError:
         return None
-    return usb_cdc.console
+    console = usb_cdc.console
+    if console is not None:
+        console.write_timeout = 0.5
+    return console
 
 
 def _ticks_source():

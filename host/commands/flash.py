@@ -1,6 +1,8 @@
 """`turtleboard flash [--port P] --board FILE`: firmware and board file onto a board.
 `turtleboard flash --micropython FILE.uf2 [--board FILE]`: MicroPython first,
 onto a Pico in BOOTSEL mode (its RPI-RP2 drive), then the firmware.
+`turtleboard flash [--drive DIR] --board FILE` onto a board running
+CircuitPython: onto its CIRCUITPY drive, the CircuitPython way.
 
 With a ROMFS partition (a MicroPython built with one) the packages go into it
 as one image and run from flash; without one they are copied as .mpy files
@@ -16,9 +18,19 @@ from rich.progress import BarColumn, Progress, TextColumn
 
 from turtleboard.connection.ports import list_serial_ports, resolve_port
 from turtleboard.errors import UserError
+from turtleboard.flashing.circuitpy import (
+    DriveInstall,
+    check_version,
+    circuitpy_drive,
+    console_banner,
+    drive_files,
+    find_circuitpy,
+    soft_reload,
+)
 from turtleboard.flashing.flasher import (
     FILES_COPYING,
     NO_MPY_CROSS,
+    NOT_RESTARTED,
     NOTHING_CHANGED,
     Flasher,
     copy_uf2,
@@ -53,8 +65,10 @@ def add_arguments(p) -> None:
                         "the .uf2 from micropython.org/download/RPI_PICO, or the Turtleboard "
                         "build (micropython/boards/TURTLEBOARD_PICO)")
     p.add_argument("--drive", metavar="DIR",
-                   help="with --micropython: the BOOTSEL drive's folder (default: found among "
-                        "the mounted drives by its INFO_UF2.TXT)")
+                   help="a CircuitPython board's CIRCUITPY drive to flash (default: the one "
+                        "mounted, found by its boot_out.txt); with --micropython: the BOOTSEL "
+                        "drive's folder (default: found among the mounted drives by its "
+                        "INFO_UF2.TXT)")
     p.add_argument("--wait", type=float, default=60, metavar="S",
                    help="with --micropython: seconds to wait for the board to come back as a "
                         "serial port (default 60)")
@@ -153,6 +167,81 @@ def put_micropython(args, out: Console, flasher: Flasher) -> str:
     return port
 
 
+def circuitpy_target(args):
+    """The CIRCUITPY drive to flash when it is one: --drive DIR (a folder with
+    CircuitPython's boot_out.txt), else, with no --port, the one mounted."""
+    if args.drive:
+        return circuitpy_drive(args.drive)
+    if args.port:
+        return None
+    drives = find_circuitpy()
+    if len(drives) > 1:
+        raise UserError(f"several CIRCUITPY drives are mounted ({', '.join(d.path for d in drives)}); "
+                        f"choose one with --drive")
+    return drives[0] if drives else None
+
+
+def circuitpy_of_port(port: str, said):
+    """The drive of the CircuitPython board on `port` (its console said so)."""
+    drives = find_circuitpy()
+    if len(drives) != 1:
+        why = "none is mounted" if not drives else "several are mounted"
+        raise UserError(
+            f"{port} runs CircuitPython {said.version}, which takes the firmware onto its "
+            f"CIRCUITPY drive, but {why}: name its folder with --drive")
+    return drives[0]
+
+
+def circuitpy_port(args) -> str | None:
+    """The console of the CircuitPython board, to restart it: --port, or the one
+    serial port with Adafruit's USB id."""
+    if args.port:
+        return resolve_port(args.port)
+    ports = [p.path for p in list_serial_ports() if p.circuitpython]
+    return ports[0] if len(ports) == 1 else None
+
+
+def flash_circuitpy(args, out: Console, flasher: Flasher, drive) -> int:
+    """The firmware onto a CIRCUITPY drive, then a restart through its console."""
+    check_version(drive)
+    if args.romfs:
+        raise UserError("CircuitPython has no ROMFS partition: flash without --romfs")
+    out.print(f"{drive.path}: CircuitPython {drive.version} on {drive.board}, a CIRCUITPY drive",
+              markup=False, soft_wrap=True)
+    if not flasher.compiler:
+        out.print(NO_MPY_CROSS, markup=False, soft_wrap=True)
+    install = DriveInstall(drive, drive_files(flasher))
+    todo = list(install.files) if args.force else install.changed()
+    stale = install.stale()
+    out.print(f"{len(install.files)} files, {len(todo)} changed"
+              + (f", {len(stale)} stale to remove" if stale else ""))
+    if todo or stale:
+        install.check_room(todo)
+        flasher.state = FILES_COPYING
+        bar, task = progress_bar(out, "copying", len(todo))
+        with bar:
+            def copied(i, n, path):
+                bar.update(task, completed=i, description=path)
+
+            install.write(sorted(todo, key=lambda p: (p == "code.py", p)), copied)
+    else:
+        out.print("nothing to copy: the drive has these files already")
+    flasher.state = NOT_RESTARTED
+    port = None if args.no_reset else circuitpy_port(args)
+    if port is None:
+        out.print("done: the firmware is on the drive. Press the board's reset button (or unplug "
+                  "it and plug it in again) to start it" + ("" if args.no_reset else
+                  "; no CircuitPython console was found to restart it through"), soft_wrap=True)
+        return 0
+    out.print(f"restarting the board through its console {port}...")
+    flasher.port = port
+    hello = flasher.reset_and_wait()
+    out.print(f"[green]ok[/green]: firmware {hello.get('fw')}, protocol {hello.get('proto')}, "
+              f"board {hello.get('board')} v{hello.get('board_version')}, on CircuitPython "
+              f"{drive.version}")
+    return 0
+
+
 def progress_bar(out: Console, label: str, total: int):
     bar = Progress(TextColumn(label), BarColumn(),
                    TextColumn("{task.completed}/{task.total} {task.description}"),
@@ -201,10 +290,22 @@ def flash(args, out: Console, flasher: Flasher) -> int:
                       f"turtleboard flash --port {port} --board <board>")
             return 0
     else:
+        drive = circuitpy_target(args)
+        if drive is not None:
+            return flash_circuitpy(args, out, flasher, drive)
         port = pick_port(args.port, [args.drive] if args.drive else None)
     flasher.port = resolve_port(port)  # the virtual board's DIR/pty names its pty
     flasher.check_port_free()
+    said = console_banner(flasher.port)
+    if said is not None:  # CircuitPython: through its drive
+        try:
+            drive = circuitpy_of_port(flasher.port, said)
+        except UserError:
+            soft_reload(flasher.port)  # the firmware runs on, as before
+            raise
+        return flash_circuitpy(args, out, flasher, drive)
     info = flasher.device_info()
+    flasher.check_micropython()
     out.print(
         f"{flasher.port}: MicroPython {info['version']} on {info['platform']}, "
         f".mpy v{info['mpy']}.{info['mpy_sub']}" + (f" ({info['arch']})" if info["arch"] else "")

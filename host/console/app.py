@@ -8,7 +8,7 @@ Commands are typed at the `tb>` prompt (Tab completes):
     new GAME PLAYERS [opt=v,...] [physical] [seats=S,S,...]   enter TEXT   answer N   hint
     send KIND {json}         any protocol frame
     ack                      the board's game log report is seen
-    repl                     into the MicroPython REPL (Ctrl-] comes back)
+    repl                     into the board's Python REPL (Ctrl-] comes back)
     stats | help | quit
 
 Console(link, out, log) holds the logic (execute a line, show an event) so tests
@@ -67,7 +67,7 @@ HELP = """commands:
   diag on|off        stream each cell's sensor reading and what it reads
   ledtest            all LEDs red, green, blue, white (a dead LED shows)
   send KIND {json}   any protocol frame
-  repl               the MicroPython REPL (the firmware stops); Ctrl-] back
+  repl               the board's Python REPL (the firmware stops); Ctrl-] back
   ack                the board's game log damage report is seen: stop repeating
   stats              frames in/out, damaged lines, gaps
   quit               leave (Ctrl-D too)"""
@@ -440,7 +440,7 @@ class Console:
                      "`mpremote connect %s repl`[/red]" % self.link.port)
             return
 
-        self.say("[bold]MicroPython REPL[/bold]: the firmware is stopped. Ctrl-] restarts it and comes back.")
+        self.say("[bold]REPL[/bold] (MicroPython or CircuitPython): the firmware is stopped. Ctrl-] restarts it and comes back.")
         redraw, self.redraw = self.redraw, None  # no tb> prompt while the REPL has the keys
         self.repl_start = ReplStart()
         self.repl_mode = True
@@ -477,8 +477,11 @@ class Console:
 
 class ReplStart:
     """What the console shows as the REPL starts: the stopped firmware's
-    KeyboardInterrupt traceback is left out; MicroPython's banner (or, with
-    none, its `>>> ` prompt) and everything after it shown."""
+    KeyboardInterrupt traceback is left out; MicroPython's banner, or
+    CircuitPython's `Press any key to enter the REPL` or its banner (or, with
+    none, the `>>> ` prompt), and everything after it shown."""
+
+    MARKS = (b"MicroPython ", b"Press any key to enter the REPL", b"Adafruit CircuitPython ")
 
     def __init__(self):
         self.held = b""
@@ -488,7 +491,7 @@ class ReplStart:
         if self.open:
             return data
         self.held += data
-        at = self.held.find(b"MicroPython ")
+        at = min([i for i in (self.held.find(m) for m in self.MARKS) if i >= 0], default=-1)
         if at < 0:
             at = self.held.find(b">>> ")
         if at < 0:

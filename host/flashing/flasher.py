@@ -3,6 +3,7 @@
     plan = Flasher(port, board_path)
     plan.check_board()        # the board file first (controller.boardcheck.check_board)
     info = plan.device_info() # MicroPython version, .mpy version, platform
+    plan.check_micropython()  # MicroPython, loading the .mpy version mpy-cross emits
     plan.build()              # mpy-cross every package file for that .mpy version
                               # (without mpy-cross: the .py files, compiled on the board)
     plan.read_rom()           # the board's ROMFS partition, if its MicroPython has one
@@ -426,6 +427,10 @@ class Flasher:
             "arch": ARCHS.get(sys_mpy >> 10),
             "platform": m.group(4),
         }
+        return self.info
+
+    def check_micropython(self) -> None:
+        """A MicroPython that loads the .mpy files mpy-cross makes here."""
         if self.info["implementation"] != "micropython":
             raise UserError(
                 f"{self.port} runs {self.info['implementation']} {self.info['version']}, not "
@@ -433,26 +438,25 @@ class Flasher:
                 f"Install MicroPython for the Pico (micropython.org) and flash again."
             )
         if not self.compiler:
-            return self.info  # source files: any MicroPython compiles them
+            return  # source files: any MicroPython compiles them
         if self.info["mpy"] == 0:
             raise UserError(
                 f"the MicroPython on {self.port} ({self.info['version']}) cannot load .mpy "
                 f"files; use a standard MicroPython build for the Pico."
             )
         check_mpy_version(self.info, mpy_cross_version(self.compiler))
-        return self.info
 
     # ---- 3. what goes on the device -------------------------------------
 
     def sources(self) -> list[Path]:
         return firmware_sources(self.firmware)
 
-    def build(self) -> dict[str, bytes]:
-        """Precompile the packages for the device (without mpy-cross: their
-        source files); -> {device path: bytes}."""
+    def build(self, extra: dict[str, Path] | None = None) -> dict[str, bytes]:
+        """Precompile the packages, and `extra` ({device path: source}), for
+        the device (without mpy-cross: their source files); -> {device path: bytes}."""
         files: dict[str, bytes] = {}
-        for src in self.sources():
-            rel = src.relative_to(self.firmware).as_posix()
+        sources = [(src.relative_to(self.firmware).as_posix(), src) for src in self.sources()]
+        for rel, src in sources + sorted((extra or {}).items()):
             if not self.info.get("arch") and "@micropython.viper" in src.read_text():
                 continue  # native code, and a MicroPython without it: the firmware does without
             if rel in PLAIN or not self.compiler:

@@ -64,6 +64,21 @@ def test_unknown_commands_and_bad_payloads():
     assert rig.ctl.session.game is None
 
 
+def test_a_read_only_flash_refuses_new_saying_what_to_do():
+    # CircuitPython with `ok` held at power-on: the drive is the computer's
+    # (boot.py) and every write to the flash fails with errno 30 (EROFS)
+    rig = Rig("tortuga")
+
+    def read_only(*args):
+        raise OSError(30, "Read-only filesystem")
+
+    rig.log.begin = read_only
+    got = rig.send("new", {"game": "tortuga", "players": 2})
+    assert codes(got) == ["log"] and rig.ctl.session.game is None
+    msg = only(got, "error")[0]["msg"]
+    assert "ok was held at power-on" in msg and "power the board off and on" in msg
+
+
 def test_commands_for_a_game_that_is_not_running():
     rig = Rig("tortuga")
     for kind, payload in (("enter", {"text": "c1-c2"}), ("undo", {}), ("answer", {"id": 1, "choice": 0})):
