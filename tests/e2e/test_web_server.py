@@ -220,9 +220,10 @@ def test_a_page_that_comes_back_gets_the_game_as_it_is_now(board):
     b.read()
     with b.page() as ws:
         assert ws.receive_json()["t"] == "hello"
-        again = ws.receive_json()
+        ground, again = ws.receive_json(), ws.receive_json()  # the board under the turtles, then the state
         game = b.m.replica.game
-        assert again["t"] == "state" and again["game"]["n"] == len(game.history) >= 2
+        assert ground["t"] == "ground" and again["t"] == "state" and again["game"]["ground"] == ground["id"]
+        assert again["game"]["n"] == len(game.history) >= 2
         assert [m["text"] for m in again["game"]["moves"]] == [game.action_text(a) for a in game.history]
 
 
@@ -239,10 +240,10 @@ def test_each_seat_of_the_race_dealt_by_the_board_gets_its_own_hand_only(board):
     pages = {}
     for key, seat in (("table", None), ("watch", None), ("seat1", 0), ("seat2", 1), ("seat3", 2)):
         with b.page(key) as ws:
-            frames = [ws.receive_text(), ws.receive_text()]
+            frames = [ws.receive_text(), ws.receive_text(), ws.receive_text()]  # hello, ground, state
             pages[key] = (seat, frames)
     for key, (seat, frames) in pages.items():
-        state = json.loads(frames[1])["game"]
+        state = json.loads(frames[2])["game"]
         v = state["view"]
         assert v["viewer"] == seat
         assert v["hand"] == (held[seat] if seat is not None else None)
