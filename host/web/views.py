@@ -175,27 +175,31 @@ def pieces_svg(game, snap, lit: dict, expect: dict, lang: str, narrow: bool = Fa
     the turtles, the lit cells ringed in their LED's colour, a symbol on each
     cell the board asks to change."""
     pos, box = picture_box(game, narrow)
-    out = [svg_head(box), turtle_shapes()]
+    out = [svg_head(box), turtle_shapes(), RING_SHAPES]
     out.extend(board_pieces(game, snap, say_fr if lang == "fr" else None, pos, big=True, shapes=True))
     marks = {}
-    for key, symbol in MARKS.items():
+    for key in MARKS:
         for cell in expect.get(key) or []:
-            marks[str(cell)] = symbol
+            marks[str(cell)] = key
     for cell in sorted(set(lit) | set(marks)):
         if cell not in pos:
             continue
         x, y = pos[cell]
         colour = "#" + full_colour(lit.get(cell, "ffffff"))
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{INK}" '
-                   f'stroke-width="7" stroke-opacity="0.5"/>')
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{colour}" '
-                   f'stroke-width="4"/>')
+        out.append(f'<use href="#ring" stroke="{colour}" transform="translate({x:.1f} {y:.1f})"/>')
         if cell in marks:
-            out.append(f'<circle cx="{x + 24:.1f}" cy="{y - 24:.1f}" r="11" fill="#ffffff" stroke="{INK}"/>')
-            out.append(f'<text x="{x + 24:.1f}" y="{y - 19:.1f}" font-size="15" font-weight="bold" '
-                       f'text-anchor="middle" fill="{INK}">{escape(marks[cell])}</text>')
+            out.append(f'<use href="#{marks[cell]}" transform="translate({x + 24:.1f} {y - 24:.1f})"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+# A lit cell's ring (in its <use>'s colour, on a dark halo) and each mark (its
+# symbol on a white disc): drawn once in a picture, used on each cell.
+RING_SHAPES = (f'<defs><g id="ring" fill="none"><circle r="28" stroke="{INK}" stroke-width="7" '
+               f'stroke-opacity="0.5"/><circle r="28" stroke-width="4"/></g>' + "".join(
+                   f'<g id="{key}"><circle r="11" fill="#ffffff" stroke="{INK}"/><text y="5" font-size="15" '
+                   f'font-weight="bold" text-anchor="middle" fill="{INK}">{escape(symbol)}</text></g>'
+                   for key, symbol in MARKS.items()) + "</defs>")
 
 
 def ground_of(game, lang: str, pictures: dict | None = None) -> dict:

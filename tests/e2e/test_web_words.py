@@ -219,7 +219,7 @@ def test_the_board_is_readable_on_a_phone_and_a_pc(browser, table, game):
     page, traffic = open_page(browser, t.web.url(), PHONE)
     page.wait_for_function("() => document.getElementById('board').naturalWidth > 0")
     svg = [m for m in traffic.states() if m["game"]][-1]["game"]["svg_narrow"]
-    rings = re.findall(r'r="28" fill="none" stroke="#([0-9a-f]{6})" stroke-width="4"', svg)
+    rings = re.findall(r'<use href="#ring" stroke="#([0-9a-f]{6})"', svg)
     assert rings, svg[-500:]
     for ring in rings:
         assert max(int(ring[i:i + 2], 16) for i in (0, 2, 4)) == 255, ring
