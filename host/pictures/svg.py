@@ -146,10 +146,16 @@ GAMES = {
 # ---- drawing --------------------------------------------------------------------
 
 
-def turtle(x, y, p: Piece, r=15, size=11):
-    """One turtle seen from above, centred at (x, y); its letters `size` high."""
+def turtle(x, y, p: Piece, r=15, size=11, shapes=False):
+    """One turtle seen from above, centred at (x, y); its letters `size` high.
+    `shapes`: its shell a <use> of turtle_shapes(), scaled to `r`."""
     out = []
-    if p.flipped:
+    if shapes:
+        scale = f" scale({r / 15:.3g})" if r != 15 else ""
+        turn = f" rotate({p.heading})" if p.heading and not p.flipped else ""
+        out.append(f'<use href="#{"belly" if p.flipped else "shell"}" fill="{p.fill}" '
+                   f'transform="translate({x:.1f} {y:.1f}){turn}{scale}"/>')
+    elif p.flipped:
         # belly up: a pale plastron with a cross, legs in the air
         out.append(f'<ellipse cx="{x:.1f}" cy="{y:.1f}" rx="{r}" ry="{r * 0.75:.1f}" '
                    f'fill="{p.fill}" stroke="{INK}" stroke-width="1.5" stroke-dasharray="3,2"/>')
@@ -176,10 +182,22 @@ def turtle(x, y, p: Piece, r=15, size=11):
     return out
 
 
-def stack(x, y, pieces, size=11):
+def turtle_shapes() -> str:
+    """The two shells turtle(shapes=True) uses, drawn once in a picture: a
+    turtle facing right and one belly up, r 15 at (0, 0), each filled with
+    its <use>'s colour."""
+    legs = "".join(f'<circle cx="{dx * 15:.1f}" cy="{dy * 15:.1f}" r="3.3" fill="#6b8e4e"/>'
+                   for dx, dy in ((-0.8, -0.6), (0.8, -0.6), (-0.8, 0.6), (0.8, 0.6)))
+    return (f'<defs><g id="shell">{legs}<circle cx="15.8" cy="0" r="4.5" fill="#6b8e4e"/>'
+            f'<ellipse rx="15" ry="11.2" stroke="{INK}" stroke-width="1.5"/></g>'
+            f'<g id="belly"><ellipse rx="15" ry="11.2" stroke="{INK}" stroke-width="1.5" stroke-dasharray="3,2"/>'
+            f'<path d="M-9,0 H9 M0,-7.5 V7.5" stroke="{INK}" stroke-width="1.2"/></g></defs>')
+
+
+def stack(x, y, pieces, size=11, shapes=False):
     out = []
     for i, p in enumerate(pieces):
-        out.extend(turtle(x, y - i * 17, p, size=size))
+        out.extend(turtle(x, y - i * 17, p, size=size, shapes=shapes))
     return out
 
 
@@ -232,13 +250,16 @@ def board_parts(game, snap, say=None, pos=None, big=False) -> list[str]:
     the cells elsewhere (the Race's track in two rows on a phone); `big`: the
     web page's larger words (a Mahé field's number beside its cell, a Race
     field's below it, where they have the room)."""
+    return board_ground(game, say, pos, big) + board_pieces(game, snap, say, pos, big)
+
+
+def board_ground(game, say=None, pos=None, big=False) -> list[str]:
+    """The board without its turtles (as board_parts): the same all game long."""
     say = say or (lambda text: text)
     size = BIG_TEXT if big else TEXT
     ink = BIG_LABEL if big else LABEL
     weight = ' font-weight="bold"' if big else ""
-    layout, pieces_of, _title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
-    pos = pos or layout(game)
-    pieces = pieces_of(game, snap)
+    pos = pos or layout_of(game)
     out = []
     if game.name == "mahe":
         out.append(f'<ellipse cx="330" cy="250" rx="300" ry="220" fill="{BOARD}" stroke="{INK}"/>')
@@ -262,8 +283,7 @@ def board_parts(game, snap, say=None, pos=None, big=False) -> list[str]:
                    f'{escape(say("south: player 1"))}</text>')
         out.append(f'<text x="{left}" y="{top}" font-size="{size["side"]}" fill="{INK}">'
                    f'{escape(say("north: player 2"))}</text>')
-    names = game.cells()
-    for name in names:
+    for name in game.cells():
         x, y = pos.get(name, (0, 0))
         special = name in ("raft", "nest", "start", "lettuce")
         r = 30 if special else 24
@@ -296,6 +316,20 @@ def board_parts(game, snap, say=None, pos=None, big=False) -> list[str]:
         else:  # the field's number, small, at the bottom inside the cell
             out.append(f'<text x="{x:.1f}" y="{y + r - 3:.1f}" font-size="9" text-anchor="middle" '
                        f'fill="{LABEL}">{escape(name)}</text>')
+    return out
+
+
+def board_pieces(game, snap, say=None, pos=None, big=False, shapes=False) -> list[str]:
+    """The turtles of `snap` on the board (as board_parts), and Mahé's egg
+    pile. `shapes`: each turtle a <use> of turtle_shapes() (the picture
+    must hold them): a seventh of the bytes."""
+    say = say or (lambda text: text)
+    size = BIG_TEXT if big else TEXT
+    layout, pieces_of, _title = GAMES.get(game.name, (grid_layout, generic_pieces, game.name))
+    pos = pos or layout(game)
+    pieces = pieces_of(game, snap)
+    out = []
+    names = game.cells()
     for name in names:
         got = pieces.get(name) or []
         if not got:
@@ -305,11 +339,11 @@ def board_parts(game, snap, say=None, pos=None, big=False) -> list[str]:
             # the raft never stacks: turtles sit side by side
             for i, p in enumerate(got):
                 out.extend(turtle(x - 42 + (i % 4) * 28, y - 12 + (i // 4) * 24, p, r=11,
-                                  size=size["turtle"] - 2))
+                                  size=size["turtle"] - 2, shapes=shapes))
         elif game.name == "tortuga":
-            out.extend(stack(x, y + 7, got, size["turtle"]))  # below the cell's name
+            out.extend(stack(x, y + 7, got, size["turtle"], shapes))  # below the cell's name
         else:
-            out.extend(stack(x, y, got, size["turtle"]))
+            out.extend(stack(x, y, got, size["turtle"], shapes))
     if game.name == "mahe":
         # the egg-card pile beside the nest, under its name (never over a turtle)
         x, y = (330, 250) if big else pos["nest"]  # (large: in the middle of the island, where it fits)

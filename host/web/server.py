@@ -47,6 +47,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from turtleboard.web.views import (
+    ground_of,
     page_state,
     private_choices,
     seat_in_play,
@@ -55,6 +56,8 @@ from turtleboard.web.views import (
 )
 
 MAX_SEATS = 5
+SPACING = 0.1           # seconds between two states, unless the game moved: the LEDs and
+                        # status that follow a move go out together, not one state each
 QUEUE_MAX = 16          # messages waiting for one page; more and it is dropped
 MESSAGE_MAX = 2048      # bytes of one message from a page
 RATE = 4.0              # commands a second a page may send, on average
@@ -153,6 +156,8 @@ class Client:
         self.queue: asyncio.Queue = asyncio.Queue(QUEUE_MAX)
         self.last = ""          # the last state given it (unchanged states are not sent again)
         self.newest = None      # a state not sent yet: a newer one takes its place
+        self.ground = None      # the id of the board's ground picture it has (or is about to get)
+        self.ground_due = None  # ... that message, to go before its next state
         self.skipped = 0        # states passed over in a row (the page is that far behind)
         self.tokens = float(BURST)
         self.at = time.monotonic()
@@ -177,11 +182,15 @@ class Client:
         except asyncio.QueueFull:
             self.drop()
 
-    def offer_state(self, text: str) -> None:
+    def offer_state(self, text: str, ground=None) -> None:
         """The page's newest state: it replaces one still waiting to go (a page
         shows the game as it is now, not each step it missed); a page that
-        passed over QUEUE_MAX states in a row (a stalled phone) is dropped."""
+        passed over QUEUE_MAX states in a row (a stalled phone) is dropped.
+        `ground`: (id, message) of the board's ground picture it shows, sent
+        first when the page has not got that one yet."""
         self.last = text
+        if ground is not None and ground[0] != self.ground:
+            self.ground, self.ground_due = ground
         if self.newest is not None:
             self.newest = text
             self.skipped += 1
@@ -193,7 +202,7 @@ class Client:
 
     def drop(self) -> None:
         self.dropped = True
-        self.newest = None
+        self.newest = self.ground_due = None
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(None)  # its writer closes it
@@ -222,9 +231,11 @@ class Hub:
         self.hinted: collections.OrderedDict = collections.OrderedDict()  # a hint's seq -> client
         self.pictures: dict = {}
         self.made_for = None    # the version the states in `texts` are of
-        self.texts: dict = {}   # (seat, or "out"; language) -> its state's text
+        self.texts: dict = {}   # (seat, or "out"; language) -> (its state's text, its ground)
         self.encoded: dict = {}  # a board picture -> its JSON text
+        self.grounds: dict = {}  # a ground picture's id -> its message's text
         self.mark = secrets.token_hex(8)  # where a picture goes in a state's text
+        self.shown = None       # (the game, its action count) of the last states
         self.sent = 0           # states given to pages (the bench counts them)
         self.built = 0          # states built
         self.dropped = 0
@@ -247,11 +258,25 @@ class Hub:
     async def run(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.wake = asyncio.Event()
+        sent_at = -SPACING
         while True:
             await self.wake.wait()
             self.wake.clear()
             self.route_notes()
+            wait = sent_at + SPACING - self.loop.time()
+            if wait > 0 and not self.moved():
+                # a state went out just now: this change (LEDs, status) goes with what follows it
+                await asyncio.sleep(wait)
+                self.wake.clear()
+                self.route_notes()
             self.broadcast()
+            sent_at = self.loop.time()
+
+    def moved(self) -> bool:
+        """Has the game moved (an action, a take-back, a new game) since the
+        pages' last state? Such a change goes out at once."""
+        game = self.mirror.replica.game
+        return (id(game), len(game.history) if game is not None else -1) != self.shown
 
     def route_notes(self) -> None:
         while self.notes:
@@ -283,8 +308,9 @@ class Hub:
                 len(game.history) if game is not None else -1, rep.hash(), repr(m.status),
                 repr(m.prompt), repr(m.seats), tuple(m.leds))
 
-    def state_text(self, c: Client, version: tuple) -> str:
-        """The state for a page: built once per change (`version`) for each
+    def state_text(self, c: Client, version: tuple) -> tuple:
+        """The state for a page and the ground picture it shows, (text,
+        (id, message) or None): built once per change (`version`) for each
         role (the table's and spectators' pages, each seat's; the seats outside
         the game share one) and language, and the same text given to every
         page of it. Call with the mirror's lock held."""
@@ -293,12 +319,25 @@ class Hub:
             self.texts = {}
         game = self.mirror.replica.game
         key = (c.seat if seat_in_play(game, c.seat) else "out", c.lang)
-        text = self.texts.get(key)
-        if text is None:
+        got = self.texts.get(key)
+        if got is None:
             self.built += 1
-            text = self.texts[key] = self.encode(page_state(self.mirror, self.board_def, c.seat, c.lang,
-                                                            self.pictures))
-        return text
+            state = page_state(self.mirror, self.board_def, c.seat, c.lang, self.pictures)
+            got = self.texts[key] = (self.encode(state), self.ground(game, c.lang))
+        return got
+
+    def ground(self, game, lang: str):
+        """(id, message text) of the game's ground picture in `lang` (the
+        board under its turtles: sent to a page once, not with every state)."""
+        if game is None:
+            return None
+        msg = ground_of(game, lang, self.pictures)
+        text = self.grounds.get(msg["id"])
+        if text is None:
+            if len(self.grounds) > 8:
+                self.grounds.clear()
+            text = self.grounds[msg["id"]] = json.dumps(msg, separators=(",", ":"))
+        return msg["id"], text
 
     def encode(self, state: dict) -> str:
         """A state's JSON text; its board pictures (most of its bytes, the same
@@ -323,16 +362,18 @@ class Hub:
     def broadcast(self) -> None:
         with self.mirror.lock:
             version = self.version()
+            game = self.mirror.replica.game
+            self.shown = (id(game), len(game.history) if game is not None else -1)
             for c in list(self.clients):
-                text = self.state_text(c, version)
+                text, ground = self.state_text(c, version)
                 if text is not c.last and text != c.last:
-                    c.offer_state(text)
+                    c.offer_state(text, ground)
                     self.sent += 1
 
     def send_state(self, c: Client) -> None:
         with self.mirror.lock:
-            text = self.state_text(c, self.version())
-        c.offer_state(text)
+            text, ground = self.state_text(c, self.version())
+        c.offer_state(text, ground)
 
     # ---- one page --------------------------------------------------------
 
@@ -371,6 +412,9 @@ class Hub:
                     text, c.newest, c.skipped = c.newest, None, 0
                     if text is None:
                         continue
+                    ground, c.ground_due = c.ground_due, None
+                    if ground is not None:  # the board under the turtles first
+                        await c.ws.send_text(ground)
                 await c.ws.send_text(text)
         except Exception:
             self.clients.discard(c)

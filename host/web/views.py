@@ -15,11 +15,20 @@ to move (which card moved the turtle) goes to that player's page only.
 
 from __future__ import annotations
 
+import hashlib
 from xml.sax.saxutils import escape
 
 from turtleboard.mirror.app import led_of_cells
 from turtleboard.pictures.describe import chance_kind
-from turtleboard.pictures.svg import INK, WATER, board_parts, layout_of, picture_title
+from turtleboard.pictures.svg import (
+    INK,
+    WATER,
+    board_ground,
+    board_pieces,
+    layout_of,
+    picture_title,
+    turtle_shapes,
+)
 from turtles import CHANCE, TERMINAL
 
 MOVES_SHOWN = 8
@@ -136,39 +145,78 @@ def full_colour(colour: str) -> str:
     return "".join("%02x" % (c * 255 // top) for c in rgb)
 
 
-def board_svg(game, snap, lit: dict, expect: dict, lang: str, narrow: bool = False) -> str:
-    """The board picture: `render`'s board with larger words, the lit cells
-    ringed in their LED's colour, a symbol on each cell the board asks to
-    change. `narrow`: for a phone held upright (NARROW_BOX)."""
-    say = say_fr if lang == "fr" else None
+def picture_box(game, narrow: bool):
+    """Where the cells go and which part of the board a picture shows: (pos, box)."""
     pos = race_two_rows(game) if narrow and game.name == "race" else layout_of(game)
     box = NARROW_BOX.get(game.name) if narrow else None
-    x0, y0, w, h = box or VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
-        f'viewBox="{x0} {y0} {w} {h}" font-family="sans-serif">',
+    return pos, box or VIEW_BOX.get(game.name, (0, 0, WIDTH, HEIGHT))
+
+
+def svg_head(box) -> str:
+    x0, y0, w, h = box
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+            f'viewBox="{x0} {y0} {w} {h}" font-family="sans-serif">')
+
+
+def ground_svg(game, lang: str, narrow: bool = False) -> str:
+    """The board without its turtles, with `render`'s board's larger words:
+    the page's lower picture, the same all game long. `narrow`: for a phone
+    held upright (NARROW_BOX)."""
+    pos, box = picture_box(game, narrow)
+    return "\n".join([
+        svg_head(box),
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{WATER if game.name == "mahe" else "#e9e4d8"}"/>',
-    ]
-    out.extend(board_parts(game, snap, say, pos, big=True))
+        *board_ground(game, say_fr if lang == "fr" else None, pos, big=True),
+        "</svg>"])
+
+
+def pieces_svg(game, snap, lit: dict, expect: dict, lang: str, narrow: bool = False) -> str:
+    """The page's upper picture, over the ground (the same box, transparent):
+    the turtles, the lit cells ringed in their LED's colour, a symbol on each
+    cell the board asks to change."""
+    pos, box = picture_box(game, narrow)
+    out = [svg_head(box), turtle_shapes(), RING_SHAPES]
+    out.extend(board_pieces(game, snap, say_fr if lang == "fr" else None, pos, big=True, shapes=True))
     marks = {}
-    for key, symbol in MARKS.items():
+    for key in MARKS:
         for cell in expect.get(key) or []:
-            marks[str(cell)] = symbol
+            marks[str(cell)] = key
     for cell in sorted(set(lit) | set(marks)):
         if cell not in pos:
             continue
         x, y = pos[cell]
         colour = "#" + full_colour(lit.get(cell, "ffffff"))
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{INK}" '
-                   f'stroke-width="7" stroke-opacity="0.5"/>')
-        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="28" fill="none" stroke="{colour}" '
-                   f'stroke-width="4"/>')
+        out.append(f'<use href="#ring" stroke="{colour}" transform="translate({x:.1f} {y:.1f})"/>')
         if cell in marks:
-            out.append(f'<circle cx="{x + 24:.1f}" cy="{y - 24:.1f}" r="11" fill="#ffffff" stroke="{INK}"/>')
-            out.append(f'<text x="{x + 24:.1f}" y="{y - 19:.1f}" font-size="15" font-weight="bold" '
-                       f'text-anchor="middle" fill="{INK}">{escape(marks[cell])}</text>')
+            out.append(f'<use href="#{marks[cell]}" transform="translate({x + 24:.1f} {y - 24:.1f})"/>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+# A lit cell's ring (in its <use>'s colour, on a dark halo) and each mark (its
+# symbol on a white disc): drawn once in a picture, used on each cell.
+RING_SHAPES = (f'<defs><g id="ring" fill="none"><circle r="28" stroke="{INK}" stroke-width="7" '
+               f'stroke-opacity="0.5"/><circle r="28" stroke-width="4"/></g>' + "".join(
+                   f'<g id="{key}"><circle r="11" fill="#ffffff" stroke="{INK}"/><text y="5" font-size="15" '
+                   f'font-weight="bold" text-anchor="middle" fill="{INK}">{escape(symbol)}</text></g>'
+                   for key, symbol in MARKS.items()) + "</defs>")
+
+
+def ground_of(game, lang: str, pictures: dict | None = None) -> dict:
+    """The page's message with the ground pictures of this game and language:
+    {"t": "ground", "id", "svg", "svg_narrow"}; its id (a digest of the
+    pictures) tells a page whether it has them already."""
+    key = ("ground", id(game), lang)
+    got = pictures.get(key) if pictures is not None else None
+    if got is not None and got[0] is game:  # (the game kept with it: an id is never reused meanwhile)
+        return got[1]
+    svg = ground_svg(game, lang)
+    narrow = ground_svg(game, lang, True) if game.name in NARROW_BOX else None
+    digest = hashlib.sha1((svg + (narrow or "")).encode()).hexdigest()[:16]
+    msg = {"t": "ground", "id": digest, "svg": svg, "svg_narrow": narrow}
+    if pictures is not None:
+        pictures[key] = (game, msg)
+    return msg
 
 
 def seat_may_answer(game, prompt: dict, seat) -> bool:
@@ -226,8 +274,8 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
         svg, narrow = pictures[key]
     else:
         # the turtles on the board are seen by all: the onlooker's view draws them
-        svg = board_svg(game, game.view(None), lit, expect, lang)
-        narrow = board_svg(game, game.view(None), lit, expect, lang, True) if game.name in NARROW_BOX else None
+        svg = pieces_svg(game, game.view(None), lit, expect, lang)
+        narrow = pieces_svg(game, game.view(None), lit, expect, lang, True) if game.name in NARROW_BOX else None
         if pictures is not None:
             if len(pictures) > 64:
                 pictures.clear()
@@ -253,7 +301,8 @@ def page_state(mirror, board_def, seat, lang: str = "en", pictures: dict | None 
                    "scores": list(result.get("scores") or [])} if result else None,
         "view": view,
         "moves": moves,
-        "svg": svg,
+        "ground": ground_of(game, lang, pictures)["id"],  # the board under the turtles (sent apart)
+        "svg": svg,             # the turtles, lit cells and marks over it
         "svg_narrow": narrow,  # (for a phone held upright)
         "lit": sorted(lit),
         "expect": {k: [str(c) for c in v] for k, v in expect.items()

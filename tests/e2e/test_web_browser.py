@@ -119,6 +119,11 @@ class Traffic:
     def states(self) -> list[dict]:
         return [m for m in map(json.loads, self.frames) if m.get("t") == "state"]
 
+    def ground(self, state: dict) -> dict:
+        """The ground pictures (the board under the turtles) a state shows."""
+        return [m for m in map(json.loads, self.frames) if m.get("t") == "ground"
+                and m["id"] == state["game"]["ground"]][-1]
+
 
 def open_page(browser, url, size=PHONE, lang="en-GB"):
     ctx = browser.new_context(viewport=size, locale=lang)

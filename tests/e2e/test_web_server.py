@@ -220,10 +220,42 @@ def test_a_page_that_comes_back_gets_the_game_as_it_is_now(board):
     b.read()
     with b.page() as ws:
         assert ws.receive_json()["t"] == "hello"
-        again = ws.receive_json()
+        ground, again = ws.receive_json(), ws.receive_json()  # the board under the turtles, then the state
         game = b.m.replica.game
-        assert again["t"] == "state" and again["game"]["n"] == len(game.history) >= 2
+        assert ground["t"] == "ground" and again["t"] == "state" and again["game"]["ground"] == ground["id"]
+        assert again["game"]["n"] == len(game.history) >= 2
         assert [m["text"] for m in again["game"]["moves"]] == [game.action_text(a) for a in game.history]
+
+
+def test_a_page_gets_the_board_under_the_turtles_once_and_each_state_only_what_lies_on_it(board):
+    # The board's ground (its cells and their words) goes to a page once a
+    # game; a state carries the turtles, lit cells and marks alone, drawn
+    # over it (a few KB, not the whole board again with every move).
+    b = board()
+    hands = b.v.hands(b.m, seed=3)
+    got = []
+    with b.page() as ws:
+        got += [ws.receive_json() for _ in range(3)]
+        hands.play(max_actions=3)
+        b.read()
+        n = len(b.m.replica.game.history)
+        got.append(receive_within(ws, lambda m: got.append(m) or (m["t"] == "state" and m["game"]["n"] == n)))
+    grounds = [m for m in got if m["t"] == "ground"]
+    states = [m for m in got if m["t"] == "state"]
+    assert [m["t"] for m in got[:3]] == ["hello", "ground", "state"]
+    assert len(grounds) == 1 and len(states) >= 2, [m["t"] for m in got]
+    ground = grounds[0]
+    assert ground["svg"].count('class="label"') == 37 and "<use" not in ground["svg"]  # every cell's name
+    for state in states:
+        g = state["game"]
+        assert g["ground"] == ground["id"]
+        assert 'class="label"' not in g["svg"] and g["svg"].count('<use href="#shell"') >= 10, g["svg"][:300]
+    # a page in French: the ground in its words
+    with b.page() as ws:
+        ws.receive_json()
+        ws.send_json({"do": "lang", "lang": "fr"})
+        fr = receive_until(ws, lambda m: m["t"] == "ground" and m["id"] != ground["id"])
+        assert "sud : joueur 1" in fr["svg"] and fr["svg_narrow"].startswith("<svg")
 
 
 def test_each_seat_of_the_race_dealt_by_the_board_gets_its_own_hand_only(board):
@@ -239,10 +271,10 @@ def test_each_seat_of_the_race_dealt_by_the_board_gets_its_own_hand_only(board):
     pages = {}
     for key, seat in (("table", None), ("watch", None), ("seat1", 0), ("seat2", 1), ("seat3", 2)):
         with b.page(key) as ws:
-            frames = [ws.receive_text(), ws.receive_text()]
+            frames = [ws.receive_text(), ws.receive_text(), ws.receive_text()]  # hello, ground, state
             pages[key] = (seat, frames)
     for key, (seat, frames) in pages.items():
-        state = json.loads(frames[1])["game"]
+        state = json.loads(frames[2])["game"]
         v = state["view"]
         assert v["viewer"] == seat
         assert v["hand"] == (held[seat] if seat is not None else None)

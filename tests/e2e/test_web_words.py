@@ -181,9 +181,9 @@ def test_a_players_own_question_on_their_turn_is_not_told_to_wait(browser, table
 
 def label_sizes(page, traffic) -> list[float]:
     """Each cell word of the board picture the page shows, in CSS pixels."""
-    g = [m for m in traffic.states() if m["game"]][-1]["game"]
+    ground = traffic.ground([m for m in traffic.states() if m["game"]][-1])
     upright = page.evaluate("UPRIGHT.matches")
-    svg = g["svg_narrow"] if upright and g["svg_narrow"] else g["svg"]
+    svg = ground["svg_narrow"] if upright and ground["svg_narrow"] else ground["svg"]
     width = float(re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+)', svg).group(1))
     scale = page.locator("#board").bounding_box()["width"] / width
     return [float(x) * scale for x in re.findall(r'<text [^>]*font-size="([\d.]+)"[^>]*class="label"', svg)]
@@ -219,7 +219,7 @@ def test_the_board_is_readable_on_a_phone_and_a_pc(browser, table, game):
     page, traffic = open_page(browser, t.web.url(), PHONE)
     page.wait_for_function("() => document.getElementById('board').naturalWidth > 0")
     svg = [m for m in traffic.states() if m["game"]][-1]["game"]["svg_narrow"]
-    rings = re.findall(r'r="28" fill="none" stroke="#([0-9a-f]{6})" stroke-width="4"', svg)
+    rings = re.findall(r'<use href="#ring" stroke="#([0-9a-f]{6})"', svg)
     assert rings, svg[-500:]
     for ring in rings:
         assert max(int(ring[i:i + 2], 16) for i in (0, 2, 4)) == 255, ring

@@ -179,7 +179,7 @@ let me = { role: "watch", seat: null };
 let games = [];
 let last = null;          // the last state
 let ws = null;
-let boardUrl = null;
+let ground = null;        // the board under the turtles: {id, svg, svg_narrow} (sent once a game)
 let errorTimer = null;
 let retry = 500;
 
@@ -355,6 +355,7 @@ function connect() {
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     if (msg.t === "hello") { me = { role: msg.role, seat: msg.seat }; games = msg.games || []; showRole(); buildNewGame(); }
     else if (msg.t === "state") { last = msg; draw(msg); }
+    else if (msg.t === "ground") { ground = msg; if (last && last.game) drawBoard(last.game); }
     else if (msg.t === "error") showError(msg);
     else if (msg.t === "hint") showHint(msg);
   };
@@ -431,17 +432,26 @@ function draw(s) {
     $("turn").textContent = t("nogame");
     for (const id of ["ask", "hand", "result", "hinttext", "seatout"]) $(id).hidden = true;
     clear($("facts")); clear($("moves")); $("status").textContent = ""; $("litwords").textContent = "";
-    $("board").removeAttribute("src");
+    showPicture("board", null);
+    showPicture("pieces", null);
+    draw.key = null;
     return;
   }
   drawBoard(g);
   drawTurn(g);
   $("seatout").hidden = !g.seat_out;  // a seat of the board outside this game
   $("seatout").textContent = g.seat_out ? t("seatOut", me.seat + 1, g.players) : "";
-  drawAsk(g);
-  drawHand(g);
-  drawFacts(g);
-  drawMoves(g);
+  // the question, hand, facts and moves are built again only when they can
+  // have changed: not for the LEDs and status that follow a move
+  const { svg, svg_narrow, lit, expect, status, ...rest } = g;
+  const key = lang + JSON.stringify(me) + JSON.stringify(rest);
+  if (key !== draw.key) {
+    draw.key = key;
+    drawAsk(g);
+    drawHand(g);
+    drawFacts(g);
+    drawMoves(g);
+  }
   const said = g.prompt ? "" : statusWords(g.status);
   $("status").textContent = said ? t("boardSays", said) : "";
   if (g.n !== (draw.n || 0)) $("hinttext").hidden = true;
@@ -451,18 +461,34 @@ function draw(s) {
   $("undobtn").disabled = g.n === 0;
 }
 
+// An SVG text shown as an image (the picture can run nothing); redrawn only
+// when it changed.
+const shown = {};
+function showPicture(id, svg) {
+  const was = shown[id] || {};
+  if (svg === (was.svg || null)) return;
+  if (svg) {
+    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    $(id).src = url;
+    shown[id] = { svg: svg, url: url };
+  } else {
+    $(id).removeAttribute("src");
+    shown[id] = {};
+  }
+  if (was.url) URL.revokeObjectURL(was.url);
+}
+
 // A phone held upright: the Race's track in two rows, twice as large.
 const UPRIGHT = window.matchMedia("(max-width: 599px)");
 
+// The board is two pictures, one over the other: the ground (cells and their
+// words, sent once a game) and the pieces (turtles, lit cells, marks: each
+// state's), so a move sends and redraws only the small upper one.
 function drawBoard(g) {
-  const svg = g.svg_narrow && UPRIGHT.matches ? g.svg_narrow : g.svg;
-  if (svg !== draw.svg) {
-    draw.svg = svg;
-    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    $("board").src = url;  // an image: the picture can run nothing
-    if (boardUrl) URL.revokeObjectURL(boardUrl);
-    boardUrl = url;
-  }
+  const upright = UPRIGHT.matches;
+  const base = ground && ground.id === g.ground ? ground : null;  // (its own, not yet here: none)
+  showPicture("board", base && (base.svg_narrow && upright ? base.svg_narrow : base.svg));
+  showPicture("pieces", g.svg_narrow && upright ? g.svg_narrow : g.svg);
   $("board").alt = g.title;
   const parts = [];
   for (const key of ["off", "on", "flip", "dest"]) {
