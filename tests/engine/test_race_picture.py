@@ -32,7 +32,10 @@ def test_picture_shows_only_what_the_viewer_may_know():
     colour = ("red", "yellow", "green", "blue", "purple")[g.colour_of[1]]
     assert "seen by player 2" in mine
     assert "colours: player 1 ?, player 2 %s, player 3 ?" % colour in mine
-    assert "hand of player 2: " + " ".join(g.view(1)["hand"]) in mine
+    from turtleboard.pictures.describe import race_card
+
+    # the hand in words ("red 1 forward"), never the notation
+    assert "hand of player 2: " + ", ".join(race_card(c) for c in g.view(1)["hand"]) in mine
     turn = g.copy()
     while turn.to_move() < 0:  # chance: draw on to a player's turn
         turn.push(turn.legal_actions()[0])

@@ -347,7 +347,9 @@ def test_play_tui_new_game_dialog_offers_the_boards_games(tortuga):
             game = dialog.query_one("#game")
             offered = [key for _, key in game.values]
             assert offered == ["tortuga", "tattoo", "hatching"]  # a Tortuga board's games
-            assert str(dialog.query_one("#about").render()).startswith("two sides on a hexagon")
+            # (mounted and focused once the screen has refreshed: wait for it)
+            assert await app_wait(pilot, lambda: dialog.focused is game and str(
+                dialog.query_one("#about").render()).startswith("two sides on a hexagon"))
             await pilot.press("tab")  # players: nothing to choose in Tortuga, Tab passes it by
             assert dialog.focused is dialog.selects["option:turn_limit"]
             assert "turns" in str(dialog.query_one("#about").render())
