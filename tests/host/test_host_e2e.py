@@ -278,11 +278,12 @@ def test_play_tui_at_80x24_shows_board_turn_prompt_and_log_and_reflows(tortuga):
             for i in range(40):
                 log.write(f"line {i}")
             await pilot.resize_terminal(150, 45)
+            # the newest in sight; the board drawn again at full size (names and turtles)
             assert await app_wait(pilot, lambda: not app.screen.has_class("compact")
-                               and log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y)
-            # the newest in sight
+                               and log.max_scroll_y > 0 and log.scroll_offset.y == log.max_scroll_y
+                               and "f2:S" in str(app.query_one("#board", Static).content))
             text = str(app.query_one("#board", Static).content)
-            assert "f2:S" in text and "f1:." in text  # full size: names and turtles
+            assert "f2:S" in text and "f1:." in text
             assert app.query_one("#side", Static).size.width >= 40
             await pilot.resize_terminal(80, 24)  # smaller again: the log keeps its newest line
             assert await app_wait(pilot, lambda: app.screen.has_class("compact")
