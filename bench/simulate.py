@@ -30,12 +30,12 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "s
 
 
 def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_step=None,
-        verbose=False, folder=None) -> dict:
+        verbose=False, folder=None, trace=False) -> dict:
     folder = folder or tempfile.mkdtemp(prefix="tb-simulate-")
     start = time.monotonic()
     table = Table(seed, os.path.join(folder, "t%d" % seed), minutes=minutes, game=game,
                   faults=faults, mutation=mutation, stop_at_step=until_step,
-                  log=(lambda s: print(s, flush=True)) if verbose else None)
+                  log=(lambda s: print(s, flush=True)) if verbose or trace else None, trace=trace)
     try:
         with mutated(mutation):
             stats = table.run()
@@ -87,13 +87,15 @@ def main(argv=None) -> int:
     ap.add_argument("--mutations", action="store_true", help="run each mutation until a promise catches it")
     ap.add_argument("--until-step", type=int, help="stop at this step (a replay)")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--trace", action="store_true",
+                    help="also print every frame of the board, touch, button press and page message")
     ap.add_argument("--out", default=RESULTS)
     args = ap.parse_args(argv)
     if args.mutations:
         return check_mutations(args)
     if args.hours is None:
         run = one(args.seed, args.minutes, args.game, not args.no_faults, args.mutation,
-                  args.until_step, verbose=True)
+                  args.until_step, verbose=True, trace=args.trace)
         print(json.dumps(run, indent=1, sort_keys=True))
         return 1 if run["broken"] else 0
     total = {"family_hours": 0.0, "games": 0, "actions": 0, "runs": 0, "verbs": {}, "faults": {},

@@ -8,11 +8,13 @@
 # the same cycle however busy the machine is. A Pico's ticks wrap at 2**30:
 # so do these.
 #
-#   firmware -> simulator   w <until ms> <bytes written> <bytes read> <boot>
+#   firmware -> simulator   w <until ms> <bytes written> <bytes read> <boot> <now ms>
 #   simulator -> firmware   g <now ms> <bytes put in> <horizon ms> <boot>
 #
 # Until the horizon the firmware sleeps without asking, as long as it has
-# written nothing since the last grant (the host may answer what it wrote).
+# written nothing since the last grant (the host may answer what it wrote);
+# <now> is when it wrote what it asks with, which the simulator's clock
+# takes before the people see it.
 
 PERIOD = 1 << 30
 MASK = PERIOD - 1
@@ -35,7 +37,7 @@ class SteppedClock:
         self.ask(-1)
 
     def ask(self, until):
-        line = "w %d %d %d %s\n" % (until, self.written, self.taken, self.boot.decode())
+        line = "w %d %d %d %s %d\n" % (until, self.written, self.taken, self.boot.decode(), self.now)
         self._ask_to.write(line.encode())
         while True:
             parts = self._grants.readline().split()

@@ -30,8 +30,10 @@ class Page:
         self.task = None
         self.state_text: str | None = None  # the last state, as sent
         self.state: dict | None = None
-        self.replies: list[dict] = []   # answers to what it sent (sent, error), newest last
-        self.hints: list[dict] = []
+        self.replies: list[dict] = []   # answers to what it sent (sent, error), newest last (bounded)
+        self.hints: list[dict] = []     # (bounded)
+        self.replies_n = 0  # answers ever got (the list keeps the last LOG_MAX)
+        self.hints_n = 0
         self.received: list[dict] = []  # every message (bounded), for the secrets' check
         self.asked = 0      # messages sent that have an answer to come
         self.answered = 0
@@ -43,6 +45,11 @@ class Page:
 
     def key(self) -> str:
         return {"table": "table", "watch": "watch"}.get(self.role) or "seat%d" % (self.seat + 1)
+
+    def replies_since(self, n: int) -> list[dict]:
+        """The answers got after the first n (those the list still keeps)."""
+        new = self.replies_n - n
+        return self.replies[len(self.replies) - new:] if new > 0 else []
 
     def quiet(self) -> bool:
         return not self.joining and (not self.connected or self.answered >= self.asked)
@@ -107,14 +114,14 @@ class Pages:
             page.state_text = text
             page.state = msg
         elif t in ("sent", "error"):
-            if msg.get("code") == "board":
-                page.replies.append(msg)  # the board's refusal of what was sent: comes later
-            else:
+            if msg.get("code") != "board":  # (the board's refusal of what was sent comes later)
                 page.answered += 1
-                page.replies.append(msg)
+            page.replies.append(msg)
+            page.replies_n += 1
             del page.replies[:-LOG_MAX]
         elif t == "hint":
             page.hints.append(msg)
+            page.hints_n += 1
             del page.hints[:-LOG_MAX]
 
     def send(self, page: Page, msg: dict) -> bool:

@@ -206,6 +206,8 @@ class Family:
     def touches(self, person: Person, ops: list):
         world = self.table.world
         for op in ops:
+            if self.table.trace:
+                self.table.note("hands: player %d %s" % (person.seat + 1, " ".join(map(str, op))))
             try:
                 do(world, op)
             except WorldError:
@@ -360,6 +362,8 @@ class Family:
     def press(self, person: Person, name: str):
         world = self.table.world
         self.table.count("verbs", "press " + name, "board buttons")
+        if self.table.trace:
+            self.table.note("press %s (player %d)" % (name.upper(), person.seat + 1))
         world.press(name)
         yield self.rng.randint(*HOLD_MS)
         world.release(name)
@@ -381,10 +385,12 @@ class Family:
                 return
         if verb == "hint":
             tap = self.tap
-            hints = table.promises.hints
+            promises = table.promises
+            hints, errors = promises.hints, promises.errors
             yield from self.press(person, "next")
-            table.promises.expect("board buttons", "NEXT for a hint", lambda: (
-                table.promises.hints != hints or tap.prompt is not None), "a hint or a reason")
+            promises.expect("board buttons", "NEXT for a hint", lambda: (
+                promises.hints != hints or promises.errors != errors or tap.prompt is not None),
+                "a hint or a reason")
         else:
             yield from self.press(person, "undo")
             table.promises.expect_undo("board buttons", "UNDO")
@@ -392,6 +398,8 @@ class Family:
     def page_verb(self, page, msg: dict, verb: str):
         table = self.table
         table.count("verbs", verb, "page " + page.role)
+        if table.trace:
+            table.note("page %s sends %s" % (page.name, msg))
         table.promises.page_sent(page, msg)
         table.pages.send(page, msg)
         yield self.rng.randint(100, 600)

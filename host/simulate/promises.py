@@ -114,6 +114,10 @@ class Promises:
             self.undone += 1
             for k in [k for k in self.announced if k > p.get("n", 0)]:
                 del self.announced[k]
+            fam = getattr(self.table, "family", None)
+            if fam is not None:  # a move taken back: what the hands meant by it is over
+                for k in [k for k in fam.meant if k > p.get("n", 0)]:
+                    del fam.meant[k]
         elif kind == "state":
             if self.new_pending and p.get("n") == 0:
                 self.new_pending = False
@@ -187,9 +191,9 @@ class Promises:
 
     def page_sent(self, page, msg: dict) -> None:
         do = msg.get("do")
-        replies = len(page.replies)
+        replies = page.replies_n
         tap = self.table.tap
-        undone, hints, changes, n = self.undone, len(page.hints), tap.changes, tap.replica.n
+        undone, hints, changes, n = self.undone, page.hints_n, tap.changes, tap.replica.n
         pid = msg.get("id")
         before_undo = None
         if do == "undo" and tap.game is not None and tap.game.history:
@@ -198,7 +202,7 @@ class Promises:
             before_undo = g.to_move()
 
         def reply():
-            return [r for r in page.replies[replies:]]
+            return page.replies_since(replies)
 
         def done() -> bool:
             got = reply()
@@ -215,7 +219,7 @@ class Promises:
                                 % (page.seat + 1, n, before_undo + 1))
                 return self.undone != undone
             if do == "hint":
-                return len(page.hints) != hints
+                return page.hints_n != hints
             if do in ("new", "play"):
                 return tap.changes != changes
             return True

@@ -14,6 +14,7 @@ writes to the host.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -44,7 +45,7 @@ def board_file(game: str) -> str:
 class Table:
     def __init__(self, seed: int, folder: str, minutes: float = 10.0, game: str | None = None,
                  faults: bool = True, pages: bool = True, mutation: str | None = None,
-                 stop_at_step: int | None = None, log=None):
+                 stop_at_step: int | None = None, log=None, trace: bool = False):
         self.seed = seed
         self.rng = random.Random(seed)
         self.folder = folder
@@ -86,6 +87,10 @@ class Table:
         self.promises = Promises(self)
         self.stopping = False
         self.torn = None  # (rng, the log's size): a power cut waits for the next log write
+        self.trace = trace  # note every frame, touch, press and page message (a replay's detail)
+        if trace:
+            self.tap.listeners.append(
+                lambda f: self.note("board> %s %s" % (f.kind, json.dumps(f.payload)[:160])))
 
     def log_size(self) -> int:
         try:
@@ -179,6 +184,9 @@ class Table:
                 ask = board.wait_ask(time.monotonic() + BOOT_WAIT_S)
                 if self.torn is not None and self.cut_in_write():
                     continue
+                # what it wrote, it wrote at its time (it may have slept on
+                # without asking since the last grant): the table's now
+                self.advance(ask.at)
                 board.release()
                 boots = board.boots
                 self.quiesce()
