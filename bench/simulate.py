@@ -3,7 +3,7 @@ every surface while faults strike; the seven promises are checked after
 every step.
 
     python bench/simulate.py --seed 7 --minutes 10              # one table, one seed
-    python bench/simulate.py --hours 2 --seed 1                 # a soak: seeds 1, 2, ... until 2 simulated hours
+    python bench/simulate.py --hours 2 --seed 1 --jobs 2        # a soak: seeds 1, 2, ... until 2 simulated hours
     python bench/simulate.py --mutations --minutes 20           # each mutation must be caught
 
 A soak writes bench/results/simulate.json: simulated family-hours, games,
@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import sys
 import tempfile
 import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
 
@@ -73,6 +75,8 @@ def merge(total: dict, run: dict) -> None:
         total["faults"][kind] = total["faults"].get(kind, 0) + n
     total["broken"].extend(run["broken"])
     total["games_by_name"][run["game"]] = total["games_by_name"].get(run["game"], 0) + run["minutes"] / 60
+    total["lag_steps"] += run["lag_steps"]
+    total["steps"] += s.get("steps", 0)
 
 
 def main(argv=None) -> int:
@@ -81,6 +85,7 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=10.0, help="simulated minutes a table (default 10)")
     ap.add_argument("--hours", type=float, help="a soak: tables of --minutes with seeds from --seed on, "
                     "until this many simulated family-hours")
+    ap.add_argument("--jobs", type=int, default=1, help="tables at once in a soak (default 1)")
     ap.add_argument("--game", choices=GAMES, help="the game (default: drawn by the seed, as the next ones)")
     ap.add_argument("--no-faults", action="store_true")
     ap.add_argument("--mutation", choices=sorted(MUTATIONS))
@@ -98,22 +103,45 @@ def main(argv=None) -> int:
                   args.until_step, verbose=True, trace=args.trace)
         print(json.dumps(run, indent=1, sort_keys=True))
         return 1 if run["broken"] else 0
+    return soak(args)
+
+
+def soak(args) -> int:
+    """Tables of --minutes with seeds from --seed on, --jobs at once (each
+    table its own process: a table waits on its board, host and pages
+    far more than it computes), until --hours simulated family-hours."""
     total = {"family_hours": 0.0, "games": 0, "actions": 0, "runs": 0, "verbs": {}, "faults": {},
-             "broken": [], "games_by_name": {}, "seeds": [], "minutes_a_table": args.minutes}
+             "broken": [], "games_by_name": {}, "seeds": [], "minutes_a_table": args.minutes,
+             "jobs": args.jobs, "lag_steps": 0, "steps": 0}
     start = time.monotonic()
     seed = args.seed
-    while total["family_hours"] < args.hours:
-        run = one(seed, args.minutes, args.game, not args.no_faults, args.mutation)
-        merge(total, run)
-        total["seeds"].append(seed)
-        total["real_hours"] = round((time.monotonic() - start) / 3600, 3)
-        print("seed %d (%s): %.1f simulated min in %.0f s; %.2f family-hours so far, %d broken"
-              % (seed, run["game"], run["minutes"], run["real_s"], total["family_hours"],
-                 len(total["broken"])), flush=True)
-        with open(args.out + ".tmp", "w") as f:
-            json.dump(total, f, indent=1, sort_keys=True)
-        os.replace(args.out + ".tmp", args.out)
-        seed += 1
+    pool = ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"))
+    running = {}
+    try:
+        while True:
+            planned = total["family_hours"] + len(running) * args.minutes / 60
+            while len(running) < args.jobs and planned < args.hours:
+                running[pool.submit(one, seed, args.minutes, args.game, not args.no_faults,
+                                    args.mutation)] = seed
+                seed += 1
+                planned += args.minutes / 60
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for fut in done:
+                run_seed = running.pop(fut)
+                run = fut.result()
+                merge(total, run)
+                total["seeds"].append(run_seed)
+                total["real_hours"] = round((time.monotonic() - start) / 3600, 3)
+                print("seed %d (%s): %.1f simulated min in %.0f s; %.2f family-hours so far, %d broken"
+                      % (run_seed, run["game"], run["minutes"], run["real_s"], total["family_hours"],
+                         len(total["broken"])), flush=True)
+                with open(args.out + ".tmp", "w") as f:
+                    json.dump(total, f, indent=1, sort_keys=True)
+                os.replace(args.out + ".tmp", args.out)
+    finally:
+        pool.shutdown(cancel_futures=True)
     return 1 if total["broken"] else 0
 
 

@@ -12,13 +12,16 @@
 #   simulator -> firmware   g <now ms> <bytes put in> <horizon ms> <boot>
 #
 # Until the horizon the firmware sleeps without asking, as long as it has
-# written nothing since the last grant (the host may answer what it wrote);
-# <now> is when it wrote what it asks with, which the simulator's clock
-# takes before the people see it.
+# written nothing since the last grant, or wrote it less than USB_MS ago
+# (the host may answer what it wrote: it hears it within USB_MS, as a
+# Pico's USB and a PC's reader take some milliseconds too); <now> is when
+# it asks, which the simulator's clock takes before the people see what it
+# wrote.
 
 PERIOD = 1 << 30
 MASK = PERIOD - 1
 HALF = PERIOD >> 1
+USB_MS = 20
 
 
 class SteppedClock:
@@ -34,6 +37,7 @@ class SteppedClock:
         self.taken = 0    # ... of which read
         self.written = 0  # serial bytes written this boot
         self.told = 0     # `written` as the simulator last heard it
+        self.wrote_at = 0  # when the first byte it has not heard of was written
         self.ask(-1)
 
     def ask(self, until):
@@ -60,7 +64,7 @@ class SteppedClock:
 
     def sleep_ms(self, ms):
         until = self.now + ms
-        if until <= self.horizon and self.written == self.told:
+        if until <= self.horizon and (self.written == self.told or until - self.wrote_at <= USB_MS):
             self.now = until
         else:
             self.ask(until)
@@ -80,6 +84,8 @@ class SteppedClock:
         return data
 
     def serial_write(self, data):
+        if self.written == self.told:
+            self.wrote_at = self.now
         self.written += len(data)
         self._stdout.write(data)
         if hasattr(self._stdout, "flush"):

@@ -57,6 +57,7 @@ class Promises:
     def __init__(self, table):
         self.table = table
         self.announced: dict[int, str] = {}  # promise 1: n -> text, as the board announced it
+        self.before_cut: dict[int, str] | None = None  # ... as it stood at the last power cut
         self.chance: dict = {}               # promise 4: (game, n, hash before) -> outcome
         self.expects: list[Expect] = []
         self.hints = 0
@@ -64,11 +65,10 @@ class Promises:
         self.closed: set = set()
         self.errors = 0
         self.boot_check = None   # promise 1: when to look again after a boot
-        self.behind: dict = {}   # promise 2: view -> since when it differs
+        self.behind: dict = {}   # promise 2: view -> since when it differs (None: in step)
         self.new_pending = False
         self.host_reader = frames.LineReader()
         self.game_id = 0
-        self.pictures: dict = {}  # page_state's cache of board pictures
         table.tap.listeners.append(self.frame)
         table.board.host_tap = self.host_bytes
 
@@ -100,10 +100,11 @@ class Promises:
         now = self.table.clock.now
         if kind == "action":
             n, text = p.get("n"), p.get("text")
-            old = self.announced.get(n)
             self.announced[n] = text
-            if old is not None and old != text and p.get("by") != "sensors":
-                pass  # a new action after a takeback: checked by promise 4 below
+            was = (self.before_cut or {}).get(n)
+            if was is not None and was != text:
+                self.broken(1, "the board announced action %d as %s before a power cut; after it, "
+                            "action %d is %s" % (n, was, n, text))
             if p.get("by") == "dice":
                 self.check_chance(n, text)
             meant = self.table_family_meant(n)
@@ -114,6 +115,8 @@ class Promises:
             self.undone += 1
             for k in [k for k in self.announced if k > p.get("n", 0)]:
                 del self.announced[k]
+            for k in [k for k in self.before_cut or () if k > p.get("n", 0)]:
+                del self.before_cut[k]  # taken back on purpose after the boot: not lost
             fam = getattr(self.table, "family", None)
             if fam is not None:  # a move taken back: what the hands meant by it is over
                 for k in [k for k in fam.meant if k > p.get("n", 0)]:
@@ -122,6 +125,7 @@ class Promises:
             if self.new_pending and p.get("n") == 0:
                 self.new_pending = False
                 self.announced = {}
+                self.before_cut = None
                 self.game_id += 1
                 self.table.stats.setdefault("started", 0)
                 self.table.stats["started"] += 1
@@ -170,7 +174,12 @@ class Promises:
         self.chance[key] = text
 
     def power_cut(self, torn: bool = False) -> None:
+        # what was announced must all come back (a second cut before the
+        # check: what the first one found announced too)
+        self.before_cut = dict(self.before_cut or {})
+        self.before_cut.update(self.announced)
         self.boot_check = None
+        self.behind.clear()  # the views are looked at again once the board is back
         self.expects = []  # what was asked of a board that lost power has no answer to come
 
     # -- verbs (promise 3) ---------------------------------------------------------
@@ -244,16 +253,15 @@ class Promises:
         return True
 
     def expected(self, page, cache: dict) -> str:
-        """The state the host's web server sends this page now."""
-        from turtleboard.web.views import page_state
-
+        """The state the host's web server sends this page now (built by
+        the server's own cache of states, once per change of the game)."""
         seat = page.seat if page.role == "seat" else None
         key = (seat, page.lang)
         if key not in cache:
+            hub = self.table.host.web.hub
             m = self.table.host.mirror
             with m.lock:
-                cache[key] = json.dumps(page_state(m, self.table.board_def, seat, page.lang,
-                                                   self.pictures), separators=(",", ":"))
+                cache[key] = hub.state_text(_Reader(seat, page.lang), hub.version())
         return cache[key]
 
     def check(self) -> None:
@@ -281,31 +289,34 @@ class Promises:
         if self.boot_check is not None and now >= self.boot_check and tap.ready():
             self.boot_check = None
             n = tap.replica.n
-            lost = sorted(k for k in self.announced if k > n)
+            before, self.before_cut = self.before_cut or {}, None
+            lost = sorted(k for k in before if k > n)
             if lost:
                 self.broken(1, "after a power cut the board is at action %d; it had announced %s"
-                            % (n, ", ".join("%d %s" % (k, self.announced[k]) for k in lost)))
+                            % (n, ", ".join("%d %s" % (k, before[k]) for k in lost)))
                 return
             self.consistent()
         if not tap.ready():
+            self.behind.clear()  # the board's game is not known yet: nothing to be in step with
             return
         # 2 and 5: the views
-        self.view("host", t.host.mirror is not None and t.host.up and not t.host.stalled
-                  and t.host.link is not None and t.host.link.listening,
-                  lambda: t.host.in_step(tap), now)
+        host_live = (t.host.mirror is not None and t.host.up and not t.host.stalled
+                     and t.host.link is not None and t.host.link.listening)
+        self.view("host", host_live, lambda: t.host.in_step(tap), now)
         if t.pages is not None:
             for page in t.pages.pages:
-                live = page.connected and page.reading and t.host.up and page.state is not None
+                # a page sees the board through the host: looked at while the host is
+                live = host_live and page.connected and page.reading and page.state is not None
                 self.view("page " + page.name, live, lambda p=page: self.page_in_step(p), now)
         if t.step_n % 200 == 0:
             self.bounded()
 
     def view(self, name: str, live: bool, in_step, now: int) -> None:
-        if not live:
+        """Promise 2 for one view: out of step since the first step that
+        saw it so (a change of the board's is seen at the step it comes),
+        for longer than VIEW_MS."""
+        if not live or in_step():
             self.behind[name] = None
-            return
-        if in_step():
-            self.behind[name] = now
             return
         since = self.behind.get(name)
         if since is None:
@@ -360,6 +371,14 @@ class Promises:
             self.broken(7, "%d files left open after the table closed" % (fds - fds_before))
         elif len(threads) - threads_before > 1:
             self.broken(7, "threads left after the table closed: %s" % ", ".join(threads))
+
+
+class _Reader:
+    """Who a state is for, as the web server's Hub.state_text asks it."""
+
+    def __init__(self, seat, lang: str):
+        self.seat = seat
+        self.lang = lang
 
 
 def _history(game):
