@@ -52,7 +52,7 @@ def choice_text(game, action):
 
 
 def open_prompt(ctl, kind, text, actions, image=None, current=0):
-    ctl.prompt_seq += 1
+    ctl.prompt_seq = (ctl.prompt_seq + 1) & 0xFFFF
     ctl.prompt = Prompt(ctl.prompt_seq, kind, text, actions, image)
     ctl.prompt.current = current
     ctl.link.send("prompt", ctl.prompt.payload(ctl.session.game))

@@ -160,6 +160,12 @@ def test_an_answer_to_a_question_of_the_last_boot_answers_no_question_of_this_on
     assert only(got, "error")[0]["code"] == "no-prompt" and actions(got) == []
     got = again.send("answer", {"id": new["id"], "choice": 2})
     assert actions(got) == [new["choices"][2]]
+    # ids stay what a host takes (0..65535): they go round (the simulated
+    # table's first sample broke on ids drawn up to 2**29)
+    last = Rig("mahe", seed=0xFFFF)
+    last.new(players=4, dice="physical")
+    last.show()
+    assert only(last.run(200), "prompt")[0]["id"] == 0
 
 
 def prefix_to_team_choice():
