@@ -34,7 +34,8 @@ class Page:
         self.hints: list[dict] = []     # (bounded)
         self.replies_n = 0  # answers ever got (the list keeps the last LOG_MAX)
         self.hints_n = 0
-        self.received: list[dict] = []  # every message (bounded), for the secrets' check
+        self.received: list[dict] = []  # every message (bounded)
+        self.unchecked: list[dict] = []  # messages the secrets' check has not looked at yet
         self.asked = 0      # messages sent that have an answer to come
         self.answered = 0
         self.reading = True
@@ -110,6 +111,9 @@ class Pages:
         t = msg.get("t")
         page.received.append(msg)
         del page.received[:-LOG_MAX]
+        if t in ("state", "hint"):
+            page.unchecked.append(msg)
+            del page.unchecked[:-LOG_MAX * 4]
         if t == "state":
             page.state_text = text
             page.state = msg

@@ -26,6 +26,10 @@ ANSWER_MS = 2000   # promise 3
 REBOOT_GRACE_MS = 3000  # after a boot, the pieces have this long to commit a move again (promise 1)
 THREADS_MAX = 60
 FDS_MAX = 400
+PORTS_MAX = 4       # the web server's
+CHILDREN_MAX = 3    # the virtual Pico (and one being replaced)
+GROWTH_MB = 200     # the simulator's process, since the table began
+FIRMWARE_MB = 64    # the virtual Pico's process
 
 
 class Broken(Exception):
@@ -305,6 +309,7 @@ class Promises:
         self.view("host", host_live, lambda: t.host.in_step(tap), now)
         if t.pages is not None:
             for page in t.pages.pages:
+                self.secrets(page)
                 # a page sees the board through the host: looked at while the host is
                 live = host_live and page.connected and page.reading and page.state is not None
                 self.view("page " + page.name, live, lambda p=page: self.page_in_step(p), now)
@@ -325,6 +330,38 @@ class Promises:
             self.broken(2, "the %s has not shown the board's game (action %d) for %d ms"
                         % (name, self.table.tap.replica.n, now - since))
 
+    def secrets(self, page) -> None:
+        """Promise 5 on every state and hint a page got since the last
+        step: a hint in a game of hidden hands only to its player, a
+        question whose choices are a hand only to that player's page, and
+        the view of the page's seat in each state of the board's game."""
+        from turtleboard.web.views import private_choices
+
+        msgs, page.unchecked = page.unchecked, []
+        game = self.table.tap.game
+        if game is None:
+            return
+        seat = page.seat if page.role == "seat" and page.seat < game.players else None
+        private = private_choices(game)
+        for msg in msgs:
+            if msg.get("t") == "hint":
+                if private and msg.get("player") != seat:
+                    self.broken(5, "the %s page got player %s's hint in a game of hidden hands"
+                                % (page.name, msg.get("player")))
+                continue
+            g = msg.get("game") or {}
+            if not msg.get("in_step") or g.get("name") != game.name or g.get("n") != self.table.tap.replica.n:
+                continue  # of another moment of the game: its view is not known here
+            prompt = g.get("prompt") or {}
+            if private and prompt.get("choices") and game.to_move() != seat \
+                    and game.to_move() >= 0 and prompt.get("kind") != "chance":
+                self.broken(5, "the %s page was shown the choices %s of player %d's hand"
+                            % (page.name, prompt.get("choices"), game.to_move() + 1))
+            want = _norm(game.view(seat))
+            if g.get("view") != want:
+                self.broken(5, "the %s page (seat %s) was sent the view %s; its seat's view is %s"
+                            % (page.name, seat, json.dumps(g.get("view"))[:200], json.dumps(want)[:200]))
+
     def page_in_step(self, page) -> bool:
         tap = self.table.tap
         g = (page.state or {}).get("game")
@@ -344,33 +381,116 @@ class Promises:
     # -- promise 7 ----------------------------------------------------------------
 
     def bounded(self) -> None:
-        threads = threading.active_count()
-        fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+        """Threads, files, listening ports, processes and memory of the
+        table stay under their bounds while it runs."""
+        use = usage()
         stats = self.table.stats
-        stats["threads_max"] = max(stats.get("threads_max", 0), threads)
-        stats["fds_max"] = max(stats.get("fds_max", 0), fds)
-        if threads > THREADS_MAX:
-            self.broken(7, "%d threads in the simulator's process" % threads)
-        elif fds > FDS_MAX:
-            self.broken(7, "%d open files in the simulator's process" % fds)
+        for key, value in use.items():
+            stats[key + "_max"] = max(stats.get(key + "_max", 0), value)
+        first = stats.setdefault("rss_mb_first", use["rss_mb"])
+        fw = firmware_rss_mb(self.table.board)
+        stats["firmware_rss_mb_max"] = max(stats.get("firmware_rss_mb_max", 0), fw)
+        for key, bound, what in (("threads", THREADS_MAX, "threads"), ("fds", FDS_MAX, "open files"),
+                                 ("ports", PORTS_MAX, "listening ports"),
+                                 ("children", CHILDREN_MAX, "processes started")):
+            if use[key] > bound:
+                self.broken(7, "%d %s in the simulator's process (at most %d)" % (use[key], what, bound))
+                return
+        if use["rss_mb"] - first > GROWTH_MB:
+            self.broken(7, "the simulator's process grew by %d MB since the table began (at most %d)"
+                        % (use["rss_mb"] - first, GROWTH_MB))
+        elif fw > FIRMWARE_MB:
+            self.broken(7, "the virtual Pico uses %d MB (at most %d)" % (fw, FIRMWARE_MB))
 
     def finish(self) -> None:
         self.bounded()
 
-    def left_behind(self, fds_before: int, threads_before: int) -> None:
-        """After the table is closed: no thread, file or process of it remains."""
-        fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+    def left_behind(self, before: dict) -> None:
+        """After the table is closed: no thread, file, port or process of it remains."""
+        use = usage()
         threads = [th.name for th in threading.enumerate()]
         stats = self.table.stats
-        stats["fds_left"] = fds - fds_before
-        stats["threads_left"] = len(threads) - threads_before
+        for key in ("fds", "threads", "ports", "children"):
+            stats[key + "_left"] = use[key] - before[key]
         board = self.table.board
+        port = self.table.host.web_port
         if board.child is not None and board.child.poll() is None:
             self.broken(7, "the virtual Pico (pid %d) still runs after the table closed" % board.child.pid)
-        elif fds - fds_before > 3:
-            self.broken(7, "%d files left open after the table closed" % (fds - fds_before))
-        elif len(threads) - threads_before > 1:
+        elif use["children"] > before["children"]:
+            self.broken(7, "%d processes left after the table closed" % (use["children"] - before["children"]))
+        elif use["fds"] - before["fds"] > 3:
+            self.broken(7, "%d files left open after the table closed" % (use["fds"] - before["fds"]))
+        elif use["threads"] - before["threads"] > 1:
             self.broken(7, "threads left after the table closed: %s" % ", ".join(threads))
+        elif use["ports"] > before["ports"] or (port and listening(port)):
+            self.broken(7, "the web server's port %s still listens after the table closed" % port)
+
+
+def usage() -> dict:
+    """What the simulator's process holds now (Linux's /proc)."""
+    fds = os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []
+    sockets = set()
+    for fd in fds:
+        try:
+            target = os.readlink("/proc/self/fd/" + fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            sockets.add(target[8:-1])
+    ports = 0
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(name) as f:
+                for line in f.readlines()[1:]:
+                    parts = line.split()
+                    if len(parts) > 9 and parts[3] == "0A" and parts[9] in sockets:
+                        ports += 1
+        except OSError:
+            pass
+    return {"threads": threading.active_count(), "fds": len(fds), "ports": ports,
+            "children": len(children()), "rss_mb": _rss_mb("/proc/self/status")}
+
+
+def children() -> list[int]:
+    me = str(os.getpid())
+    out = []
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2:].split()[1] == me:
+            out.append(int(pid))
+    return out
+
+
+def firmware_rss_mb(board) -> int:
+    pid = board.firmware_pid()
+    return _rss_mb("/proc/%d/status" % pid) if pid else 0
+
+
+def _rss_mb(path: str) -> int:
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def listening(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
 
 
 class _Reader:

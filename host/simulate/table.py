@@ -18,7 +18,6 @@ import json
 import os
 import random
 import shutil
-import threading
 import time
 
 from turtleboard.paths import BOARDS
@@ -30,7 +29,7 @@ from turtleboard.simulate.host import Host
 from turtleboard.simulate.mutations import apply_firmware
 from turtleboard.simulate.pages import Pages
 from turtleboard.simulate.people import Family
-from turtleboard.simulate.promises import Broken, Promises
+from turtleboard.simulate.promises import Broken, Promises, usage
 from turtleboard.simulate.tap import Tap
 
 QUIET_WAIT_S = 3.0   # real seconds the table waits for the host and the pages to catch up
@@ -66,8 +65,7 @@ class Table:
         self.stats = {"games": 0, "verbs": {}, "faults": {}, "steps": 0, "boots": 0,
                       "actions": 0}
         self.broken: list[Broken] = []
-        self.fds_before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
-        self.threads_before = threading.active_count()
+        self.before = usage()  # promise 7: what is left after close() is compared with it
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
         path = board_file(self.game_name)
@@ -232,4 +230,4 @@ class Table:
                 self.pages.close()
             self.world.close()
             self.board.close()
-        self.promises.left_behind(self.fds_before, self.threads_before)
+        self.promises.left_behind(self.before)
