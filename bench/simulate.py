@@ -48,7 +48,7 @@ def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_
         shutil.rmtree(folder, ignore_errors=True)  # a run that failed leaves nothing either
         raise
     table.close()
-    out = {"seed": seed, "game": table.game_name, "minutes": (table.clock.now - table.clock.start) / 60000,
+    out = {"seed": seed, "game": table.game_name, "tui": table.tui, "minutes": (table.clock.now - table.clock.start) / 60000,
            "real_s": round(time.monotonic() - start, 1), "lag_steps": table.lag, "stats": stats,
            "broken": [{"promise": b.promise, "what": b.what, "seed": b.seed, "step": b.step,
                        "replay": b.replay} for b in table.broken]}
@@ -155,14 +155,16 @@ def check_mutations(args) -> int:
         spent = 0.0
         seed = args.seed
         caught = None
+        other = []  # promises broken on the way that are not the mutation's (the product's own faults)
         while spent < 60 and caught is None:
             run = one(seed, min(args.minutes, 60 - spent), args.game, not args.no_faults, name)
             spent += run["minutes"]
-            caught = next((b for b in run["broken"]), None)
+            caught = next((b for b in run["broken"] if b["promise"] == promise), None)
+            other += [b for b in run["broken"] if b["promise"] != promise]
             seed += 1
         report[name] = {"promise": promise, "mutation": words,
                         "caught": caught is not None, "after_minutes": round(spent, 1),
-                        "by": caught}
+                        "by": caught, "other_promises_broken": other}
         print("%s (promise %d): %s after %.1f simulated minutes"
               % (name, promise, "caught" if caught else "MISSED", spent), flush=True)
         missed += caught is None

@@ -31,14 +31,15 @@ INSTANT = Timing(touch=(0, 0), hop=0, press=0)
 
 
 class Manner:
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, keys: bool = False):
         self.pace = rng.choice(("slow", "human", "human", "fast"))
         self.hesitant = rng.random() < 0.25
         self.sloppy = rng.random() < 0.2
         self.impatient = rng.random() < 0.2
         self.cheating = rng.random() < 0.15
         # where this person answers the board's questions, asks for hints, takes back
-        self.surface = rng.choice(("board", "board", "table", "seat"))
+        # (and the terminal mirror's keys where the PC shows it)
+        self.surface = rng.choice(("board", "board", "table", "seat") + (("keys", "keys") if keys else ()))
 
     def words(self) -> str:
         traits = [t for t in ("hesitant", "sloppy", "impatient", "cheating") if getattr(self, t)]
@@ -113,9 +114,9 @@ def do(world: World, op) -> None:
 
 
 class Person:
-    def __init__(self, seat: int, rng: random.Random):
+    def __init__(self, seat: int, rng: random.Random, keys: bool = False):
         self.seat = seat
-        self.manner = Manner(rng)
+        self.manner = Manner(rng, keys)
 
 
 class Family:
@@ -125,7 +126,7 @@ class Family:
         self.table = table
         self.rng = random.Random(table.seed * 7919 + 1)
         self.bot = Rng(table.seed or 1)
-        self.people = [Person(i, self.rng) for i in range(5)]
+        self.people = [Person(i, self.rng, table.tui) for i in range(5)]
         self.wanted: str | None = None
         self.meant: dict = {}  # n -> the action the hands made (promise 6)
         self.page_of: dict = {}  # seat (None: the table, "watch") -> Page
@@ -133,7 +134,8 @@ class Family:
     def person(self, seat: int) -> Person:
         """The person at `seat` (a sixth one joins for a six-player Race)."""
         while seat >= len(self.people):
-            self.people.append(Person(len(self.people), random.Random(self.table.seed * 31 + seat)))
+            self.people.append(Person(len(self.people), random.Random(self.table.seed * 31 + seat),
+                                      self.table.tui))
         return self.people[seat]
 
     # -- what the table sees --------------------------------------------------
@@ -336,6 +338,9 @@ class Family:
                         yield from self.page_verb(other, {"do": "answer", "id": prompt.get("id"),
                                                           "choice": index}, "answer")
                 return
+        if surface == "keys" and table.host.tui and table.host.up and index < 10:
+            yield from self.key_verb(person, "answer", index)
+            return
         pid = prompt.get("id")
         boots = table.board.boots
         presses = 0
@@ -383,6 +388,9 @@ class Family:
             if page is not None and page.connected:
                 yield from self.page_verb(page, {"do": verb}, verb)
                 return
+        if surface == "keys" and table.host.tui and table.host.up:
+            yield from self.key_verb(person, verb)
+            return
         if verb == "hint":
             tap = self.tap
             promises = table.promises
@@ -394,6 +402,31 @@ class Family:
         else:
             yield from self.press(person, "undo")
             table.promises.expect_undo("board buttons", "UNDO")
+
+    def key_verb(self, person: Person, verb: str, choice: int | None = None):
+        """h (a hint), u (take back) or a digit (answer the question) on
+        the terminal mirror; the effect or the board's reason must follow."""
+        table = self.table
+        tap = self.tap
+        promises = table.promises
+        key = {"hint": "h", "undo": "u"}.get(verb) or str((choice + 1) % 10)
+        table.count("verbs", verb, "mirror keys")
+        if table.trace:
+            table.note("player %d presses %s on the terminal mirror" % (person.seat + 1, key))
+        hints, errors, prompt = promises.hints, promises.errors, tap.prompt
+        if verb == "undo":
+            promises.expect_undo("mirror keys", "u")
+        elif verb == "hint":
+            promises.expect("mirror keys", "h", lambda: (
+                promises.hints != hints or promises.errors != errors or tap.prompt is not prompt),
+                "a hint or a reason")
+        else:
+            pid = prompt.get("id")
+            promises.expect("mirror keys", key + " (an answer)", lambda: (
+                promises.errors != errors or pid in promises.closed or tap.prompt is None
+                or tap.prompt.get("id") != pid), "the question closed or a reason")
+        table.host.keys(key)
+        yield self.rng.randint(100, 600)
 
     def page_verb(self, page, msg: dict, verb: str):
         table = self.table
