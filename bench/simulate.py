@@ -168,9 +168,10 @@ def check_mutations(args) -> int:
         print("%s (promise %d): %s after %.1f simulated minutes"
               % (name, promise, "caught" if caught else "MISSED", spent), flush=True)
         missed += caught is None
-    out = os.path.join(os.path.dirname(args.out), "simulate-mutations.json")
-    with open(out, "w") as f:
-        json.dump(report, f, indent=1, sort_keys=True)
+        out = os.path.join(os.path.dirname(args.out), "simulate-mutations.json")
+        with open(out + ".tmp", "w") as f:  # after each mutation: a long run's report so far
+            json.dump(report, f, indent=1, sort_keys=True)
+        os.replace(out + ".tmp", out)
     return 1 if missed else 0
 
 
