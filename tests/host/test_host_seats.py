@@ -40,7 +40,7 @@ def test_a_host_seat_is_played_once_per_move():
     assert len(m.sent) == 1
 
 
-def test_a_host_seat_plays_again_after_its_move_is_taken_back():
+def test_a_host_seat_plays_again_after_its_move_is_taken_back_or_the_board_came_back():
     # (found by the simulated table, seed 106: UNDO on the board took back
     # the PC's move; the board said "the computer on the host is thinking"
     # and the PC never moved again, the turn's number being the one it had
@@ -64,6 +64,12 @@ def test_a_host_seat_plays_again_after_its_move_is_taken_back():
     again = host.poll()
     assert again is not None and m.sent[-1] == ("enter", {"text": again}) and len(m.sent) == 2
     assert host.poll() is None  # once
+    # (seed 1008: the power went as the move was entered; the board, back,
+    # had never read it, and the PC waited for it for ever)
+    for kind, p in (("state", {"game": "tortuga", "players": 2, "options": {}, "n": 0}),
+                    ("synced", {"n": 0, "hash": before})):
+        rep.handle(Frame(0, kind, p))
+    assert rep.in_sync and host.poll() is not None and len(m.sent) == 3
 
 
 def test_nothing_while_out_of_step_or_without_host_seats():
