@@ -15,6 +15,7 @@ with that command at once.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
 import multiprocessing
 import os
@@ -35,6 +36,8 @@ def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_
         verbose=False, folder=None, trace=False) -> dict:
     folder = folder or tempfile.mkdtemp(prefix="tb-simulate-")
     start = time.monotonic()
+    # a table that hangs says where, every 10 minutes (its waits all have deadlines)
+    faulthandler.dump_traceback_later(600, repeat=True)
     table = Table(seed, os.path.join(folder, "t%d" % seed), minutes=minutes, game=game,
                   faults=faults, mutation=mutation, stop_at_step=until_step,
                   log=(lambda s: print(s, flush=True)) if verbose or trace else None, trace=trace)
@@ -48,6 +51,7 @@ def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_
         shutil.rmtree(folder, ignore_errors=True)  # a run that failed leaves nothing either
         raise
     table.close()
+    faulthandler.cancel_dump_traceback_later()
     out = {"seed": seed, "game": table.game_name, "tui": table.tui, "minutes": (table.clock.now - table.clock.start) / 60000,
            "real_s": round(time.monotonic() - start, 1), "lag_steps": table.lag, "stats": stats,
            "broken": [{"promise": b.promise, "what": b.what, "seed": b.seed, "step": b.step,

@@ -200,3 +200,91 @@ class Host:
         while not self.up and time.monotonic() < end:
             time.sleep(0.01)
         return self.up
+
+
+class ConsoleHost(Host):
+    """`turtleboard console` in play's place: it takes the port, prints
+    every frame, and a person types its commands (`hint`, `undo`,
+    `answer N`, `send new {...}`). No web page, no PC seats. Its reader
+    reconnects on its own as the real one does (Console.reader: the link's
+    back-off on the machine's clock)."""
+
+    def __init__(self, board, board_def, seed: int, clock):
+        Host.__init__(self, board, board_def, seed, clock)
+        self.console = None
+        self._link: CountedLink | None = None
+        self.printed = None  # what the console printed (its terminal)
+
+    @property
+    def link(self) -> CountedLink | None:
+        return self._link
+
+    def start(self) -> None:
+        import io
+
+        from rich.console import Console as RichConsole
+
+        from turtleboard.console.app import Console
+
+        self._link = CountedLink(os.path.join(self.board.dir, "pty"), self.board)
+        self.printed = io.StringIO()
+        self.console = Console(self._link, out=RichConsole(file=self.printed, width=200,
+                                                           color_system=None))
+        self.stopping.clear()
+        self.up = False
+        self.starting = True
+        self.started += 1
+        self.thread = threading.Thread(target=self.run, name="sim-console", daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        link, con = self._link, self.console
+        while not self.stopping.is_set():
+            try:
+                link.open(3.0)
+                break
+            except LinkError:
+                self.starting = False
+                self.stopping.wait(0.05)
+        if self.stopping.is_set():
+            return
+        con.game.name = (link.hello or {}).get("game")
+        self.up = True
+        self.starting = False
+        con.stop = self.stopping  # its reader ends with the host
+        con.reader()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.thread is not None:
+            self.thread.join(10)
+            self.thread = None
+        if self._link is not None:
+            self._link.close()
+        self.up = False
+
+    def quiet(self) -> bool:
+        link = self._link
+        board = self.board
+        if self.thread is None or link is None:
+            return True
+        if not link.listening:
+            return not self.starting  # reconnecting on the machine's clock
+        return (link.waiting and link.bytes_in >= board.to_host and not board._to_host
+                and board.from_host >= link.bytes_out)
+
+    def in_step(self, tap) -> bool:
+        return True  # it prints frames: no game of its own to be in step
+
+    def type(self, line: str) -> bool:
+        """A person types a line at the console's prompt (False: it is not running)."""
+        if not self.up or self.console is None:
+            return False
+        try:
+            self.console.execute(line)
+        except LinkError:
+            return False
+        return True
+
+    def last_lines(self, n: int = 5) -> list[str]:
+        return (self.printed.getvalue() if self.printed else "").splitlines()[-n:]

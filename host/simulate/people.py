@@ -12,6 +12,7 @@ of the pieces), one touch at a time at the person's pace.
 
 from __future__ import annotations
 
+import json
 import random
 
 from controller import flows
@@ -126,7 +127,7 @@ class Family:
         self.table = table
         self.rng = random.Random(table.seed * 7919 + 1)
         self.bot = Rng(table.seed or 1)
-        self.people = [Person(i, self.rng, table.tui) for i in range(5)]
+        self.people = [Person(i, self.rng, table.tui or table.console) for i in range(5)]
         self.wanted: str | None = None
         self.meant: dict = {}  # n -> the action the hands made (promise 6)
         self.page_of: dict = {}  # seat (None: the table, "watch") -> Page
@@ -135,7 +136,7 @@ class Family:
         """The person at `seat` (a sixth one joins for a six-player Race)."""
         while seat >= len(self.people):
             self.people.append(Person(len(self.people), random.Random(self.table.seed * 31 + seat),
-                                      self.table.tui))
+                                      self.table.tui or self.table.console))
         return self.people[seat]
 
     # -- what the table sees --------------------------------------------------
@@ -338,7 +339,7 @@ class Family:
                         yield from self.page_verb(other, {"do": "answer", "id": prompt.get("id"),
                                                           "choice": index}, "answer")
                 return
-        if surface == "keys" and table.host.tui and table.host.up and index < 10:
+        if surface == "keys" and (table.tui or table.console) and table.host.up and index < 10:
             yield from self.key_verb(person, "answer", index)
             return
         pid = prompt.get("id")
@@ -388,7 +389,7 @@ class Family:
             if page is not None and page.connected:
                 yield from self.page_verb(page, {"do": verb}, verb)
                 return
-        if surface == "keys" and table.host.tui and table.host.up:
+        if surface == "keys" and (table.tui or table.console) and table.host.up:
             yield from self.key_verb(person, verb)
             return
         if verb == "hint":
@@ -400,32 +401,41 @@ class Family:
                 promises.hints != hints or promises.errors != errors or tap.prompt is not None),
                 "a hint or a reason")
         else:
+            table.promises.expect_undo("board buttons", "UNDO")  # (what it finds before the press)
             yield from self.press(person, "undo")
-            table.promises.expect_undo("board buttons", "UNDO")
 
     def key_verb(self, person: Person, verb: str, choice: int | None = None):
         """h (a hint), u (take back) or a digit (answer the question) on
-        the terminal mirror; the effect or the board's reason must follow."""
+        the terminal mirror, or the console's `hint`, `undo`, `answer N`;
+        the effect or the board's reason must follow."""
         table = self.table
         tap = self.tap
         promises = table.promises
-        key = {"hint": "h", "undo": "u"}.get(verb) or str((choice + 1) % 10)
-        table.count("verbs", verb, "mirror keys")
+        if table.console:
+            key = verb if choice is None else "answer %d" % (choice + 1)
+            surface = "console"
+        else:
+            key = {"hint": "h", "undo": "u"}.get(verb) or str((choice + 1) % 10)
+            surface = "mirror keys"
+        table.count("verbs", verb, surface)
         if table.trace:
-            table.note("player %d presses %s on the terminal mirror" % (person.seat + 1, key))
+            table.note("player %d types %s on the %s" % (person.seat + 1, key, surface))
         hints, errors, prompt = promises.hints, promises.errors, tap.prompt
         if verb == "undo":
-            promises.expect_undo("mirror keys", "u")
+            promises.expect_undo(surface, key)
         elif verb == "hint":
-            promises.expect("mirror keys", "h", lambda: (
+            promises.expect(surface, key, lambda: (
                 promises.hints != hints or promises.errors != errors or tap.prompt is not prompt),
                 "a hint or a reason")
         else:
             pid = prompt.get("id")
-            promises.expect("mirror keys", key + " (an answer)", lambda: (
+            promises.expect(surface, key + " (an answer)", lambda: (
                 promises.errors != errors or pid in promises.closed or tap.prompt is None
                 or tap.prompt.get("id") != pid), "the question closed or a reason")
-        table.host.keys(key)
+        if table.console:
+            table.host.type(key)
+        else:
+            table.host.keys(key)
         yield self.rng.randint(100, 600)
 
     def page_verb(self, page, msg: dict, verb: str):
@@ -468,12 +478,21 @@ class Family:
         else:
             from turtleboard.web.server import new_game_payload
 
-            mirror = table.host.mirror
-            if mirror is None or not mirror.link.listening:
-                yield 1000
-                return
-            table.count("verbs", "new", "host dialog")
-            mirror.send("new", new_game_payload(g["key"], chosen, table.board_def))
+            payload = new_game_payload(g["key"], chosen, table.board_def)
+            if table.console:  # no PC seats without play: the console's `send new {...}`
+                if isinstance(payload.get("seats"), list):
+                    payload["seats"] = ["person" if s == "host" else s for s in payload["seats"]]
+                table.count("verbs", "new", "console")
+                if not table.host.type("send new " + json.dumps(payload)):
+                    yield 1000
+                    return
+            else:
+                mirror = table.host.mirror
+                if mirror is None or not mirror.link.listening:
+                    yield 1000
+                    return
+                table.count("verbs", "new", "host dialog")
+                mirror.send("new", payload)
         yield Until(lambda: self.tap.changes != changes, 5000)
         self.wanted = None
         self.meant = {}

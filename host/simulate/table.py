@@ -25,7 +25,7 @@ from turtleboard.sim.world import World
 from turtleboard.simulate.board import BOOT_WAIT_S, VirtualBoard
 from turtleboard.simulate.clock import Clock
 from turtleboard.simulate.faults import faults
-from turtleboard.simulate.host import Host
+from turtleboard.simulate.host import ConsoleHost, Host
 from turtleboard.simulate.mutations import apply_firmware
 from turtleboard.simulate.pages import Pages
 from turtleboard.simulate.people import Family
@@ -79,9 +79,18 @@ class Table:
         self.tap = Tap(os.path.join(self.board.dir, "flash"), self.board.board.geometry)
         self.board.tap = self.tap.feed
         self.board.on_boot = self._booted
-        # the PC runs play --web with its terminal mirror (its keys a surface), or --no-tui
-        self.tui = self.rng.random() < 0.5
-        self.host = Host(self.board, self.board_def, seed, lambda: self.clock.now / 1000, tui=self.tui)
+        # the PC runs play --web with its terminal mirror (its keys a surface),
+        # or --no-tui; or the console in play's place (no page, no PC seat)
+        pick = self.rng.random()
+        self.tui = pick < 0.45
+        self.console = pick >= 0.85
+        clock = lambda: self.clock.now / 1000  # noqa: E731
+        if self.console:
+            self.host = ConsoleHost(self.board, self.board_def, seed, clock)
+            pages = False
+        else:
+            self.host = Host(self.board, self.board_def, seed, clock, tui=self.tui)
+        self.with_pages = pages
         self.pages = Pages() if pages else None
         self.family = None
         self.promises = Promises(self)
