@@ -177,6 +177,16 @@ class Promises:
                         % (n, text, old))
         self.chance[key] = text
 
+    def host_lagged(self) -> None:
+        """The table's time goes on without the host (it was not done after
+        QUIET_WAIT_S of the machine's time: a loaded machine): neither a
+        view nor an answer carried by the host is held to its time limit
+        across it, that time being the machine's, not the table's."""
+        self.behind.clear()
+        now = self.table.clock.now
+        for e in self.expects:
+            e.deadline = max(e.deadline, now + ANSWER_MS)
+
     def power_cut(self, torn: bool = False) -> None:
         # what was announced must all come back (a second cut before the
         # check: what the first one found announced too)

@@ -172,10 +172,7 @@ class Table:
             if time.monotonic() > deadline:
                 self.lag += 1
                 if not self.host.quiet():
-                    # the table's time goes on without the host (a slow start
-                    # on a loaded machine): no view is held to the 1 s across
-                    # it, its time being the machine's, not the table's
-                    self.promises.behind.clear()
+                    self.promises.host_lagged()
                 return
             board.pump(0.002)
 
