@@ -187,6 +187,12 @@ class Family:
                 continue
             seats = tap.seats or []
             if who == CHANCE or (0 <= who < len(seats) and seats[who] != "person"):
+                if "OK lets it play" in str((tap.status or {}).get("text")):
+                    # the board's computer waits after a takeback: somebody presses OK
+                    yield self.rng.randint(300, 2000)
+                    if "OK lets it play" in str((tap.status or {}).get("text")):
+                        yield from self.press(self.person(0), "ok")
+                    continue
                 if not (yield Until(self.changed(n, boots), ANSWER_MS)):
                     table.promises.unanswered("board", "roll the dice / play the computer's move",
                                               "game at action %d" % n)
