@@ -167,6 +167,17 @@ class Pages:
     def close(self) -> None:
         for page in self.pages:
             self.drop(page)
+
+        async def end():  # every page's task ends before its loop does
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        try:
+            self.call(end(), 5)
+        except Exception:
+            pass
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
