@@ -33,14 +33,15 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "s
 
 
 def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_step=None,
-        verbose=False, folder=None, trace=False) -> dict:
+        verbose=False, folder=None, trace=False, browser=False) -> dict:
     folder = folder or tempfile.mkdtemp(prefix="tb-simulate-")
     start = time.monotonic()
     # a table that hangs says where, every 10 minutes (its waits all have deadlines)
     faulthandler.dump_traceback_later(600, repeat=True)
     table = Table(seed, os.path.join(folder, "t%d" % seed), minutes=minutes, game=game,
                   faults=faults, mutation=mutation, stop_at_step=until_step,
-                  log=(lambda s: print(s, flush=True)) if verbose or trace else None, trace=trace)
+                  log=(lambda s: print(s, flush=True)) if verbose or trace else None, trace=trace,
+                  browser=browser)
     try:
         with mutated(mutation):
             stats = table.run()
@@ -96,6 +97,8 @@ def main(argv=None) -> int:
     ap.add_argument("--mutations", action="store_true", help="run each mutation until a promise catches it")
     ap.add_argument("--until-step", type=int, help="stop at this step (a replay)")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--browser", action="store_true",
+                    help="also open the table's page in headless Chromium, looked at every simulated minute")
     ap.add_argument("--trace", action="store_true",
                     help="also print every frame of the board, touch, button press and page message")
     ap.add_argument("--out", default=RESULTS)
@@ -104,7 +107,7 @@ def main(argv=None) -> int:
         return check_mutations(args)
     if args.hours is None:
         run = one(args.seed, args.minutes, args.game, not args.no_faults, args.mutation,
-                  args.until_step, verbose=True, trace=args.trace)
+                  args.until_step, verbose=True, trace=args.trace, browser=args.browser)
         print(json.dumps(run, indent=1, sort_keys=True))
         return 1 if run["broken"] else 0
     return soak(args)

@@ -44,7 +44,8 @@ def board_file(game: str) -> str:
 class Table:
     def __init__(self, seed: int, folder: str, minutes: float = 10.0, game: str | None = None,
                  faults: bool = True, pages: bool = True, mutation: str | None = None,
-                 stop_at_step: int | None = None, log=None, trace: bool = False):
+                 stop_at_step: int | None = None, log=None, trace: bool = False,
+                 browser: bool = False):
         self.seed = seed
         self.rng = random.Random(seed)
         self.folder = folder
@@ -97,6 +98,9 @@ class Table:
         self.stopping = False
         self.torn = None  # (rng, the log's size): a power cut waits for the next log write
         self.trace = trace  # note every frame, touch, press and page message (a replay's detail)
+        self.browser = None  # the table's page in headless Chromium (--browser), where there is a page
+        self.want_browser = browser and self.pages is not None
+        self.browser_at = None  # the table's time of the next look at it
         if trace:
             self.tap.listeners.append(
                 lambda f: self.note("board> %s %s" % (f.kind, json.dumps(f.payload)[:160])))
@@ -210,6 +214,8 @@ class Table:
                 if board.boots != boots or board.ask is not ask or not board.plugged:
                     continue  # the power went: the new firmware asks again
                 self.promises.check()
+                if self.want_browser:
+                    self.look_at_browser()
                 if self.broken:
                     break
                 if self.stop_at_step is not None and self.step_n >= self.stop_at_step:
@@ -219,9 +225,34 @@ class Table:
                 if nxt is not None:
                     horizon = min(horizon, nxt - 1)
                 board.grant(until, max(until, horizon))
+            if self.browser is not None and not self.broken and self.board.plugged:
+                self.look_at_browser(last=True)
         finally:
             self.promises.finish()
         return self.stats
+
+    def look_at_browser(self, last: bool = False) -> None:
+        """Every simulated minute (and at the end): the table's page in
+        Chromium shows the board's last action within BROWSER_WAIT_S of the
+        machine's time, the table's own time held meanwhile."""
+        from turtleboard.simulate.browser import BROWSER_WAIT_S, BrowserPage
+
+        host, tap = self.host, self.tap
+        if not (host.up and host.web is not None and not host.stalled and tap.ready()):
+            return
+        if self.browser is None:
+            self.browser = BrowserPage()
+            self.browser.open(host.web.url())
+            self.browser_at = self.clock.now + 60000
+            return
+        if not last and self.clock.now < self.browser_at:
+            return
+        self.browser_at = self.clock.now + 60000
+        got = self.browser.wait_shows(tap.replica.n)
+        self.stats["browser_checks"] = self.browser.checks
+        if got != tap.replica.n:
+            self.promises.broken(2, "the table's page in Chromium shows action %s; the board is at %d "
+                                    "(%g s of the machine's time later)" % (got, tap.replica.n, BROWSER_WAIT_S))
 
     def advance(self, until: int) -> None:
         clock = self.clock
@@ -237,6 +268,9 @@ class Table:
     def close(self) -> None:
         self.stopping = True
         try:
+            if self.browser is not None:
+                self.browser.close()
+                self.browser = None
             self.host.stop()
         finally:
             if self.pages is not None:
