@@ -129,7 +129,7 @@ def hint(ctl, game):
     if why is not None:
         ctl.link.error("refused", "no hint: " + why)
         return
-    ctl.computer.ask_hint("buttons")
+    ctl.computer.ask_hint("buttons", game.to_move())
 
 
 def undo(ctl, game):

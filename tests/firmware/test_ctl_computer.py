@@ -102,6 +102,23 @@ def test_hints_from_the_host_and_from_next():
     assert only(rig.got, "error") == []
 
 
+def test_a_hint_asked_by_a_player_whose_turn_passes_says_so():
+    # (found by the simulated table, seed 3: in the Race dealt by the board
+    # a hint asked from player 3's phone was thought through after player 3
+    # had moved, for player 4, and went to player 4's phone only: player 3's
+    # page got no answer at all)
+    rig = Rig("tortuga")
+    _new(rig, ["person", "person"])
+    rig.show()
+    rig.run(100)
+    got = rig.send("hint", {}, run=0)
+    seq = rig.seq
+    got = rig.send("enter", {"text": "a1-a2"}, run=300)
+    assert only(got, "hint") == []
+    err = [e for e in only(got, "error") if e.get("re") == seq]
+    assert err and err[0]["code"] == "refused" and "the turn passed to player 2" in err[0]["msg"]
+
+
 def test_mahe_decisions_of_the_computer_need_no_prompt():
     rig = Rig("mahe")
     _new(rig, ["good", "person", "person", "person"], players=4)
