@@ -3,7 +3,7 @@ every surface while faults strike; the seven promises are checked after
 every step.
 
     python bench/simulate.py --seed 7 --minutes 10              # one table, one seed
-    python bench/simulate.py --hours 2 --seed 1                 # a soak: seeds 1, 2, ... until 2 simulated hours
+    python bench/simulate.py --hours 2 --seed 1 --jobs 2        # a soak: seeds 1, 2, ... until 2 simulated hours
     python bench/simulate.py --mutations --minutes 20           # each mutation must be caught
 
 A soak writes bench/results/simulate.json: simulated family-hours, games,
@@ -15,11 +15,14 @@ with that command at once.
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
+import multiprocessing
 import os
 import sys
 import tempfile
 import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
 
@@ -30,12 +33,15 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "s
 
 
 def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_step=None,
-        verbose=False, folder=None) -> dict:
+        verbose=False, folder=None, trace=False, browser=False) -> dict:
     folder = folder or tempfile.mkdtemp(prefix="tb-simulate-")
     start = time.monotonic()
+    # a table that hangs says where, every 10 minutes (its waits all have deadlines)
+    faulthandler.dump_traceback_later(600, repeat=True)
     table = Table(seed, os.path.join(folder, "t%d" % seed), minutes=minutes, game=game,
                   faults=faults, mutation=mutation, stop_at_step=until_step,
-                  log=(lambda s: print(s, flush=True)) if verbose else None)
+                  log=(lambda s: print(s, flush=True)) if verbose or trace else None, trace=trace,
+                  browser=browser)
     try:
         with mutated(mutation):
             stats = table.run()
@@ -46,7 +52,8 @@ def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_
         shutil.rmtree(folder, ignore_errors=True)  # a run that failed leaves nothing either
         raise
     table.close()
-    out = {"seed": seed, "game": table.game_name, "minutes": (table.clock.now - table.clock.start) / 60000,
+    faulthandler.cancel_dump_traceback_later()
+    out = {"seed": seed, "game": table.game_name, "tui": table.tui, "minutes": (table.clock.now - table.clock.start) / 60000,
            "real_s": round(time.monotonic() - start, 1), "lag_steps": table.lag, "stats": stats,
            "broken": [{"promise": b.promise, "what": b.what, "seed": b.seed, "step": b.step,
                        "replay": b.replay} for b in table.broken]}
@@ -73,6 +80,8 @@ def merge(total: dict, run: dict) -> None:
         total["faults"][kind] = total["faults"].get(kind, 0) + n
     total["broken"].extend(run["broken"])
     total["games_by_name"][run["game"]] = total["games_by_name"].get(run["game"], 0) + run["minutes"] / 60
+    total["lag_steps"] += run["lag_steps"]
+    total["steps"] += s.get("steps", 0)
 
 
 def main(argv=None) -> int:
@@ -81,37 +90,65 @@ def main(argv=None) -> int:
     ap.add_argument("--minutes", type=float, default=10.0, help="simulated minutes a table (default 10)")
     ap.add_argument("--hours", type=float, help="a soak: tables of --minutes with seeds from --seed on, "
                     "until this many simulated family-hours")
+    ap.add_argument("--jobs", type=int, default=1, help="tables at once in a soak (default 1)")
     ap.add_argument("--game", choices=GAMES, help="the game (default: drawn by the seed, as the next ones)")
     ap.add_argument("--no-faults", action="store_true")
     ap.add_argument("--mutation", choices=sorted(MUTATIONS))
     ap.add_argument("--mutations", action="store_true", help="run each mutation until a promise catches it")
     ap.add_argument("--until-step", type=int, help="stop at this step (a replay)")
     ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--browser", action="store_true",
+                    help="also open the table's page in headless Chromium, looked at every simulated minute")
+    ap.add_argument("--trace", action="store_true",
+                    help="also print every frame of the board, touch, button press and page message")
     ap.add_argument("--out", default=RESULTS)
     args = ap.parse_args(argv)
     if args.mutations:
         return check_mutations(args)
     if args.hours is None:
         run = one(args.seed, args.minutes, args.game, not args.no_faults, args.mutation,
-                  args.until_step, verbose=True)
+                  args.until_step, verbose=True, trace=args.trace, browser=args.browser)
         print(json.dumps(run, indent=1, sort_keys=True))
         return 1 if run["broken"] else 0
+    return soak(args)
+
+
+def soak(args) -> int:
+    """Tables of --minutes with seeds from --seed on, --jobs at once (each
+    table its own process: a table waits on its board, host and pages
+    far more than it computes), until --hours simulated family-hours."""
     total = {"family_hours": 0.0, "games": 0, "actions": 0, "runs": 0, "verbs": {}, "faults": {},
-             "broken": [], "games_by_name": {}, "seeds": [], "minutes_a_table": args.minutes}
+             "broken": [], "games_by_name": {}, "seeds": [], "minutes_a_table": args.minutes,
+             "jobs": args.jobs, "lag_steps": 0, "steps": 0}
     start = time.monotonic()
     seed = args.seed
-    while total["family_hours"] < args.hours:
-        run = one(seed, args.minutes, args.game, not args.no_faults, args.mutation)
-        merge(total, run)
-        total["seeds"].append(seed)
-        total["real_hours"] = round((time.monotonic() - start) / 3600, 3)
-        print("seed %d (%s): %.1f simulated min in %.0f s; %.2f family-hours so far, %d broken"
-              % (seed, run["game"], run["minutes"], run["real_s"], total["family_hours"],
-                 len(total["broken"])), flush=True)
-        with open(args.out + ".tmp", "w") as f:
-            json.dump(total, f, indent=1, sort_keys=True)
-        os.replace(args.out + ".tmp", args.out)
-        seed += 1
+    pool = ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"))
+    running = {}
+    try:
+        while True:
+            planned = total["family_hours"] + len(running) * args.minutes / 60
+            while len(running) < args.jobs and planned < args.hours:
+                running[pool.submit(one, seed, args.minutes, args.game, not args.no_faults,
+                                    args.mutation)] = seed
+                seed += 1
+                planned += args.minutes / 60
+            if not running:
+                break
+            done, _ = wait(running, return_when=FIRST_COMPLETED)
+            for fut in done:
+                run_seed = running.pop(fut)
+                run = fut.result()
+                merge(total, run)
+                total["seeds"].append(run_seed)
+                total["real_hours"] = round((time.monotonic() - start) / 3600, 3)
+                print("seed %d (%s): %.1f simulated min in %.0f s; %.2f family-hours so far, %d broken"
+                      % (run_seed, run["game"], run["minutes"], run["real_s"], total["family_hours"],
+                         len(total["broken"])), flush=True)
+                with open(args.out + ".tmp", "w") as f:
+                    json.dump(total, f, indent=1, sort_keys=True)
+                os.replace(args.out + ".tmp", args.out)
+    finally:
+        pool.shutdown(cancel_futures=True)
     return 1 if total["broken"] else 0
 
 
@@ -125,20 +162,23 @@ def check_mutations(args) -> int:
         spent = 0.0
         seed = args.seed
         caught = None
+        other = []  # promises broken on the way that are not the mutation's (the product's own faults)
         while spent < 60 and caught is None:
             run = one(seed, min(args.minutes, 60 - spent), args.game, not args.no_faults, name)
             spent += run["minutes"]
-            caught = next((b for b in run["broken"]), None)
+            caught = next((b for b in run["broken"] if b["promise"] == promise), None)
+            other += [b for b in run["broken"] if b["promise"] != promise]
             seed += 1
         report[name] = {"promise": promise, "mutation": words,
                         "caught": caught is not None, "after_minutes": round(spent, 1),
-                        "by": caught}
+                        "by": caught, "other_promises_broken": other}
         print("%s (promise %d): %s after %.1f simulated minutes"
               % (name, promise, "caught" if caught else "MISSED", spent), flush=True)
         missed += caught is None
-    out = os.path.join(os.path.dirname(args.out), "simulate-mutations.json")
-    with open(out, "w") as f:
-        json.dump(report, f, indent=1, sort_keys=True)
+        out = os.path.join(os.path.dirname(args.out), "simulate-mutations.json")
+        with open(out + ".tmp", "w") as f:  # after each mutation: a long run's report so far
+            json.dump(report, f, indent=1, sort_keys=True)
+        os.replace(out + ".tmp", out)
     return 1 if missed else 0
 
 

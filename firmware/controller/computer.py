@@ -65,6 +65,7 @@ class Computer:
         self.hint = None    # (n, action) of the hint lit now, for the game thought about
         self.hint_by = None
         self.hint_re = None
+        self.hint_for = None
         self.paused = False  # after a takeback the board's seats wait for OK
 
     def reset(self, seats):
@@ -85,11 +86,13 @@ class Computer:
         # Is it a computer seat's turn (the board's or the host's)?
         return game is not None and self.seat(game.to_move()) != PERSON
 
-    def ask_hint(self, by, re=None):
+    def ask_hint(self, by, who, re=None):
         # The hint is thought through by tick(), then lit and sent; `re`:
-        # the host's `hint` command, which an error saying why not answers.
+        # the host's `hint` command, which an error saying why not answers;
+        # `who`: the player to move, whom it is for.
         self.hint_by = by
         self.hint_re = re
+        self.hint_for = who
         self.hint = None
 
     def tick(self, ctl):
@@ -108,6 +111,8 @@ class Computer:
             why = no_hint(game)
             if why is None and level != PERSON:
                 why = "the computer is to move, not a person"
+            if why is None and who != self.hint_for:  # (its asker may not see the next one's)
+                why = "the turn passed to player %d" % (who + 1)
             if why is not None:  # the game moved on since it was asked
                 self.hint_by = None
                 self.stop(ctl)

@@ -60,7 +60,10 @@ class Controller:
         # cut: nothing commits until the board matches).
         self.must_match = None
         self.prompt = None
-        self.prompt_seq = 0
+        # this boot's prompt ids count up (0..65535, round) from a number
+        # drawn from its seed: an answer to a question of an earlier boot
+        # (a page that still shows it) finds no question of that id in this one
+        self.prompt_seq = seed & 0xFFFF
         self.command_seq = None  # the host command being run (commands.py)
         self.seen_version = -1
         self.steady = True       # no cell had a change not yet steady (sensing.pending)

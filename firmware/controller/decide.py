@@ -46,12 +46,16 @@ def decide(ctl, now, scene):
     if ctl.must_match is not None:
         close_prompt(ctl, None)
         # GAME: the board may show the move already; RESTORE: a move the log had
-        # not yet written; never a move taken back (TAKEN)
-        actions = pos.match(sensed) if ctl.must_match != TAKEN and pos.player else []
-        if len(actions) == 1 and pos.lifted(sensed) is None and steady:
-            # set right and moved on before the board was read in between
-            ctl.commit(actions[0], "sensors", on_board=True)
-            return
+        # not yet written, or a jump chain going on from it (the next hop made
+        # while the power was out); never a move taken back (TAKEN)
+        if ctl.must_match != TAKEN and pos.player and steady and pos.lifted(sensed) is None:
+            actions = pos.match(sensed)
+            if len(actions) == 1:
+                # set right and moved on before the board was read in between
+                ctl.commit(actions[0], "sensors", on_board=True)
+                return
+            if not actions and commit_chain(ctl, game, sensed):
+                return
         text = "put the pieces back as lit" if ctl.must_match == TAKEN else "put the pieces where the lights show"
         if ctl.last_bust and ctl.must_match == GAME:
             text = "a bust (the dice went over 7): put the pieces where the lights show"
@@ -97,14 +101,8 @@ def decide(ctl, now, scene):
             show_prompt(ctl, scene)
             return
         if lifted is None:
-            if ctl.chain_checked != sensed:
-                ctl.chain_checked = sensed  # searched once per board
-                found = chains(game, sensed)
-                if len(found) == 1:  # a whole jump chain made in one go
-                    for action in found[0]:
-                        if not ctl.commit(action, "sensors", on_board=True):
-                            break
-                    return
+            if commit_chain(ctl, game, sensed):
+                return
         else:
             dest = pos.destinations(lifted)
             if dest:
@@ -116,6 +114,21 @@ def decide(ctl, now, scene):
         display.guide(scene, sensed, pos.nearest(sensed), "that is no legal move: change the lit cells")
         return
     wait(ctl, scene, GRACE_MS)
+
+
+def commit_chain(ctl, game, sensed):
+    # A whole jump chain made in one go that the board shows: committed hop
+    # by hop. Searched once per board. True if one was.
+    if ctl.chain_checked == sensed:
+        return False
+    ctl.chain_checked = sensed
+    found = chains(game, sensed)
+    if len(found) != 1:
+        return False
+    for action in found[0]:
+        if not ctl.commit(action, "sensors", on_board=True):
+            break
+    return True
 
 
 def wait(ctl, scene, ms):

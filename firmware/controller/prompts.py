@@ -52,7 +52,7 @@ def choice_text(game, action):
 
 
 def open_prompt(ctl, kind, text, actions, image=None, current=0):
-    ctl.prompt_seq += 1
+    ctl.prompt_seq = (ctl.prompt_seq + 1) & 0xFFFF
     ctl.prompt = Prompt(ctl.prompt_seq, kind, text, actions, image)
     ctl.prompt.current = current
     ctl.link.send("prompt", ctl.prompt.payload(ctl.session.game))
@@ -98,8 +98,8 @@ def press(ctl, name):
             answer(ctl, p.current, "buttons")
         return
     computer = ctl.computer
-    if name == "next" and game is not None and not computer.playing(game) and no_hint(game) is None:
-        computer.ask_hint("buttons")  # NEXT with no question open: a hint (lit once the board matches)
+    if name == "next":
+        hint(ctl, game)
         return
     if name == "ok" and computer.paused and computer.playing(game):
         computer.paused = False  # the computer plays on
@@ -115,6 +115,21 @@ def press(ctl, name):
         open_prompt(ctl, "hidden", "which move was made? the last choice cancels",
                         pos.unseen + [None])
         ctl.dirty = True
+
+
+def hint(ctl, game):
+    # NEXT with no question open: a hint (lit once the board matches), or
+    # why not, said (an `error` frame, as the host's `hint` gets).
+    if game is None:
+        ctl.link.error("no-game", "NEXT: there is no game to give a hint in; start one from the host")
+        return
+    why = no_hint(game)
+    if why is None and ctl.computer.playing(game):
+        why = "the computer is to move, not a person"
+    if why is not None:
+        ctl.link.error("refused", "no hint: " + why)
+        return
+    ctl.computer.ask_hint("buttons", game.to_move())
 
 
 def undo(ctl, game):

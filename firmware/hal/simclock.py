@@ -8,15 +8,20 @@
 # the same cycle however busy the machine is. A Pico's ticks wrap at 2**30:
 # so do these.
 #
-#   firmware -> simulator   w <until ms> <bytes written> <bytes read> <boot>
+#   firmware -> simulator   w <until ms> <bytes written> <bytes read> <boot> <now ms>
 #   simulator -> firmware   g <now ms> <bytes put in> <horizon ms> <boot>
 #
 # Until the horizon the firmware sleeps without asking, as long as it has
-# written nothing since the last grant (the host may answer what it wrote).
+# written nothing since the last grant, or wrote it less than USB_MS ago
+# (the host may answer what it wrote: it hears it within USB_MS, as a
+# Pico's USB and a PC's reader take some milliseconds too); <now> is when
+# it asks, which the simulator's clock takes before the people see what it
+# wrote.
 
 PERIOD = 1 << 30
 MASK = PERIOD - 1
 HALF = PERIOD >> 1
+USB_MS = 20
 
 
 class SteppedClock:
@@ -32,10 +37,11 @@ class SteppedClock:
         self.taken = 0    # ... of which read
         self.written = 0  # serial bytes written this boot
         self.told = 0     # `written` as the simulator last heard it
+        self.wrote_at = 0  # when the first byte it has not heard of was written
         self.ask(-1)
 
     def ask(self, until):
-        line = "w %d %d %d %s\n" % (until, self.written, self.taken, self.boot.decode())
+        line = "w %d %d %d %s %d\n" % (until, self.written, self.taken, self.boot.decode(), self.now)
         self._ask_to.write(line.encode())
         while True:
             parts = self._grants.readline().split()
@@ -58,7 +64,7 @@ class SteppedClock:
 
     def sleep_ms(self, ms):
         until = self.now + ms
-        if until <= self.horizon and self.written == self.told:
+        if until <= self.horizon and (self.written == self.told or until - self.wrote_at <= USB_MS):
             self.now = until
         else:
             self.ask(until)
@@ -78,6 +84,8 @@ class SteppedClock:
         return data
 
     def serial_write(self, data):
+        if self.written == self.told:
+            self.wrote_at = self.now
         self.written += len(data)
         self._stdout.write(data)
         if hasattr(self._stdout, "flush"):

@@ -82,6 +82,7 @@ class Replica:
         self.resyncs = 0
         self.mismatches = 0
         self.failed = 0  # syncs in a row whose answer made no game here
+        self.takebacks = 0  # `undone` frames taken (a position seen again is a new turn)
 
     @property
     def n(self) -> int:
@@ -179,6 +180,7 @@ class Replica:
         if self.game is None or p.get("n") != self.n - 1 or not self.game.history:
             return self._lost(f"the board took back to action {p.get('n')}, the mirror is at {self.n}")
         self.game.undo()
+        self.takebacks += 1
         if p.get("hash") != self.hash():
             return self._lost(f"after a takeback the hashes differ ({p.get('hash')} vs {self.hash()})")
         return []

@@ -17,7 +17,7 @@ class HostSeats:
         self.level = level
         self.levels: dict[int, str] = {}  # a level per seat, over `level`
         self.rng = Rng(seed * 31 + 7)
-        self.entered = -1  # the move number last entered
+        self.entered = None  # the turn (turn()) it last entered a move at
 
     def due(self):
         """(game, seat) when a host seat is to move now, else None."""
@@ -28,15 +28,21 @@ class HostSeats:
         if game is None or not rep.in_sync or rep.awaiting or game.is_over():
             return None
         who = game.to_move()
-        if who < 0 or who >= len(seats) or seats[who] != "host" or len(game.history) == self.entered:
+        # once a move (a takeback brings the turn back, and so does a sync: a
+        # board that lost power may never have read what was entered)
+        if who < 0 or who >= len(seats) or seats[who] != "host" or self.turn(game) == self.entered:
             return None
         return game, who
+
+    def turn(self, game) -> tuple:
+        rep = self.mirror.replica
+        return len(game.history), getattr(rep, "takebacks", 0), getattr(rep, "resyncs", 0)
 
     def move(self, game, who) -> str:
         """The move for seat `who`, entered on the board; returns its text."""
         action = choose(game.copy(), self.levels.get(who, self.level), self.rng)
         text = game.action_text(action)
-        self.entered = len(game.history)
+        self.entered = self.turn(game)
         self.mirror.send("enter", {"text": text})
         return text
 

@@ -87,10 +87,12 @@ class CountedLink(Link):
 
 class Ask:
     """A request of the firmware for time: sleep until `until` (-1: what
-    time is it), having written `written` bytes and read `read`."""
+    time is it), having written `written` bytes and read `read`, asked at
+    its time `at` (when it wrote the bytes not yet seen)."""
 
-    def __init__(self, until: int, written: int, read: int):
+    def __init__(self, until: int, written: int, read: int, at: int):
         self.until = until
+        self.at = at
         self.written = written
         self.read = read
 
@@ -295,8 +297,8 @@ class VirtualBoard(Supervisor):
         while b"\n" in self._asks_buf:
             line, self._asks_buf = self._asks_buf.split(b"\n", 1)
             parts = line.split()
-            if len(parts) == 5 and parts[0] == b"w" and parts[4] == str(self.boots).encode():
-                self.ask = Ask(int(parts[1]), int(parts[2]), int(parts[3]))
+            if len(parts) == 6 and parts[0] == b"w" and parts[4] == str(self.boots).encode():
+                self.ask = Ask(int(parts[1]), int(parts[2]), int(parts[3]), int(parts[5]))
 
     def wait_ask(self, deadline: float) -> Ask:
         """Pump until the firmware asks for time and all it wrote is read."""

@@ -35,6 +35,7 @@ def faults(table):
         elif kind == "unplug":
             table.promises.power_cut()
             table.board.unplug()
+            table.tap.power_off()
             yield rng.randint(300, 8000)
             table.board.replug()
         elif kind == "host restart":

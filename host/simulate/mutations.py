@@ -19,9 +19,10 @@ MUTATIONS = {
     "ok-ignored": (3, "the board's OK button does nothing",
                    ("controller/prompts.py", "    p = ctl.prompt\n    game = ctl.session.game\n",
                     "    p = ctl.prompt\n    game = ctl.session.game\n    if name == \"ok\":\n        return\n")),
-    "dice-reroll": (4, "electronic dice ignore the game's seed: stirred by the clock at every roll",
-                    ("controller/session.py", "rng = derived(self.dice_seed, len(game.history))",
-                     "rng = self.rng; rng.stir(now)")),
+    "dice-reroll": (4, "electronic dice ignore the game's seed: each roll the next of the boot's stream",
+                    ("controller/session.py",
+                     "return self.stream(len(game.history)).weighted(game.chance_outcomes())",
+                     "return self.rng.weighted(game.chance_outcomes())")),
     "seat-sees-all": (5, "every seat's page gets player 1's view", None),
     "hash-differs": (6, "the board's engine hashes its states differently",
                      ("turtles/game.py", "return fnv1a32(self.state_key())",
@@ -55,10 +56,10 @@ def mutated(name: str | None):
 
         def broadcast(self):
             with self.mirror.lock:
+                version = self.version()
                 for c in list(self.clients):
                     if not c.last:
-                        c.last = self.state_text(c.seat, c.lang, {})
-                        c.offer(c.last)
+                        c.offer_state(self.state_text(c, version))
 
         server.Hub.broadcast = broadcast
         undo.append(lambda: setattr(server.Hub, "broadcast", old))

@@ -30,9 +30,12 @@ class Page:
         self.task = None
         self.state_text: str | None = None  # the last state, as sent
         self.state: dict | None = None
-        self.replies: list[dict] = []   # answers to what it sent (sent, error), newest last
-        self.hints: list[dict] = []
-        self.received: list[dict] = []  # every message (bounded), for the secrets' check
+        self.replies: list[dict] = []   # answers to what it sent (sent, error), newest last (bounded)
+        self.hints: list[dict] = []     # (bounded)
+        self.replies_n = 0  # answers ever got (the list keeps the last LOG_MAX)
+        self.hints_n = 0
+        self.received: list[dict] = []  # every message (bounded)
+        self.unchecked: list[dict] = []  # messages the secrets' check has not looked at yet
         self.asked = 0      # messages sent that have an answer to come
         self.answered = 0
         self.reading = True
@@ -43,6 +46,11 @@ class Page:
 
     def key(self) -> str:
         return {"table": "table", "watch": "watch"}.get(self.role) or "seat%d" % (self.seat + 1)
+
+    def replies_since(self, n: int) -> list[dict]:
+        """The answers got after the first n (those the list still keeps)."""
+        new = self.replies_n - n
+        return self.replies[len(self.replies) - new:] if new > 0 else []
 
     def quiet(self) -> bool:
         return not self.joining and (not self.connected or self.answered >= self.asked)
@@ -103,18 +111,21 @@ class Pages:
         t = msg.get("t")
         page.received.append(msg)
         del page.received[:-LOG_MAX]
+        if t in ("state", "hint"):
+            page.unchecked.append(msg)
+            del page.unchecked[:-LOG_MAX * 4]
         if t == "state":
             page.state_text = text
             page.state = msg
         elif t in ("sent", "error"):
-            if msg.get("code") == "board":
-                page.replies.append(msg)  # the board's refusal of what was sent: comes later
-            else:
+            if msg.get("code") != "board":  # (the board's refusal of what was sent comes later)
                 page.answered += 1
-                page.replies.append(msg)
+            page.replies.append(msg)
+            page.replies_n += 1
             del page.replies[:-LOG_MAX]
         elif t == "hint":
             page.hints.append(msg)
+            page.hints_n += 1
             del page.hints[:-LOG_MAX]
 
     def send(self, page: Page, msg: dict) -> bool:
@@ -156,6 +167,17 @@ class Pages:
     def close(self) -> None:
         for page in self.pages:
             self.drop(page)
+
+        async def end():  # every page's task ends before its loop does
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        try:
+            self.call(end(), 5)
+        except Exception:
+            pass
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()

@@ -12,6 +12,7 @@ of the pieces), one touch at a time at the person's pace.
 
 from __future__ import annotations
 
+import json
 import random
 
 from controller import flows
@@ -31,14 +32,15 @@ INSTANT = Timing(touch=(0, 0), hop=0, press=0)
 
 
 class Manner:
-    def __init__(self, rng: random.Random):
+    def __init__(self, rng: random.Random, keys: bool = False):
         self.pace = rng.choice(("slow", "human", "human", "fast"))
         self.hesitant = rng.random() < 0.25
         self.sloppy = rng.random() < 0.2
         self.impatient = rng.random() < 0.2
         self.cheating = rng.random() < 0.15
         # where this person answers the board's questions, asks for hints, takes back
-        self.surface = rng.choice(("board", "board", "table", "seat"))
+        # (and the terminal mirror's keys where the PC shows it)
+        self.surface = rng.choice(("board", "board", "table", "seat") + (("keys", "keys") if keys else ()))
 
     def words(self) -> str:
         traits = [t for t in ("hesitant", "sloppy", "impatient", "cheating") if getattr(self, t)]
@@ -113,9 +115,9 @@ def do(world: World, op) -> None:
 
 
 class Person:
-    def __init__(self, seat: int, rng: random.Random):
+    def __init__(self, seat: int, rng: random.Random, keys: bool = False):
         self.seat = seat
-        self.manner = Manner(rng)
+        self.manner = Manner(rng, keys)
 
 
 class Family:
@@ -125,7 +127,7 @@ class Family:
         self.table = table
         self.rng = random.Random(table.seed * 7919 + 1)
         self.bot = Rng(table.seed or 1)
-        self.people = [Person(i, self.rng) for i in range(5)]
+        self.people = [Person(i, self.rng, table.tui or table.console) for i in range(5)]
         self.wanted: str | None = None
         self.meant: dict = {}  # n -> the action the hands made (promise 6)
         self.page_of: dict = {}  # seat (None: the table, "watch") -> Page
@@ -133,7 +135,8 @@ class Family:
     def person(self, seat: int) -> Person:
         """The person at `seat` (a sixth one joins for a six-player Race)."""
         while seat >= len(self.people):
-            self.people.append(Person(len(self.people), random.Random(self.table.seed * 31 + seat)))
+            self.people.append(Person(len(self.people), random.Random(self.table.seed * 31 + seat),
+                                      self.table.tui or self.table.console))
         return self.people[seat]
 
     # -- what the table sees --------------------------------------------------
@@ -184,6 +187,12 @@ class Family:
                 continue
             seats = tap.seats or []
             if who == CHANCE or (0 <= who < len(seats) and seats[who] != "person"):
+                if "OK lets it play" in str((tap.status or {}).get("text")):
+                    # the board's computer waits after a takeback: somebody presses OK
+                    yield self.rng.randint(300, 2000)
+                    if "OK lets it play" in str((tap.status or {}).get("text")):
+                        yield from self.press(self.person(0), "ok")
+                    continue
                 if not (yield Until(self.changed(n, boots), ANSWER_MS)):
                     table.promises.unanswered("board", "roll the dice / play the computer's move",
                                               "game at action %d" % n)
@@ -206,6 +215,8 @@ class Family:
     def touches(self, person: Person, ops: list):
         world = self.table.world
         for op in ops:
+            if self.table.trace:
+                self.table.note("hands: player %d %s" % (person.seat + 1, " ".join(map(str, op))))
             try:
                 do(world, op)
             except WorldError:
@@ -334,6 +345,9 @@ class Family:
                         yield from self.page_verb(other, {"do": "answer", "id": prompt.get("id"),
                                                           "choice": index}, "answer")
                 return
+        if surface == "keys" and (table.tui or table.console) and table.host.up and index < 10:
+            yield from self.key_verb(person, "answer", index)
+            return
         pid = prompt.get("id")
         boots = table.board.boots
         presses = 0
@@ -360,6 +374,8 @@ class Family:
     def press(self, person: Person, name: str):
         world = self.table.world
         self.table.count("verbs", "press " + name, "board buttons")
+        if self.table.trace:
+            self.table.note("press %s (player %d)" % (name.upper(), person.seat + 1))
         world.press(name)
         yield self.rng.randint(*HOLD_MS)
         world.release(name)
@@ -379,19 +395,60 @@ class Family:
             if page is not None and page.connected:
                 yield from self.page_verb(page, {"do": verb}, verb)
                 return
+        if surface == "keys" and (table.tui or table.console) and table.host.up:
+            yield from self.key_verb(person, verb)
+            return
         if verb == "hint":
             tap = self.tap
-            hints = table.promises.hints
+            promises = table.promises
+            hints, errors = promises.hints, promises.errors
             yield from self.press(person, "next")
-            table.promises.expect("board buttons", "NEXT for a hint", lambda: (
-                table.promises.hints != hints or tap.prompt is not None), "a hint or a reason")
+            promises.expect("board buttons", "NEXT for a hint", lambda: (
+                promises.hints != hints or promises.errors != errors or tap.prompt is not None),
+                "a hint or a reason")
         else:
+            table.promises.expect_undo("board buttons", "UNDO")  # (what it finds before the press)
             yield from self.press(person, "undo")
-            table.promises.expect_undo("board buttons", "UNDO")
+
+    def key_verb(self, person: Person, verb: str, choice: int | None = None):
+        """h (a hint), u (take back) or a digit (answer the question) on
+        the terminal mirror, or the console's `hint`, `undo`, `answer N`;
+        the effect or the board's reason must follow."""
+        table = self.table
+        tap = self.tap
+        promises = table.promises
+        if table.console:
+            key = verb if choice is None else "answer %d" % (choice + 1)
+            surface = "console"
+        else:
+            key = {"hint": "h", "undo": "u"}.get(verb) or str((choice + 1) % 10)
+            surface = "mirror keys"
+        table.count("verbs", verb, surface)
+        if table.trace:
+            table.note("player %d types %s on the %s" % (person.seat + 1, key, surface))
+        hints, errors, prompt = promises.hints, promises.errors, tap.prompt
+        if verb == "undo":
+            promises.expect_undo(surface, key)
+        elif verb == "hint":
+            promises.expect(surface, key, lambda: (
+                promises.hints != hints or promises.errors != errors or tap.prompt is not prompt),
+                "a hint or a reason")
+        else:
+            pid = prompt.get("id")
+            promises.expect(surface, key + " (an answer)", lambda: (
+                promises.errors != errors or pid in promises.closed or tap.prompt is None
+                or tap.prompt.get("id") != pid), "the question closed or a reason")
+        if table.console:
+            table.host.type(key)
+        else:
+            table.host.keys(key)
+        yield self.rng.randint(100, 600)
 
     def page_verb(self, page, msg: dict, verb: str):
         table = self.table
         table.count("verbs", verb, "page " + page.role)
+        if table.trace:
+            table.note("page %s sends %s" % (page.name, msg))
         table.promises.page_sent(page, msg)
         table.pages.send(page, msg)
         yield self.rng.randint(100, 600)
@@ -427,12 +484,21 @@ class Family:
         else:
             from turtleboard.web.server import new_game_payload
 
-            mirror = table.host.mirror
-            if mirror is None or not mirror.link.listening:
-                yield 1000
-                return
-            table.count("verbs", "new", "host dialog")
-            mirror.send("new", new_game_payload(g["key"], chosen, table.board_def))
+            payload = new_game_payload(g["key"], chosen, table.board_def)
+            if table.console:  # no PC seats without play: the console's `send new {...}`
+                if isinstance(payload.get("seats"), list):
+                    payload["seats"] = ["person" if s == "host" else s for s in payload["seats"]]
+                table.count("verbs", "new", "console")
+                if not table.host.type("send new " + json.dumps(payload)):
+                    yield 1000
+                    return
+            else:
+                mirror = table.host.mirror
+                if mirror is None or not mirror.link.listening:
+                    yield 1000
+                    return
+                table.count("verbs", "new", "host dialog")
+                mirror.send("new", payload)
         yield Until(lambda: self.tap.changes != changes, 5000)
         self.wanted = None
         self.meant = {}

@@ -26,6 +26,10 @@ ANSWER_MS = 2000   # promise 3
 REBOOT_GRACE_MS = 3000  # after a boot, the pieces have this long to commit a move again (promise 1)
 THREADS_MAX = 60
 FDS_MAX = 400
+PORTS_MAX = 4       # the web server's
+CHILDREN_MAX = 3    # the virtual Pico (and one being replaced)
+GROWTH_MB = 200     # the simulator's process, since the table began
+FIRMWARE_MB = 64    # the virtual Pico's process
 
 
 class Broken(Exception):
@@ -57,6 +61,7 @@ class Promises:
     def __init__(self, table):
         self.table = table
         self.announced: dict[int, str] = {}  # promise 1: n -> text, as the board announced it
+        self.before_cut: dict[int, str] | None = None  # ... as it stood at the last power cut
         self.chance: dict = {}               # promise 4: (game, n, hash before) -> outcome
         self.expects: list[Expect] = []
         self.hints = 0
@@ -64,11 +69,10 @@ class Promises:
         self.closed: set = set()
         self.errors = 0
         self.boot_check = None   # promise 1: when to look again after a boot
-        self.behind: dict = {}   # promise 2: view -> since when it differs
+        self.behind: dict = {}   # promise 2: view -> since when it differs (None: in step)
         self.new_pending = False
         self.host_reader = frames.LineReader()
         self.game_id = 0
-        self.pictures: dict = {}  # page_state's cache of board pictures
         table.tap.listeners.append(self.frame)
         table.board.host_tap = self.host_bytes
 
@@ -100,10 +104,11 @@ class Promises:
         now = self.table.clock.now
         if kind == "action":
             n, text = p.get("n"), p.get("text")
-            old = self.announced.get(n)
             self.announced[n] = text
-            if old is not None and old != text and p.get("by") != "sensors":
-                pass  # a new action after a takeback: checked by promise 4 below
+            was = (self.before_cut or {}).get(n)
+            if was is not None and was != text:
+                self.broken(1, "the board announced action %d as %s before a power cut; after it, "
+                            "action %d is %s" % (n, was, n, text))
             if p.get("by") == "dice":
                 self.check_chance(n, text)
             meant = self.table_family_meant(n)
@@ -114,10 +119,17 @@ class Promises:
             self.undone += 1
             for k in [k for k in self.announced if k > p.get("n", 0)]:
                 del self.announced[k]
+            for k in [k for k in self.before_cut or () if k > p.get("n", 0)]:
+                del self.before_cut[k]  # taken back on purpose after the boot: not lost
+            fam = getattr(self.table, "family", None)
+            if fam is not None:  # a move taken back: what the hands meant by it is over
+                for k in [k for k in fam.meant if k > p.get("n", 0)]:
+                    del fam.meant[k]
         elif kind == "state":
             if self.new_pending and p.get("n") == 0:
                 self.new_pending = False
                 self.announced = {}
+                self.before_cut = None
                 self.game_id += 1
                 self.table.stats.setdefault("started", 0)
                 self.table.stats["started"] += 1
@@ -165,8 +177,23 @@ class Promises:
                         % (n, text, old))
         self.chance[key] = text
 
+    def host_lagged(self) -> None:
+        """The table's time goes on without the host (it was not done after
+        QUIET_WAIT_S of the machine's time: a loaded machine): neither a
+        view nor an answer carried by the host is held to its time limit
+        across it, that time being the machine's, not the table's."""
+        self.behind.clear()
+        now = self.table.clock.now
+        for e in self.expects:
+            e.deadline = max(e.deadline, now + ANSWER_MS)
+
     def power_cut(self, torn: bool = False) -> None:
+        # what was announced must all come back (a second cut before the
+        # check: what the first one found announced too)
+        self.before_cut = dict(self.before_cut or {})
+        self.before_cut.update(self.announced)
         self.boot_check = None
+        self.behind.clear()  # the views are looked at again once the board is back
         self.expects = []  # what was asked of a board that lost power has no answer to come
 
     # -- verbs (promise 3) ---------------------------------------------------------
@@ -187,9 +214,9 @@ class Promises:
 
     def page_sent(self, page, msg: dict) -> None:
         do = msg.get("do")
-        replies = len(page.replies)
+        replies = page.replies_n
         tap = self.table.tap
-        undone, hints, changes, n = self.undone, len(page.hints), tap.changes, tap.replica.n
+        undone, hints, changes, n = self.undone, page.hints_n, tap.changes, tap.replica.n
         pid = msg.get("id")
         before_undo = None
         if do == "undo" and tap.game is not None and tap.game.history:
@@ -198,7 +225,7 @@ class Promises:
             before_undo = g.to_move()
 
         def reply():
-            return [r for r in page.replies[replies:]]
+            return page.replies_since(replies)
 
         def done() -> bool:
             got = reply()
@@ -215,7 +242,7 @@ class Promises:
                                 % (page.seat + 1, n, before_undo + 1))
                 return self.undone != undone
             if do == "hint":
-                return len(page.hints) != hints
+                return page.hints_n != hints
             if do in ("new", "play"):
                 return tap.changes != changes
             return True
@@ -240,16 +267,15 @@ class Promises:
         return True
 
     def expected(self, page, cache: dict) -> str:
-        """The state the host's web server sends this page now."""
-        from turtleboard.web.views import page_state
-
+        """The state the host's web server sends this page now (built by
+        the server's own cache of states, once per change of the game)."""
         seat = page.seat if page.role == "seat" else None
         key = (seat, page.lang)
         if key not in cache:
+            hub = self.table.host.web.hub
             m = self.table.host.mirror
             with m.lock:
-                cache[key] = json.dumps(page_state(m, self.table.board_def, seat, page.lang,
-                                                   self.pictures), separators=(",", ":"))
+                cache[key] = hub.state_text(_Reader(seat, page.lang), hub.version())
         return cache[key]
 
     def check(self) -> None:
@@ -277,31 +303,35 @@ class Promises:
         if self.boot_check is not None and now >= self.boot_check and tap.ready():
             self.boot_check = None
             n = tap.replica.n
-            lost = sorted(k for k in self.announced if k > n)
+            before, self.before_cut = self.before_cut or {}, None
+            lost = sorted(k for k in before if k > n)
             if lost:
                 self.broken(1, "after a power cut the board is at action %d; it had announced %s"
-                            % (n, ", ".join("%d %s" % (k, self.announced[k]) for k in lost)))
+                            % (n, ", ".join("%d %s" % (k, before[k]) for k in lost)))
                 return
             self.consistent()
         if not tap.ready():
+            self.behind.clear()  # the board's game is not known yet: nothing to be in step with
             return
         # 2 and 5: the views
-        self.view("host", t.host.mirror is not None and t.host.up and not t.host.stalled
-                  and t.host.link is not None and t.host.link.listening,
-                  lambda: t.host.in_step(tap), now)
+        host_live = (t.host.mirror is not None and t.host.up and not t.host.stalled
+                     and t.host.link is not None and t.host.link.listening)
+        self.view("host", host_live, lambda: t.host.in_step(tap), now)
         if t.pages is not None:
             for page in t.pages.pages:
-                live = page.connected and page.reading and t.host.up and page.state is not None
+                self.secrets(page)
+                # a page sees the board through the host: looked at while the host is
+                live = host_live and page.connected and page.reading and page.state is not None
                 self.view("page " + page.name, live, lambda p=page: self.page_in_step(p), now)
         if t.step_n % 200 == 0:
             self.bounded()
 
     def view(self, name: str, live: bool, in_step, now: int) -> None:
-        if not live:
+        """Promise 2 for one view: out of step since the first step that
+        saw it so (a change of the board's is seen at the step it comes),
+        for longer than VIEW_MS."""
+        if not live or in_step():
             self.behind[name] = None
-            return
-        if in_step():
-            self.behind[name] = now
             return
         since = self.behind.get(name)
         if since is None:
@@ -309,6 +339,38 @@ class Promises:
         elif now - since > VIEW_MS:
             self.broken(2, "the %s has not shown the board's game (action %d) for %d ms"
                         % (name, self.table.tap.replica.n, now - since))
+
+    def secrets(self, page) -> None:
+        """Promise 5 on every state and hint a page got since the last
+        step: a hint in a game of hidden hands only to its player, a
+        question whose choices are a hand only to that player's page, and
+        the view of the page's seat in each state of the board's game."""
+        from turtleboard.web.views import private_choices
+
+        msgs, page.unchecked = page.unchecked, []
+        game = self.table.tap.game
+        if game is None:
+            return
+        seat = page.seat if page.role == "seat" and page.seat < game.players else None
+        private = private_choices(game)
+        for msg in msgs:
+            if msg.get("t") == "hint":
+                if private and msg.get("player") != seat:
+                    self.broken(5, "the %s page got player %s's hint in a game of hidden hands"
+                                % (page.name, msg.get("player")))
+                continue
+            g = msg.get("game") or {}
+            if not msg.get("in_step") or g.get("name") != game.name or g.get("n") != self.table.tap.replica.n:
+                continue  # of another moment of the game: its view is not known here
+            prompt = g.get("prompt") or {}
+            if private and prompt.get("choices") and game.to_move() != seat \
+                    and game.to_move() >= 0 and prompt.get("kind") != "chance":
+                self.broken(5, "the %s page was shown the choices %s of player %d's hand"
+                            % (page.name, prompt.get("choices"), game.to_move() + 1))
+            want = _norm(game.view(seat))
+            if g.get("view") != want:
+                self.broken(5, "the %s page (seat %s) was sent the view %s; its seat's view is %s"
+                            % (page.name, seat, json.dumps(g.get("view"))[:200], json.dumps(want)[:200]))
 
     def page_in_step(self, page) -> bool:
         tap = self.table.tap
@@ -329,33 +391,124 @@ class Promises:
     # -- promise 7 ----------------------------------------------------------------
 
     def bounded(self) -> None:
-        threads = threading.active_count()
-        fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+        """Threads, files, listening ports, processes and memory of the
+        table stay under their bounds while it runs."""
+        use = usage()
         stats = self.table.stats
-        stats["threads_max"] = max(stats.get("threads_max", 0), threads)
-        stats["fds_max"] = max(stats.get("fds_max", 0), fds)
-        if threads > THREADS_MAX:
-            self.broken(7, "%d threads in the simulator's process" % threads)
-        elif fds > FDS_MAX:
-            self.broken(7, "%d open files in the simulator's process" % fds)
+        for key, value in use.items():
+            stats[key + "_max"] = max(stats.get(key + "_max", 0), value)
+        first = stats.setdefault("rss_mb_first", use["rss_mb"])
+        fw = firmware_rss_mb(self.table.board)
+        stats["firmware_rss_mb_max"] = max(stats.get("firmware_rss_mb_max", 0), fw)
+        for key, bound, what in (("threads", THREADS_MAX, "threads"), ("fds", FDS_MAX, "open files"),
+                                 ("ports", PORTS_MAX, "listening ports"),
+                                 ("children", CHILDREN_MAX, "processes started")):
+            if use[key] > bound:
+                self.broken(7, "%d %s in the simulator's process (at most %d)" % (use[key], what, bound))
+                return
+        if use["rss_mb"] - first > GROWTH_MB:
+            self.broken(7, "the simulator's process grew by %d MB since the table began (at most %d)"
+                        % (use["rss_mb"] - first, GROWTH_MB))
+        elif fw > FIRMWARE_MB:
+            self.broken(7, "the virtual Pico uses %d MB (at most %d)" % (fw, FIRMWARE_MB))
 
     def finish(self) -> None:
         self.bounded()
 
-    def left_behind(self, fds_before: int, threads_before: int) -> None:
-        """After the table is closed: no thread, file or process of it remains."""
-        fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
+    def left_behind(self, before: dict) -> None:
+        """After the table is closed: no thread, file, port or process of it remains."""
+        use = usage()
         threads = [th.name for th in threading.enumerate()]
         stats = self.table.stats
-        stats["fds_left"] = fds - fds_before
-        stats["threads_left"] = len(threads) - threads_before
+        for key in ("fds", "threads", "ports", "children"):
+            stats[key + "_left"] = use[key] - before[key]
         board = self.table.board
+        port = self.table.host.web_port
         if board.child is not None and board.child.poll() is None:
             self.broken(7, "the virtual Pico (pid %d) still runs after the table closed" % board.child.pid)
-        elif fds - fds_before > 3:
-            self.broken(7, "%d files left open after the table closed" % (fds - fds_before))
-        elif len(threads) - threads_before > 1:
+        elif use["children"] > before["children"]:
+            self.broken(7, "%d processes left after the table closed" % (use["children"] - before["children"]))
+        elif use["fds"] - before["fds"] > 3:
+            self.broken(7, "%d files left open after the table closed" % (use["fds"] - before["fds"]))
+        elif use["threads"] - before["threads"] > 1:
             self.broken(7, "threads left after the table closed: %s" % ", ".join(threads))
+        elif use["ports"] > before["ports"] or (port and listening(port)):
+            self.broken(7, "the web server's port %s still listens after the table closed" % port)
+
+
+def usage() -> dict:
+    """What the simulator's process holds now (Linux's /proc)."""
+    fds = os.listdir("/proc/self/fd") if os.path.isdir("/proc/self/fd") else []
+    sockets = set()
+    for fd in fds:
+        try:
+            target = os.readlink("/proc/self/fd/" + fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            sockets.add(target[8:-1])
+    ports = 0
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(name) as f:
+                for line in f.readlines()[1:]:
+                    parts = line.split()
+                    if len(parts) > 9 and parts[3] == "0A" and parts[9] in sockets:
+                        ports += 1
+        except OSError:
+            pass
+    return {"threads": threading.active_count(), "fds": len(fds), "ports": ports,
+            "children": len(children()), "rss_mb": _rss_mb("/proc/self/status")}
+
+
+def children() -> list[int]:
+    me = str(os.getpid())
+    out = []
+    for pid in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if stat[stat.rindex(")") + 2:].split()[1] == me:
+            out.append(int(pid))
+    return out
+
+
+def firmware_rss_mb(board) -> int:
+    pid = board.firmware_pid()
+    return _rss_mb("/proc/%d/status" % pid) if pid else 0
+
+
+def _rss_mb(path: str) -> int:
+    try:
+        with open(path) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) // 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def listening(port: int) -> bool:
+    import socket
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+class _Reader:
+    """Who a state is for, as the web server's Hub.state_text asks it."""
+
+    def __init__(self, seat, lang: str):
+        self.seat = seat
+        self.lang = lang
 
 
 def _history(game):

@@ -14,10 +14,10 @@ writes to the host.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
-import threading
 import time
 
 from turtleboard.paths import BOARDS
@@ -25,14 +25,14 @@ from turtleboard.sim.world import World
 from turtleboard.simulate.board import BOOT_WAIT_S, VirtualBoard
 from turtleboard.simulate.clock import Clock
 from turtleboard.simulate.faults import faults
-from turtleboard.simulate.host import Host
+from turtleboard.simulate.host import ConsoleHost, Host
 from turtleboard.simulate.mutations import apply_firmware
 from turtleboard.simulate.pages import Pages
 from turtleboard.simulate.people import Family
-from turtleboard.simulate.promises import Broken, Promises
+from turtleboard.simulate.promises import Broken, Promises, usage
 from turtleboard.simulate.tap import Tap
 
-QUIET_WAIT_S = 3.0   # real seconds the table waits for the host and the pages to catch up
+QUIET_WAIT_S = 10.0  # real seconds the table waits for the host and the pages to catch up
 AHEAD_MS = 1000      # the firmware sleeps on without asking at most this long
 GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
 
@@ -44,7 +44,8 @@ def board_file(game: str) -> str:
 class Table:
     def __init__(self, seed: int, folder: str, minutes: float = 10.0, game: str | None = None,
                  faults: bool = True, pages: bool = True, mutation: str | None = None,
-                 stop_at_step: int | None = None, log=None):
+                 stop_at_step: int | None = None, log=None, trace: bool = False,
+                 browser: bool = False):
         self.seed = seed
         self.rng = random.Random(seed)
         self.folder = folder
@@ -65,8 +66,7 @@ class Table:
         self.stats = {"games": 0, "verbs": {}, "faults": {}, "steps": 0, "boots": 0,
                       "actions": 0}
         self.broken: list[Broken] = []
-        self.fds_before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else 0
-        self.threads_before = threading.active_count()
+        self.before = usage()  # promise 7: what is left after close() is compared with it
         shutil.rmtree(folder, ignore_errors=True)
         os.makedirs(folder)
         path = board_file(self.game_name)
@@ -80,12 +80,30 @@ class Table:
         self.tap = Tap(os.path.join(self.board.dir, "flash"), self.board.board.geometry)
         self.board.tap = self.tap.feed
         self.board.on_boot = self._booted
-        self.host = Host(self.board, self.board_def, seed, lambda: self.clock.now / 1000)
+        # the PC runs play --web with its terminal mirror (its keys a surface),
+        # or --no-tui; or the console in play's place (no page, no PC seat)
+        pick = self.rng.random()
+        self.tui = pick < 0.45
+        self.console = pick >= 0.85
+        clock = lambda: self.clock.now / 1000  # noqa: E731
+        if self.console:
+            self.host = ConsoleHost(self.board, self.board_def, seed, clock)
+            pages = False
+        else:
+            self.host = Host(self.board, self.board_def, seed, clock, tui=self.tui)
+        self.with_pages = pages
         self.pages = Pages() if pages else None
         self.family = None
         self.promises = Promises(self)
         self.stopping = False
         self.torn = None  # (rng, the log's size): a power cut waits for the next log write
+        self.trace = trace  # note every frame, touch, press and page message (a replay's detail)
+        self.browser = None  # the table's page in headless Chromium (--browser), where there is a page
+        self.want_browser = browser and self.pages is not None
+        self.browser_at = None  # the table's time of the next look at it
+        if trace:
+            self.tap.listeners.append(
+                lambda f: self.note("board> %s %s" % (f.kind, json.dumps(f.payload)[:160])))
 
     def log_size(self) -> int:
         try:
@@ -157,6 +175,8 @@ class Table:
                 return
             if time.monotonic() > deadline:
                 self.lag += 1
+                if not self.host.quiet():
+                    self.promises.host_lagged()
                 return
             board.pump(0.002)
 
@@ -179,6 +199,9 @@ class Table:
                 ask = board.wait_ask(time.monotonic() + BOOT_WAIT_S)
                 if self.torn is not None and self.cut_in_write():
                     continue
+                # what it wrote, it wrote at its time (it may have slept on
+                # without asking since the last grant): the table's now
+                self.advance(ask.at)
                 board.release()
                 boots = board.boots
                 self.quiesce()
@@ -191,6 +214,8 @@ class Table:
                 if board.boots != boots or board.ask is not ask or not board.plugged:
                     continue  # the power went: the new firmware asks again
                 self.promises.check()
+                if self.want_browser:
+                    self.look_at_browser()
                 if self.broken:
                     break
                 if self.stop_at_step is not None and self.step_n >= self.stop_at_step:
@@ -200,9 +225,34 @@ class Table:
                 if nxt is not None:
                     horizon = min(horizon, nxt - 1)
                 board.grant(until, max(until, horizon))
+            if self.browser is not None and not self.broken and self.board.plugged:
+                self.look_at_browser(last=True)
         finally:
             self.promises.finish()
         return self.stats
+
+    def look_at_browser(self, last: bool = False) -> None:
+        """Every simulated minute (and at the end): the table's page in
+        Chromium shows the board's last action within BROWSER_WAIT_S of the
+        machine's time, the table's own time held meanwhile."""
+        from turtleboard.simulate.browser import BROWSER_WAIT_S, BrowserPage
+
+        host, tap = self.host, self.tap
+        if not (host.up and host.web is not None and not host.stalled and tap.ready()):
+            return
+        if self.browser is None:
+            self.browser = BrowserPage()
+            self.browser.open(host.web.url())
+            self.browser_at = self.clock.now + 60000
+            return
+        if not last and self.clock.now < self.browser_at:
+            return
+        self.browser_at = self.clock.now + 60000
+        got = self.browser.wait_shows(tap.replica.n)
+        self.stats["browser_checks"] = self.browser.checks
+        if got != tap.replica.n:
+            self.promises.broken(2, "the table's page in Chromium shows action %s; the board is at %d "
+                                    "(%g s of the machine's time later)" % (got, tap.replica.n, BROWSER_WAIT_S))
 
     def advance(self, until: int) -> None:
         clock = self.clock
@@ -218,10 +268,13 @@ class Table:
     def close(self) -> None:
         self.stopping = True
         try:
+            if self.browser is not None:
+                self.browser.close()
+                self.browser = None
             self.host.stop()
         finally:
             if self.pages is not None:
                 self.pages.close()
             self.world.close()
             self.board.close()
-        self.promises.left_behind(self.fds_before, self.threads_before)
+        self.promises.left_behind(self.before)

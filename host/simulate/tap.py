@@ -52,6 +52,13 @@ class Tap:
         self.reader = frames.LineReader()
         self.prompt = None
 
+    def power_off(self) -> None:
+        """The board went dark (unplugged): no question open, its game
+        unknown until it says hello again."""
+        self.prompt = None
+        self.status = None
+        self.replica.in_sync = False
+
     def feed(self, data: bytes) -> None:
         for line in self.reader.feed(data):
             if line is None or not frames.is_frame(line):

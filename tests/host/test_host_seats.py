@@ -40,6 +40,38 @@ def test_a_host_seat_is_played_once_per_move():
     assert len(m.sent) == 1
 
 
+def test_a_host_seat_plays_again_after_its_move_is_taken_back_or_the_board_came_back():
+    # (found by the simulated table, seed 106: UNDO on the board took back
+    # the PC's move; the board said "the computer on the host is thinking"
+    # and the PC never moved again, the turn's number being the one it had
+    # entered at)
+    from turtleboard.connection.link import Frame
+    from turtleboard.connection.replica import Replica
+
+    g = new_game("tortuga", 2)
+    m = FakeMirror(None, ["host", "person"])
+    rep = m.replica = Replica()
+    for kind, p in (("state", {"game": "tortuga", "players": 2, "options": {}, "n": 0}),
+                    ("synced", {"n": 0, "hash": "%08x" % g.state_hash()})):
+        rep.handle(Frame(0, kind, p))
+    host = HostSeats(m, "good")
+    text = host.poll()
+    before = "%08x" % g.state_hash()
+    g.apply_text(text)
+    rep.handle(Frame(0, "action", {"n": 1, "text": text, "hash": "%08x" % g.state_hash(), "by": "host"}))
+    rep.handle(Frame(0, "undone", {"n": 0, "hash": before}))
+    assert rep.n == 0 and rep.in_sync
+    again = host.poll()
+    assert again is not None and m.sent[-1] == ("enter", {"text": again}) and len(m.sent) == 2
+    assert host.poll() is None  # once
+    # (seed 1008: the power went as the move was entered; the board, back,
+    # had never read it, and the PC waited for it for ever)
+    for kind, p in (("state", {"game": "tortuga", "players": 2, "options": {}, "n": 0}),
+                    ("synced", {"n": 0, "hash": before})):
+        rep.handle(Frame(0, kind, p))
+    assert rep.in_sync and host.poll() is not None and len(m.sent) == 3
+
+
 def test_nothing_while_out_of_step_or_without_host_seats():
     g = new_game("tortuga", 2)
     m = FakeMirror(g, ["host", "person"])
