@@ -72,6 +72,7 @@ class Controller:
         self.selftest = None     # a running self-test (controller/selftest.py)
         self.chores_done = -1    # the change after which chores() last finished
         self.collected = 0       # self.changes at the last collection (chores())
+        self.prepared = -1       # chores_done once the log area had its sectors erased ahead (chores())
         self.rested = -1         # chores_done once chores and snapshots had nothing left (step())
 
     # ---- the game -----------------------------------------------------------
@@ -120,16 +121,14 @@ class Controller:
         return self.pos
 
     def commit(self, action, by, on_board=False):
-        # Log first (a move read off the board: queued, on flash by
-        # chores()), then apply, then report. False if it could not be logged.
+        # Log first (on flash before its `action` frame goes out: nothing
+        # reported is lost to a power cut), then apply, then report. False
+        # if it could not be logged.
         session = self.session
         game = session.game
         text = game.action_text(action)
         try:
-            if by == "sensors":
-                session.log.queue(text)  # to flash by chores(): the pieces show it again after a power cut
-            else:
-                session.log.append(text)
+            session.log.append(text)
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
@@ -259,13 +258,15 @@ class Controller:
             elif game is not None and game.history.pack():
                 pass  # a commit's history entry, packed
             elif restless and not unsent and chores(self, now):
-                pass  # the log written behind, a garbage collection
+                pass  # a garbage collection, the log area erased ahead
             elif not unsent and sensing.check(now):
                 pass  # the sensors' slow checks, when due
             elif restless and session.keep_snapshot():
                 pass  # a snapshot in the log
             else:
-                if self.chores_done == self.changes + self.seen_version and self.collected == self.changes:
+                key = self.changes + self.seen_version
+                if (self.chores_done == key and self.collected == self.changes
+                        and (self.prepared == key or session.log.area is None)):
                     # chores() and the snapshots have nothing to do until the
                     # game or the board changes: skipped until then (~0.25 ms)
                     self.rested = self.chores_done

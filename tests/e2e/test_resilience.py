@@ -10,6 +10,7 @@ import time
 import pytest
 
 from turtleboard.connection.link import Link, LinkError
+from turtleboard.sim import device
 
 pytestmark = pytest.mark.e2e
 
@@ -156,8 +157,6 @@ def _hello(v, want, timeout: float = 30.0) -> dict:
 
 
 def test_what_the_game_log_lost_is_said_until_acknowledged_or_a_new_game_replaces_the_log(vdev):
-    from controller.gamelog import seal
-
     v = vdev("mahe")
     m = v.mirror()
     v.new_game(m, "mahe", 2)
@@ -166,8 +165,9 @@ def test_what_the_game_log_lost_is_said_until_acknowledged_or_a_new_game_replace
 
     def damage_and_boot():
         pid = v.bg.firmware_pid()
-        with open(log, "a", encoding="utf-8") as f:
-            f.write(seal("A z9-z9"))  # an action the rules refuse
+        saved = device.game_log(v.dir)
+        saved.scan()
+        saved.append("z9-z9")  # an action the rules refuse
         v.bg.kill_firmware()  # a power cut: the next boot finds it
         hello = _hello(v, lambda h: h.get("log") and v.bg.firmware_pid() != pid)
         assert "stops making sense at action 1" in hello["log"], hello

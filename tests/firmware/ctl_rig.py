@@ -4,10 +4,11 @@
 # tests run under CPython (pytest) and the MicroPython unix port (mprun).
 import os
 
-from hwtools import scratch_root
+from hwtools import flash_area, scratch_root
 
 from controller.board import load_board
 from controller.control import Controller
+from controller.flashlog import LogArea
 from controller.frames import decode, encode
 from controller.gamelog import GameLog
 from controller.sensing import MID, Sensing
@@ -121,13 +122,16 @@ class FakeHal:
 
 
 class Rig:
-    def __init__(self, game, board_text=None, folder=None, seed=7):
+    def __init__(self, game, board_text=None, folder=None, seed=7, area=False):
+        # area: the game log in a raw flash area (the Turtleboard build's),
+        # <folder>/logarea.img, instead of the file <folder>/game.log
         self.folder = folder or scratch_dir()
         self.board = load_board(board_text or board_json(game))
         self.hal = FakeHal(48)
         self.sensing = Sensing(self.hal, self.board, self.folder + "/calibration.txt")
         self.sensing.calibrate(self.hal.clock)
-        self.log = GameLog(self.folder + "/game.log")
+        path = self.folder + "/game.log"
+        self.log = GameLog(path, LogArea(flash_area(self.folder), path) if area else None)
         self.ctl = Controller(self.hal, self.board, self.sensing, self.log, seed)
         self.seq = 0
         self.got = []
