@@ -107,8 +107,17 @@ class LogArea:
         if self.start is None:
             raise GameLogError("no game in the log area to add to; begin() one first")
         at = self.start + self.end
-        self._program(at, data, self.start + self.size)
-        self.end += len(data)
+        n = len(data)
+        off = at % PAGE
+        if off + n < PAGE and at % SECTOR:  # one page, no sector edge reached: the common case, lean
+            page = self.page
+            page[:] = BLANK
+            page[off:off + n] = data
+            a = at % self.size
+            self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
+        else:
+            self._program(at, data, self.start + self.size)
+        self.end += n
 
     def begin(self, lines):
         # A new game (or a copy of this one) from the next erased sector:
