@@ -267,13 +267,21 @@ def new_game(ns):
     gm.wait_status(lambda e: e == {}, k, 120)
 
 
-def attach(name):
+def harness(name):
+    # The harness's play.py (../shared/pico-emu/scripts), for the emulator `name`.
     scripts = os.path.join(os.environ["EMU_ROOT"], "scripts")
     sys.argv = [sys.argv[0], name]  # play.py reads the emulator's name from argv
     if scripts not in sys.path:
         sys.path.insert(0, scripts)
     import play
 
+    return play
+
+
+def attach(name):
+    # The host's side of a running emulator: its control socket, its frames,
+    # the pieces, a `turtleboard console`, the engine's game.
+    play = harness(name)
     d = "%s/work/%s" % (play.ROOT, name)
     ctl = play.Ctl(d + "/ctl.sock")
     fr = play.Frames()

@@ -30,6 +30,7 @@ class LogArea:
         self.mem = memoryview(dev)  # the area's bytes, read in place (XIP on a Pico)
         self.size = len(self.mem)
         self.sectors = self.size // SECTOR
+        self.most = self.sectors // 2 * SECTOR  # the most a game holds: a copy of it always fits
         self.path = path  # the log's name: its report and damaged copy are files of that name
         self.page = bytearray(PAGE)
         self.found = False  # find() done
@@ -60,8 +61,7 @@ class LogArea:
         self.number, self.start = best
         mem = self.mem
         at = 0
-        room = self.size - SECTOR  # a game never reaches its own first sector again
-        while at < room:
+        while at < self.most:
             a = (self.start + at) % self.size
             if mem[a + PAGE - 1] == 0xFF:  # the end is in this page
                 at += bytes(mem[a:a + PAGE]).find(b"\xff")
@@ -116,7 +116,7 @@ class LogArea:
             a = at % self.size
             self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
         else:
-            self._program(at, data, self.start + self.size)
+            self._program(at, data, self.start + self.most)
         self.end += n
 
     def begin(self, lines):
@@ -128,7 +128,7 @@ class LogArea:
             self.find()
         s = self._next_free(0)
         if s is None:
-            raise GameLogError("the game log area is full; start a new game")
+            raise GameLogError("the game log is full (a game of over %d KB); start a new game" % (self.most // 1024))
         stop = s + self.size
         if self.start is not None:
             stop = s + ((self.start - s) % self.size or self.size)
@@ -183,7 +183,7 @@ class LogArea:
         # at an erased byte, never in older data.
         n = len(data)
         if at + n >= stop:
-            raise GameLogError("the game log area is full; start a new game")
+            raise GameLogError("the game log is full (a game of over %d KB); start a new game" % (self.most // 1024))
         b = (at + SECTOR - 1) // SECTOR * SECTOR  # the first sector edge at or after `at`
         if fresh and b == at:
             b += SECTOR  # (a new game's first sector: begin() made it ready)

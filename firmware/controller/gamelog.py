@@ -166,7 +166,7 @@ class GameLog:
             os.rename(self.path + ".tmp", self.path)
         header, kept, dropped, aside, snap, mend = found
         if aside:
-            self.damage, copied = reader.describe(self.path, header, kept, dropped, aside)
+            self.damage, copied = reader.describe(self._src, header, kept, dropped, aside)
             if header is None and (copied or aside[0][0] == 0) and self.area is None:
                 os.remove(self.path)  # its copy is in .bad; the next boot is clean
             self.add_report(self.damage)
