@@ -21,8 +21,11 @@ def actions_of(game) -> list[str]:
     return [game.action_text(a) for a in game.history]
 
 
-def test_power_cuts_at_random_moments_lose_no_action(vdev):
-    v = vdev("mahe", fields=8)
+@pytest.mark.parametrize("pico", ["turtleboard", "stock"])
+def test_power_cuts_at_random_moments_lose_no_action(vdev, pico):
+    # The Turtleboard build's Pico keeps the log in its raw area (a page a
+    # move), a stock one in a file: every action on flash before its frame.
+    v = vdev("mahe", extra=["--romfs-bytes", "0"] if pico == "stock" else None, fields=8)
     v.open_world()
     m = v.mirror()
     v.new_game(m, "mahe", 2)
@@ -88,6 +91,53 @@ def test_power_cuts_at_random_moments_lose_no_action(vdev):
     for n, text in sorted(reported.items()):
         assert log[n - 1] == text, "action %d (%s) was lost" % (n, text)
     assert hands.boots >= KILLS
+    in_file = os.path.exists(os.path.join(v.dir, "flash", "game.log"))
+    assert in_file == (pico == "stock") and os.path.exists(os.path.join(v.dir, "logarea.img")) != in_file
+
+
+def on_flash(v) -> int:
+    # How many actions the device's log holds this moment, read as a boot
+    # reads it but without repairing anything (the firmware is writing it).
+    from controller import logscan
+
+    log = device.game_log(v.dir)
+    found = logscan.scan(log.area or log.path)
+    return len(found[1]) if found and found[0] else 0
+
+
+@pytest.mark.parametrize("pico", ["turtleboard", "stock"])
+def test_every_action_is_on_flash_when_its_frame_arrives_and_a_cut_then_loses_none(vdev, pico):
+    # Tortuga's moves come one after the other off the board, quicker than
+    # the board is ever still; every `action` frame finds its action on the
+    # device's flash already, and the power goes the moment every second
+    # one is out: nothing reported is lost.
+    v = vdev("tortuga", extra=["--romfs-bytes", "0"] if pico == "stock" else None)
+    v.open_world()
+    m = v.mirror()
+    v.new_game(m, "tortuga", 2)
+    hands = v.hands(m, seed=3)
+    reported: dict[int, str] = {}
+    seen = []  # (n, actions on flash when frame n arrived)
+    kills = []
+
+    def watch(ev):
+        kind, data = ev
+        if kind == "frame" and data.kind == "action":
+            n = data.payload["n"]
+            reported[n] = data.payload["text"]
+            seen.append((n, on_flash(v)))
+            if n % 2 == 0 and len(kills) < 4 and n not in kills:
+                kills.append(n)
+                v.bg.kill_firmware()  # at once: the board never still
+
+    hands.on_event = watch
+    hands.play(max_actions=12)
+    assert len(kills) == 4
+    assert all(held >= n for n, held in seen), seen
+    log = v.device_log(actions=max(reported))
+    for n, text in sorted(reported.items()):
+        assert log[n - 1] == text, "action %d (%s) was lost" % (n, text)
+    assert log == actions_of(m.replica.game)
 
 
 def test_the_host_goes_away_and_comes_back_in_step(vdev):
