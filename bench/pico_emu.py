@@ -45,7 +45,7 @@ NEED = ("EMU_ROOT", "VENV_BIN", "FW_STOCK", "FW_ROMFS")
 NEW_SNIPPET = """
 import time, gc, os
 from controller.board import load_board
-from controller.gamelog import GameLog
+from controller.gamelog import GameLog, log_area
 from controller.control import Controller
 from controller.sensing import Sensing
 from controller.boot import warm_up
@@ -55,7 +55,7 @@ board.keep_small()
 hal = platform_hal(board)
 sensing = Sensing(hal, board)
 sensing.calibrate()
-ctl = Controller(hal, board, sensing, GameLog("newtime.log"), 1)
+ctl = Controller(hal, board, sensing, GameLog("newtime.log", log_area("newtime.log")), 1)
 t = time.ticks_us()
 warm_up(ctl)
 warm = time.ticks_diff(time.ticks_us(), t)
@@ -66,7 +66,10 @@ for i in range(3):  # the command as the host sends it: the game, the log begun,
     t = time.ticks_us()
     run_command(ctl, i + 1, "new", {"game": board.games[0], "players": 2})
     out.append(time.ticks_diff(time.ticks_us(), t))
-os.remove("newtime.log")
+try:
+    os.remove("newtime.log")
+except OSError:
+    pass  # (the log area's: the next game replaces it)
 print()
 print("NEWTIME", warm, out)
 """
@@ -179,12 +182,17 @@ def boot_with_a_long_game(env, name, kind, work):
     expect = write_boot_files(folder)  # its calibration.txt is the models': the device keeps its own
     # the game played before (Tortuga) is not this board's: the boot after the
     # flash reported it in game.log.report, which hello would repeat
-    gone = "import os\nfor f in ('game.log.report', 'game.log.bad'):\n try: os.remove(f)\n except OSError: pass"
+    gone = ("import os\nfor f in ('game.log.report', 'game.log.bad'):\n try: os.remove(f)\n except OSError: pass\n"
+            "try:\n import rp2, turtleboard_log\n print('AREA', rp2.Flash().ioctl(4, 0), turtleboard_log.LOG_AREA_BYTES)\n"
+            "except ImportError:\n pass")
     r = run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "exec", gone, "+", "cp",
             str(folder / "game.log"), ":game.log", timeout=1800)
     if r.returncode:
         return {"error": "could not copy game.log: " + (r.stdout + r.stderr)[-500:]}
     run(env, py, str(scripts / "emuctl.py"), "stop", name)
+    area = [x.split()[1:] for x in r.stdout.splitlines() if x.startswith("AREA ")]
+    if area:  # the Turtleboard build: the log is in its raw area, as the device writes it there
+        put_in_area(work / "flash.img", folder / "game.log", int(area[0][0]), int(area[0][1]))
     run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
     stats = {}
     for _ in range(600):
@@ -201,6 +209,27 @@ def boot_with_a_long_game(env, name, kind, work):
     return {"actions": LOG_ACTIONS, "ms": stats.get("hello_ns") and stats["hello_ns"] / 1e6,
             "restored": restored, "hello": {k: said.get(k) for k in ("board", "game", "n", "hash", "log")},
             "game_hash": want}
+
+
+def put_in_area(image, log_file, storage_blocks, area_bytes):
+    # The game log's lines written into the raw log area of the emulator's
+    # flash image (the start of the rp2 port's storage; the emulator stopped),
+    # as controller/flashlog.py writes them on the device.
+    import turtleboard  # noqa: F401  (puts the device packages on sys.path)
+    from controller.flashlog import LogArea
+    from controller.gamelog import GameLog
+    from turtleboard.sim.pico.pico_flash import load
+
+    tmp = Path(tempfile.mkdtemp(prefix="tb-area-")) / "area.img"
+    tmp.write_bytes(b"\xff" * area_bytes)
+    log = GameLog(str(tmp.parent / "game.log"), LogArea(load(str(tmp), "the log area"), "game.log"))
+    lines = log_file.read_text().splitlines(keepends=True)
+    header = json.loads(lines[0][2:lines[0].rindex(" *")])
+    log.area.begin([log._header(header)] + lines[1:])
+    base = 2 * 1024 * 1024 - storage_blocks * 4096
+    with open(image, "r+b") as f:
+        f.seek(base)
+        f.write(tmp.read_bytes())
 
 
 def main():
