@@ -51,14 +51,20 @@ def state_address(elf):
 class Heap:
     # mp_state_ctx.mem.area of v1.28's rp2 port (no MEM_STATS, no split heap,
     # a finaliser table, no weakref table): the allocation table's start and
-    # length, the finaliser table, the pool's start and end.
+    # length, the finaliser table, the pool's start and end, found in
+    # mp_state_ctx (after its thread and VM parts) by what gc_init() makes
+    # of them: the finaliser table right after the allocation table, the
+    # pool after both, 64 bytes of pool for each byte of the table.
     def __init__(self, ctl, ctx):
-        words = self.words(ctl, ctx, 5)
-        self.atb, self.atb_len, _, self.pool, self.pool_end = words
-        if not (0 < self.atb_len < 16384 and self.atb < self.pool < self.pool_end
-                and self.pool_end - self.pool >= self.atb_len * 4 * BLOCK):
-            raise ValueError("the GC's state is not (yet) where v1.28's layout puts it: %r" % (words,))
-        self.ctl = ctl
+        w = self.words(ctl, ctx, 1024)
+        for i in range(len(w) - 4):
+            atb, n, ftb, pool, end = w[i:i + 5]
+            if (0x20000000 <= atb < 0x20042000 and 0 < n < 16384 and 0 <= ftb - atb - n < 4
+                    and ftb < pool < end <= 0x20042000 and 0 <= end - pool - n * 4 * BLOCK < 4 * BLOCK):
+                self.atb, self.atb_len, self.pool, self.pool_end = atb, n, pool, end
+                self.ctl = ctl
+                return
+        raise ValueError("no GC state found in mp_state_ctx (MicroPython not started yet?)")
 
     @staticmethod
     def words(ctl, at, n):
