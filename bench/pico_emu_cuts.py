@@ -89,8 +89,10 @@ def cut_at_random(ns):
     ns.update(play=play, emu=None)
 
     def boot():
-        table = d + "/table.json"
-        ns["emu"] = play.Emu(name, fw, d + "/flash.img").start(table if os.path.exists(table) else None)
+        table = d + "/table.json"  # the pieces: the emulator keeps it as its plans move them
+        if not os.path.exists(table):
+            json.dump([play.reading(ch, 0) for ch in range(48)], open(table, "w"))
+        ns["emu"] = play.Emu(name, fw, d + "/flash.img").start(table)
         ns["ctl"] = play.Ctl(d + "/ctl.sock")
         if "w" in ns:
             ns["w"].ctl = ns["ctl"]
