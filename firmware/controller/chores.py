@@ -39,6 +39,8 @@ def chores(ctl, now):
             return False
     else:
         ctl.chores_done = key
+        if ctl.session.log.area is None:
+            ctl.prepared = key  # (a log in a file: nothing to erase ahead)
     gc.collect()
     ctl.collected = ctl.changes
     return True

@@ -14,7 +14,7 @@ from turtles.rng import Rng
 
 from . import scenes
 from .buttons import Buttons
-from .chores import chores
+from .chores import PREPARE_MS, chores
 from .commands import run_command
 from .computer import Computer
 from .decide import GAME, RESTORE, TAKEN, decide
@@ -265,11 +265,12 @@ class Controller:
                 pass  # a snapshot in the log
             else:
                 key = self.changes + self.seen_version
-                if (self.chores_done == key and self.collected == self.changes
-                        and (self.prepared == key or session.log.area is None)):
+                if self.chores_done == key and self.collected == self.changes:
                     # chores() and the snapshots have nothing to do until the
-                    # game or the board changes: skipped until then (~0.25 ms)
-                    self.rested = self.chores_done
+                    # game or the board changes, or the log area's sectors
+                    # are to be erased ahead: skipped until then (~0.25 ms)
+                    still = self.prepared == key or hal.ticks_diff(now, self.stable_since) < PREPARE_MS
+                    self.rested = key if still else -1
                 computer = self.computer
                 if not computer.people or computer.hint_by is not None:
                     computer.tick(self)  # one slice of the computer's thought

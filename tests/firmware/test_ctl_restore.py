@@ -214,3 +214,27 @@ def test_a_game_log_an_earlier_release_wrote_still_restores():
         assert rig.ctl.session.game.result() == want.result(), name
         with open(rig.folder + "/game.log", "rb") as f:
             assert f.read() == data, name  # nothing found damaged, nothing rewritten
+
+
+def test_the_log_area_is_erased_ahead_only_once_the_board_has_been_still():
+    # The Turtleboard build: sectors are erased ahead of the log's end while
+    # the board has been still 2 s, one a quiet cycle, never while moves come.
+    rig = Rig("tortuga", area=True)
+    rig.new()
+    rig.show()
+    rig.run(100)
+    area = rig.log.area
+    for k in range(1, 5):  # the sectors ahead hold older data (as once the ring came round)
+        at = area._next_free(k - 1)
+        area.dev.writeblocks(at // 4096, b"\x00" * 256, 0)
+    area.ready = 0
+    rig.take("c1")
+    rig.put("c2")
+    rig.run(1500)
+    rig.take("g4")
+    rig.put("g3")
+    rig.run(1500)  # never still 2 s
+    assert rig.log.load()[1] == ["c1-c2", "g4-g3"]
+    assert area.erased == 0 and area.forced == 0
+    rig.run(1000)
+    assert area.erased == 4 and area.ready == 4 and area.forced == 0
