@@ -129,14 +129,14 @@ def cut_at_random(ns):
             pace.new_game(ns)
             continue
         steps = pace.pace_plan("fast", rnd, [(t, lft, p) for t, lft, p, _ in chosen])
-        steps[0]["delay_ns"] = int(rnd.uniform(0.2, 0.6) * 1e9)
+        steps[0]["delay_ns"] = int(rnd.uniform(0.1, 0.3) * 1e9)
         how = "program" if done % 2 == 0 else "instant"
         if how == "instant":
             i = rnd.randrange(len(steps))
             steps.insert(i + 1, {"on": "prev", "delay_ns": int(rnd.uniform(0, 120) * 1e6), "cut": True,
                                  "tag": "cut"})
         else:
-            per_move = 1 if kind == "romfs" else 4
+            per_move = 1 if kind == "romfs" else 2  # programs a move: a page; littlefs's ~2 a write
             n_prog = rnd.randint(1, per_move * len(chosen))
             when = rnd.choice(("before", "after"))
             ns["ctl"].cmd(cut_at_program={"n": n_prog, "when": when})
