@@ -120,15 +120,7 @@ def measure(kind, moves, env, project):
         if not line or json.loads(line[0][10:])["rc"]:
             raise SystemExit("turtleboard flash failed: " + (r.stdout + r.stderr)[-1500:])
         out["flash"] = json.loads(line[0][10:])
-        snippet = work / "newtime.py"
-        snippet.write_text(NEW_SNIPPET)
-        r = run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "run", str(snippet), timeout=900)
-        got = [x for x in r.stdout.splitlines() if x.startswith("NEWTIME")]
-        if got:
-            warm, news = json.loads("[" + got[0][8:].replace(" [", ", [") + "]")
-            out["new_ms"] = {"warm_up_at_boot": warm / 1000, "new": [n / 1000 for n in news]}
-        else:
-            out["new_ms"] = {"error": (r.stdout + r.stderr)[-500:]}
+        out["new_ms"] = time_new(env, work)
         # a fresh boot for the game (the emulator has no reset: power it off and on)
         run(env, py, str(scripts / "emuctl.py"), "stop", name)
         run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
@@ -151,6 +143,18 @@ def measure(kind, moves, env, project):
     finally:
         run(env, py, str(scripts / "emuctl.py"), "stop", name)
     return out
+
+
+def time_new(env, work):
+    # `new` timed on the device, as the host sends it (NEW_SNIPPET)
+    snippet = work / "newtime.py"
+    snippet.write_text(NEW_SNIPPET)
+    r = run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "run", str(snippet), timeout=1800)
+    got = [x for x in r.stdout.splitlines() if x.startswith("NEWTIME")]
+    if not got:
+        return {"error": (r.stdout + r.stderr)[-500:]}
+    warm, news = json.loads("[" + got[0][8:].replace(" [", ", [") + "]")
+    return {"warm_up_at_boot": warm / 1000, "new": [n / 1000 for n in news]}
 
 
 def quiet_cycles(env, name, seconds=4.0):
@@ -257,15 +261,7 @@ def new_and_boot(kind):
                 "--" + ("files" if kind == "stock" else "romfs"))
         if "FLASHTIME " not in r.stdout:
             raise SystemExit("turtleboard flash failed: " + (r.stdout + r.stderr)[-1500:])
-        (work / "newtime.py").write_text(NEW_SNIPPET)
-        r = run(env, env["VENV_BIN"] + "/mpremote", "connect", str(work / "tty"), "run", str(work / "newtime.py"),
-                timeout=1800)
-        got = [x for x in r.stdout.splitlines() if x.startswith("NEWTIME")]
-        if got:
-            warm, news = json.loads("[" + got[0][8:].replace(" [", ", [") + "]")
-            out["new_ms"] = {"warm_up_at_boot": warm / 1000, "new": [n / 1000 for n in news]}
-        else:
-            out["new_ms"] = {"error": (r.stdout + r.stderr)[-500:]}
+        out["new_ms"] = time_new(env, work)
         out["boot_to_hello_ms"] = boot_with_a_long_game(env, name, kind, work)
     finally:
         run(env, py, str(scripts / "emuctl.py"), "stop", name)

@@ -27,7 +27,6 @@ $EMU_ROOT/work/cuts-<image>-<pid>/cuts.json.
 import json
 import os
 import random
-import re
 import subprocess
 import sys
 import time
@@ -64,15 +63,7 @@ def main():
 def cut_at_random(ns):
     kind, cuts = sys.argv[1], int(sys.argv[2])
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 7
-    env = dict(os.environ)
-    project = Path("/tmp/tb-cuts-%d" % os.getpid())
-    (project / "src" / "turtleboard").mkdir(parents=True, exist_ok=True)
-    for link, target in ((project / "firmware", HERE.parent / "firmware"),
-                         (project / "src" / "turtleboard" / "boards", HERE.parent / "boards")):
-        if not link.exists():
-            link.symlink_to(target)
-    env["PROJECT"] = str(project)
-    os.environ.update(env)
+    env = pace.project_env("cuts")
     py = env["VENV_BIN"] + "/python"
     scripts = Path(env["EMU_ROOT"]) / "scripts"
     name = "cuts-%s-%d" % (kind, os.getpid())
@@ -111,20 +102,7 @@ def cut_at_random(ns):
     while done < cuts:
         fr, gm = ns["fr"], ns["gm"]
         g = gm.g
-        chosen = []
-        g2 = g.copy()
-        for _ in range(rnd.randint(2, 5)):
-            mv = [t for t in pace.safe_moves(play, g2) if not pace.ends(g2, t)]
-            if not mv:
-                break
-            text = rnd.choice(mv)
-            before = play.img_dict(g2)
-            g2.apply_text(text)
-            after = play.img_dict(g2)
-            src, dst = re.split(r"[-x]", text)
-            put = {dst: after[dst]}
-            put.update({c: after[c] for c in play.CELLS if c not in (src, dst) and before[c] != after[c]})
-            chosen.append((text, pace.channels(play, {src: 0}), pace.channels(play, put), g2.copy()))
+        chosen = pace.chain(play, g, rnd.randint(2, 5), rnd)
         if not chosen:
             pace.new_game(ns)
             continue

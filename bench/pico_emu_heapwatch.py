@@ -90,27 +90,19 @@ def playing(ns, heap, moves, seed):
     pace.new_game(ns)
     got = []
     while len(got) < moves:
-        g = gm.g
-        mv = [t for t in pace.safe_moves(play, g) if not pace.ends(g, t)]
-        if not mv:
+        one = pace.chain(play, gm.g, 1, rnd)
+        if not one:
             pace.new_game(ns)
             continue
-        text = rnd.choice(mv)
-        g2 = g.copy()
-        before = play.img_dict(g2)
-        g2.apply_text(text)
-        after = play.img_dict(g2)
-        src, dst = text.replace("x", "-").split("-")
-        put = {dst: after[dst]}
-        put.update({c: after[c] for c in play.CELLS if c not in (src, dst) and before[c] != after[c]})
+        text, lift, put, g2 = one[0]
         k = fr.mark()
-        ctl.cmd(plan=[{"on": "prev", "delay_ns": int(rnd.uniform(0.35, 1.3) * 1e9), "sensors": pace.channels(play, {src: 0})},
-                      {"on": "prev", "delay_ns": int(rnd.uniform(0.1, 0.25) * 1e9), "sensors": pace.channels(play, put)}])
+        ctl.cmd(plan=[{"on": "prev", "delay_ns": int(rnd.uniform(0.35, 1.3) * 1e9), "sensors": lift},
+                      {"on": "prev", "delay_ns": int(rnd.uniform(0.1, 0.25) * 1e9), "sensors": put}])
         a = fr.wait(lambda f: f["kind"] == "action", 300, since=k)
         if a is None or a["p"]["text"] != text:
             raise SystemExit("the move %s was not committed: %r" % (text, a and a["p"]))
         gm.g = g2
-        ns["w"].state.update(after)
+        ns["w"].state.update(play.img_dict(g2))
         while ctl.cmd(stats=1)["t"] < a["t"] * 1e6 + 1e9:
             time.sleep(0.1)
         got.append(heap.used()[0])
@@ -172,18 +164,10 @@ def restoring(env, name, kind, work, ctx):
 def main():
     kind = sys.argv[1]
     moves = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-    env = dict(os.environ)
+    env = pace.project_env("heap")
     image = env["FW_STOCK" if kind == "stock" else "FW_ROMFS"]
     elf = env.get("FW_STOCK_ELF" if kind == "stock" else "FW_ROMFS_ELF") or image[:-4] + ".elf"
     ctx = state_address(elf)
-    project = Path("/tmp/tb-heap-%d" % os.getpid())
-    (project / "src" / "turtleboard").mkdir(parents=True, exist_ok=True)
-    for link, target in ((project / "firmware", HERE.parent / "firmware"),
-                         (project / "src" / "turtleboard" / "boards", HERE.parent / "boards")):
-        if not link.exists():
-            link.symlink_to(target)
-    env["PROJECT"] = str(project)
-    os.environ.update(env)
     py = env["VENV_BIN"] + "/python"
     scripts = Path(env["EMU_ROOT"]) / "scripts"
     name = "heap-%s-%d" % (kind, os.getpid())

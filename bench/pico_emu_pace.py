@@ -114,22 +114,7 @@ def play_pace(ns, pace, n_moves, rnd):
     ch0 = []
     last_action_t = None
     while len(rows) < n_moves:
-        g = gm.g
-        chosen = []
-        g2 = g.copy()
-        for _ in range(chunk_size(pace, rnd, n_moves - len(rows))):
-            mv = [t for t in safe_moves(play, g2) if not ends(g2, t)]
-            if not mv:
-                break
-            text = rnd.choice(mv)
-            before = play.img_dict(g2)
-            g2.apply_text(text)
-            after = play.img_dict(g2)
-            src, dst = re.split(r"[-x]", text)
-            lift = channels(play, {src: 0})
-            put = channels(play, dict({dst: after[dst]}, **{c: after[c] for c in play.CELLS
-                                                             if c not in (src, dst) and before[c] != after[c]}))
-            chosen.append((text, lift, put, g2.copy()))
+        chosen = chain(play, gm.g, chunk_size(pace, rnd, n_moves - len(rows)), rnd)
         if not chosen:
             new_game(ns)
             continue
@@ -242,6 +227,40 @@ def safe_moves(play, g):
     return out
 
 
+def chain(play, g, n, rnd):
+    # n seeded moves on from game g (fewer where the game runs out of safe
+    # ones): [(text, the lift's readings, the put's readings, the game after)]
+    out = []
+    g2 = g.copy()
+    for _ in range(n):
+        mv = [t for t in safe_moves(play, g2) if not ends(g2, t)]
+        if not mv:
+            break
+        text = rnd.choice(mv)
+        before = play.img_dict(g2)
+        g2.apply_text(text)
+        after = play.img_dict(g2)
+        src, dst = re.split(r"[-x]", text)
+        put = {dst: after[dst]}
+        put.update({c: after[c] for c in play.CELLS if c not in (src, dst) and before[c] != after[c]})
+        out.append((text, channels(play, {src: 0}), channels(play, put), g2.copy()))
+    return out
+
+
+def project_env(what):
+    # The environment for the harness, whose scripts read the engine and the
+    # board files from PROJECT: a folder of links to this checkout's.
+    project = Path("/tmp/tb-%s-%d" % (what, os.getpid()))
+    (project / "src" / "turtleboard").mkdir(parents=True, exist_ok=True)
+    for link, target in ((project / "firmware", REPO / "firmware"),
+                         (project / "src" / "turtleboard" / "boards", REPO / "boards")):
+        if not link.exists():
+            link.symlink_to(target)
+    env = dict(os.environ, PROJECT=str(project))
+    os.environ.update(env)
+    return env
+
+
 def ends(g, t):
     g2 = g.copy()
     g2.apply_text(t)
@@ -312,7 +331,6 @@ def measure(kind, paces, n_moves, seed, env):
             raise SystemExit("turtleboard flash failed: " + (r.stdout + r.stderr)[-1500:])
         run(env, py, str(scripts / "emuctl.py"), "stop", name)
         run(env, py, str(scripts / "emuctl.py"), "start", name, kind)
-        os.environ.update(env)
         ns = attach(name)
         try:
             for pace in paces:
@@ -347,13 +365,7 @@ def main():
     bad = [p for p in paces if p not in PACES]
     if bad:
         sys.exit("no pace %s; the paces are %s" % (", ".join(bad), ", ".join(PACES)))
-    project = Path("/tmp/tb-pace-%d" % os.getpid())  # the harness reads the engine and boards from PROJECT
-    (project / "src" / "turtleboard").mkdir(parents=True, exist_ok=True)
-    for link, target in ((project / "firmware", REPO / "firmware"),
-                         (project / "src" / "turtleboard" / "boards", REPO / "boards")):
-        if not link.exists():
-            link.symlink_to(target)
-    env = dict(os.environ, PROJECT=str(project))
+    env = project_env("pace")
     commit = subprocess.run(["git", "-C", str(REPO), "describe", "--always", "--dirty"],
                             capture_output=True, text=True).stdout.strip()
     for kind in kinds:

@@ -45,6 +45,15 @@ def _again(folder):
     return _log(folder)
 
 
+def _game(folder, actions=("1-3", "2 5", "4-6")):
+    # A Mahé game in a fresh area, these actions played.
+    log = _log(folder)
+    log.begin("mahe", 2)
+    for text in actions:
+        log.append(text)
+    return log
+
+
 def test_round_trip_one_page_program_an_action_no_erase():
     folder = scratch("area")
     log = _log(folder, True)
@@ -64,10 +73,7 @@ def test_round_trip_one_page_program_an_action_no_erase():
 
 def test_takeback_and_snapshot_lines_as_in_a_file():
     folder = scratch("area")
-    log = _log(folder)
-    log.begin("mahe", 2)
-    for t in ("1-3", "roll 4", "2 5"):
-        log.append(t)
+    log = _game(folder, ("1-3", "roll 4", "2 5"))
     log.pop()
     log.snapshot(0x1234, "[2]")
     log.append("x")
@@ -78,9 +84,7 @@ def test_takeback_and_snapshot_lines_as_in_a_file():
 
 def test_a_new_game_begins_at_the_next_erased_sector_with_the_next_number():
     folder = scratch("area")
-    log = _log(folder)
-    log.begin("mahe", 2)
-    log.append("1-3")
+    log = _game(folder, ("1-3",))
     first = log.area.start
     log.begin("race", 4)
     assert log.area.start == (first + SECTOR) % SIZE and log.area.number == 2
@@ -91,10 +95,7 @@ def test_a_new_game_begins_at_the_next_erased_sector_with_the_next_number():
 
 def test_a_torn_write_is_dropped_and_the_game_copied_whole_before_the_next_append():
     folder = scratch("area")
-    log = _log(folder)
-    log.begin("mahe", 2)
-    log.append("1-3")
-    log.append("2 5")
+    log = _game(folder, ("1-3", "2 5"))
     # a power cut in the middle of the next line's page program
     area = log.area
     torn = seal("A 4-6").encode()[:5]
@@ -109,10 +110,7 @@ def test_a_torn_write_is_dropped_and_the_game_copied_whole_before_the_next_appen
 
 def test_a_copy_cut_before_its_header_leaves_the_game_before_it():
     folder = scratch("area")
-    log = _log(folder)
-    log.begin("mahe", 2)
-    for t in ("1-3", "2 5", "4-6"):
-        log.append(t)
+    log = _game(folder)
 
     def cut(lines):
         n = 0
@@ -133,10 +131,7 @@ def test_a_copy_cut_before_its_header_leaves_the_game_before_it():
 
 def test_damage_in_the_middle_is_reported_kept_and_the_good_lines_copied():
     folder = scratch("area")
-    log = _log(folder)
-    log.begin("mahe", 2)
-    for t in ("1-3", "2 5", "4-6"):
-        log.append(t)
+    log = _game(folder)
     # a bit flipped in the second action's text ("2 5" -> "2 4"): NOR can clear bits
     area = log.area
     at = area.start + bytes(area.mem[area.start:area.start + area.end]).find(b"A 2 5") + 4
