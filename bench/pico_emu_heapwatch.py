@@ -11,10 +11,10 @@ still 300 ms, and a quiet cycle allocates nothing).
 plays MOVES (30) seeded Tortuga moves through the sensors at the human pace
 (bench/pico_emu_pace.py's), then boots with the 900-action Mahe game in the
 log (bench/pico_emu.py's) sampling the table as fast as the control socket
-answers: the highest heap in use during the restore, and the heap just after
-each collection the firmware made then (a sample after a fall of 4 KB or
-more: the live heap at that moment; their highest is the restore's live peak
-as sampled).
+answers: the highest heap in use during the restore; and the heap just after
+each collection the firmware makes, counted by the emulator itself the
+moment gc_collect_end() resets the allocator's index (the harness's
+`gcwatch`): the live heap then; their highest is the restore's live peak.
 
 The address of MicroPython's state (`mp_state_ctx`) comes from the image's
 ELF: $FW_STOCK / $FW_ROMFS with .elf for .bin, or FW_STOCK_ELF / FW_ROMFS_ELF.
@@ -62,6 +62,7 @@ class Heap:
             if (0x20000000 <= atb < 0x20042000 and 0 < n < 16384 and 0 <= ftb - atb - n < 4
                     and ftb < pool < end <= 0x20042000 and 0 <= end - pool - n * 4 * BLOCK < 4 * BLOCK):
                 self.atb, self.atb_len, self.pool, self.pool_end = atb, n, pool, end
+                self.last_free = ctx + 4 * (i + 5)  # gc_last_free_atb_index: gc_collect_end() sets it to 0
                 self.ctl = ctl
                 return
         raise ValueError("no GC state found in mp_state_ctx (MicroPython not started yet?)")
@@ -70,6 +71,15 @@ class Heap:
     def words(ctl, at, n):
         raw = bytes.fromhex(ctl.cmd(mem=[[at, 4 * n]])["mem"][0])
         return [int.from_bytes(raw[4 * i:4 * i + 4], "little") for i in range(n)]
+
+    def watch(self):
+        # From now on the emulator counts the heap in use at the end of each
+        # collection the firmware makes (the harness's `gcwatch`).
+        self.ctl.cmd(gcwatch={"at": self.last_free, "atb": self.atb, "len": self.atb_len})
+
+    def collections(self):
+        # -> [(emulated ns, bytes in use just after a collection)] since watch()
+        return [tuple(x) for x in self.ctl.cmd(gcseen=1)["gcseen"]]
 
     def used(self):
         # -> (bytes in blocks not free, emulated ns)
@@ -89,6 +99,7 @@ def playing(ns, heap, moves, seed):
     rnd = random.Random(seed)
     pace.new_game(ns)
     got = []
+    heap.watch()
     while len(got) < moves:
         one = pace.chain(play, gm.g, 1, rnd)
         if not one:
@@ -106,7 +117,7 @@ def playing(ns, heap, moves, seed):
         while ctl.cmd(stats=1)["t"] < a["t"] * 1e6 + 1e9:
             time.sleep(0.1)
         got.append(heap.used()[0])
-    return got
+    return got, [u for _, u in heap.collections()]
 
 
 def restoring(env, name, kind, work, ctx):
@@ -143,6 +154,7 @@ def restoring(env, name, kind, work, ctx):
         if heap is None:
             try:
                 heap = Heap(ctl, ctx)  # (once MicroPython has set up its heap)
+                heap.watch()
             except ValueError:
                 time.sleep(0.05)
                 continue
@@ -153,11 +165,13 @@ def restoring(env, name, kind, work, ctx):
             hello = stats["hello_ns"]
         if hello is not None and t > hello + 1e9:
             break
-    after_collect = [b for (_, a), (_, b) in zip(samples, samples[1:]) if b < a - 4096]
+    collected = heap.collections() if heap is not None else []
+    before = [u for t, u in collected if hello is None or t <= hello]
     return {"samples": len(samples), "hello_ms": hello and hello / 1e6,
             "highest_in_use_bytes": max(u for _, u in samples) if samples else None,
-            "after_a_collection_bytes": sorted(after_collect)[-5:],
-            "live_peak_as_sampled_bytes": max(after_collect) if after_collect else None,
+            "collections_before_hello": len(before),
+            "live_peak_bytes": max(before) if before else None,
+            "after_each_collection_bytes": before,
             "one_second_after_hello_bytes": samples[-1][1] if samples else None}
 
 
@@ -186,8 +200,9 @@ def main():
         try:
             heap = Heap(ns["ctl"], ctx)
             out["heap_pool_bytes"] = heap.pool_end - heap.pool
-            got = playing(ns, heap, moves, 5)
+            got, collected = playing(ns, heap, moves, 5)
             out["playing_tortuga_bytes"] = dict(summary(got), moves=len(got))
+            out["playing_after_each_collection_bytes"] = summary(collected)
         finally:
             ns["host"].close()
         out["restore_mahe_900"] = restoring(env, name, kind, work, ctx)
