@@ -21,7 +21,6 @@ from .logline import GameLogError
 SECTOR = 4096  # the flash's erase unit
 PAGE = 256  # its program unit: every write programs whole pages, 0xff where nothing changes
 RESERVE = 4  # sectors kept erased ahead of the end (16 KB: ~800 Mahé actions)
-BLANK = b"\xff" * PAGE
 
 
 class LogArea:
@@ -32,7 +31,8 @@ class LogArea:
         self.sectors = self.size // SECTOR
         self.most = self.sectors // 2 * SECTOR  # the most a game holds: a copy of it always fits
         self.path = path  # the log's name: its report and damaged copy are files of that name
-        self.page = bytearray(PAGE)
+        self.page = bytearray(b"\xff" * PAGE)  # all 0xff between writes: a page program changes only what it sets
+        self.at = 0  # where reading the game as a file is (open(), read(), readline(), seek())
         self.found = False  # find() done
         self.start = None  # where the current game begins (a sector's start), or None
         self.end = 0  # its length in bytes: it ends at start + end
@@ -81,16 +81,42 @@ class LogArea:
         end = bytes(mem[a:a + 1024]).find(b"\n")
         return bytes(mem[a:a + end + 1]) if end > 0 else None
 
-    # ---- reading (logscan reads the game as a file) ------------------------
+    # ---- reading: the game as a file, for logscan -----------------------------
 
     def open(self):
+        # The game from its start, read as a file (read, readline, seek, close).
         if not self.found:
             self.find()
         if self.start is None:
             raise OSError(2, "no game in the log area")
-        return _Reader(self)
+        self.at = 0
+        return self
 
-    def read(self, at, n):
+    def read(self, n=-1):
+        got = self.bytes_at(self.at, self.end if n < 0 else n)
+        self.at += len(got)
+        return got
+
+    def readline(self):
+        line = b""
+        while True:
+            chunk = self.bytes_at(self.at, 128)
+            if not chunk:
+                return line
+            k = chunk.find(b"\n") + 1
+            if k:
+                self.at += k
+                return line + chunk[:k]
+            self.at += len(chunk)
+            line += chunk
+
+    def seek(self, at):
+        self.at = at
+
+    def close(self):
+        pass
+
+    def bytes_at(self, at, n):
         # n bytes of the game from its byte `at` (fewer at its end).
         n = min(n, self.end - at)
         if n <= 0:
@@ -111,10 +137,12 @@ class LogArea:
         off = at % PAGE
         if off + n < PAGE and at % SECTOR:  # one page, no sector edge reached: the common case, lean
             page = self.page
-            page[:] = BLANK
             page[off:off + n] = data
             a = at % self.size
-            self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
+            try:
+                self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
+            finally:
+                page[off:off + n] = b"\xff" * n
         else:
             self._program(at, data, self.start + self.most)
         self.end += n
@@ -208,9 +236,11 @@ class LogArea:
             a = (at + i) % size
             off = a % PAGE
             k = min(PAGE - off, n - i)
-            page[:] = BLANK
             page[off:off + k] = data[i:i + k]
-            self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
+            try:
+                self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
+            finally:
+                page[off:off + k] = b"\xff" * k
             i += k
 
     def _next_free(self, k):
@@ -227,7 +257,7 @@ class LogArea:
     def _blank(self, a):
         mem = self.mem
         for p in range(a, a + SECTOR, PAGE):
-            if mem[p:p + PAGE] != BLANK:
+            if mem[p:p + PAGE] != self.page:  # (all 0xff)
                 return False
         return True
 
@@ -255,34 +285,3 @@ def _number(line):
     except (ValueError, AttributeError):
         return None
     return k if isinstance(k, int) else None
-
-
-class _Reader:
-    # The game as a file, for logscan: read, readline, seek, close.
-    def __init__(self, area):
-        self.area = area
-        self.at = 0
-
-    def read(self, n=-1):
-        got = self.area.read(self.at, self.area.end if n < 0 else n)
-        self.at += len(got)
-        return got
-
-    def readline(self):
-        line = b""
-        while True:
-            chunk = self.area.read(self.at, 128)
-            if not chunk:
-                return line
-            k = chunk.find(b"\n") + 1
-            if k:
-                self.at += k
-                return line + chunk[:k]
-            self.at += len(chunk)
-            line += chunk
-
-    def seek(self, at):
-        self.at = at
-
-    def close(self):
-        pass
