@@ -14,7 +14,7 @@ from turtles.rng import Rng
 
 from . import scenes
 from .buttons import Buttons
-from .chores import PREPARE_MS, chores
+from .chores import PREPARE_MS, chores, collect
 from .commands import run_command
 from .computer import Computer
 from .decide import GAME, RESTORE, TAKEN, decide
@@ -72,6 +72,7 @@ class Controller:
         self.selftest = None     # a running self-test (controller/selftest.py)
         self.chores_done = -1    # the change after which chores() last finished
         self.collected = 0       # self.changes at the last collection (chores())
+        self.collect_first = False  # a commit's garbage to collect in the next cycle (chores.collect)
         self.prepared = -1       # chores_done once the log area had its sectors erased ahead (chores())
         self.rested = -1         # chores_done once chores and snapshots had nothing left (step())
 
@@ -144,6 +145,7 @@ class Controller:
             self.must_match = GAME
         self.changed(after)
         self.committed = True
+        self.collect_first = True
         self.link.send_action(len(game.history), text, session.hash(), by)
         return True
 
@@ -171,6 +173,7 @@ class Controller:
         close_prompt(self, None)
         self.changed()
         self.committed = True
+        self.collect_first = True
         self.link.send_undone(len(game.history), session.hash())
 
     # ---- the host ----------------------------------------------------------
@@ -223,6 +226,9 @@ class Controller:
                 self.hold_from = now
             if hal.ticks_diff(now, self.hold_from) < HOLD_WINDOWS * sensing.stable_ms:
                 return
+        if self.collect_first:
+            collect(self)  # the cycle after a commit: its garbage, before the next move comes
+            return
         rounds = 0
         self.committed = False
         looked = self.look_first and self.dirty and self.pos is None and self.session.game is not None

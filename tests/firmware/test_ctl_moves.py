@@ -398,3 +398,18 @@ def test_no_commit_while_a_change_is_inside_the_stability_window():
     rig.put(other, game.image()[game.cells().index(other)])  # set back: the image never changed
     got = rig.run(100)
     assert actions(got) == ["c1-c2"]
+
+
+def test_a_commits_garbage_is_collected_in_the_cycle_after_it():
+    # Before the next move can come (a person lifts the next turtle 30 ms
+    # after the frame at the quickest), not between that lift and its put.
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    for _ in range(40):
+        if actions(rig.run(5)):
+            break
+    changes = rig.ctl.changes
+    assert rig.ctl.collected < changes  # the commit's cycle sent its frame, nothing more
+    rig.run(5)  # the next cycle
+    assert rig.ctl.collected == changes
