@@ -10,8 +10,10 @@ Paces (the pace each move actually got is recorded with it):
   fast    chains of 2-5 moves: the next lift 30-80 ms after the last `action`
           frame, put down 40-120 ms after the lift (a chain begins 0.6-1.2 s
           after the one before)
-  flash   each lift lands inside the next flash operation (an erase or a page
-          program, at a random point of the chip's busy time), put 40-120 ms later
+  flash   each lift lands inside the next flash operation that begins 15 ms
+          or more after the last put (the last move's commit writing its log
+          line: an erase or a page program, at a random point of the chip's busy
+          time), put 40-120 ms later
 
 Per pace and image: sensor change (the put) -> `action` frame, the cycle
 that committed (the control cycle holding the frame, from the scans of
@@ -77,7 +79,10 @@ def pace_plan(pace, rnd, moves):
             on, d1 = "prev", min(d1, 600)
         lift_step = {"on": on, "delay_ns": int(d1 * 1e6), "sensors": lift, "tag": "lift %s" % text}
         if on == "flash":
-            lift_step.update(kind="any", frac=rnd.uniform(0.05, 0.95), timeout_ns=int(4e9))
+            # inside the next flash operation that begins 15 ms or more after the last put:
+            # the last move's own write (a filesystem's is an erase and a few programs), not
+            # the end of the one before it
+            lift_step.update(kind="any", frac=rnd.uniform(0.05, 0.95), timeout_ns=int(4e9), after_ns=int(15e6))
         steps.append(lift_step)
         steps.append({"on": "prev", "delay_ns": int(d2 * 1e6), "sensors": put, "tag": "put %s" % text})
     return steps
