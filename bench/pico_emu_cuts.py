@@ -37,6 +37,22 @@ sys.path.insert(0, str(HERE))
 import pico_emu_pace as pace  # noqa: E402
 
 RESULTS = HERE / "results" / "pico-emu.json"
+READ_ALL = """import os
+def read(d):
+    n = 0
+    for name, kind, *_ in os.ilistdir(d):
+        path = d + "/" + name if d != "/" else "/" + name
+        if path == "/rom":
+            continue
+        if kind == 0x4000:
+            n += read(path)
+        else:
+            open(path, "rb").read()
+            n += 1
+    return n
+print(sorted(os.listdir()), os.statvfs("/"))
+print("READ OK", read("/"), "files")
+"""
 
 
 def state_of(play, ch, v):
@@ -198,9 +214,7 @@ def cut_at_random(ns):
             pace.new_game(ns)
     ns["host"].close()
     time.sleep(1)
-    out = subprocess.run([env["VENV_BIN"] + "/mpremote", "connect", d + "/tty", "exec",
-                          "import os\nprint(sorted(os.listdir()), os.statvfs('/'))\n"
-                          "for f in os.listdir():\n if not f.startswith('rom'):\n  open(f,'rb').read()\nprint('READ OK')"],
+    out = subprocess.run([env["VENV_BIN"] + "/mpremote", "connect", d + "/tty", "exec", READ_ALL],
                          capture_output=True, text=True, timeout=300)
     res["filesystem"] = (out.stdout + out.stderr).strip()[-400:]
     stats = {"image": res["image"], "flash_timing": "typ", "cuts": len(res["cuts"]),
