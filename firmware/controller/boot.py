@@ -16,7 +16,7 @@ from turtles import game_class
 from .board import BoardError, load_board
 from .commands import FW_VERSION, PROTO_VERSION, flash_trouble, send_hello
 from .control import Controller
-from .gamelog import GameLog
+from .gamelog import GameLog, log_area
 from .link import Link
 from .matcher import Position
 from .sensing import Sensing
@@ -55,7 +55,7 @@ def start(platform_hal):
     board.keep_small()
     hal = platform_hal(board)
     sensing = Sensing(hal, board)
-    log = GameLog(LOG_FILE)
+    log = GameLog(LOG_FILE, log_area(LOG_FILE))  # a raw flash area where the build has one
     trouble = None
     try:
         sensing.calibrate(meanwhile=log.read_ahead)  # the log read while it waits between samples

@@ -15,7 +15,7 @@ from turtles.rng import Rng
 
 from . import flows, scenes
 from .buttons import Buttons
-from .chores import chores
+from .chores import PREPARE_MS, chores, collect
 from .commands import run_command
 from .computer import Computer
 from .decide import GAME, RESTORE, TAKEN, decide
@@ -78,6 +78,8 @@ class Controller:
         self.selftest = None     # a running self-test (controller/selftest.py)
         self.chores_done = -1    # the change after which chores() last finished
         self.collected = 0       # self.changes at the last collection (chores())
+        self.collect_first = False  # a commit's garbage to collect in the next cycle (chores.collect)
+        self.prepared = -1       # chores_done once the log area had its sectors erased ahead (chores())
         self.rested = -1         # chores_done once chores and snapshots had nothing left (step())
         self.recal = None        # the calibration check's finding (recalibrated())
 
@@ -150,16 +152,14 @@ class Controller:
         return self.pos
 
     def commit(self, action, by, on_board=False):
-        # Log first (a move read off the board: queued, on flash by
-        # chores()), then apply, then report. False if it could not be logged.
+        # Log first (on flash before its `action` frame goes out: nothing
+        # reported is lost to a power cut), then apply, then report. False
+        # if it could not be logged.
         session = self.session
         game = session.game
         text = game.action_text(action)
         try:
-            if by == "sensors":
-                session.log.queue(text)  # to flash by chores(): the pieces show it again after a power cut
-            else:
-                session.log.append(text)
+            session.log.append(text)
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
@@ -177,6 +177,7 @@ class Controller:
             self.must_match = GAME
         self.changed(after)
         self.committed = True
+        self.collect_first = True
         self.link.send_action(len(game.history), text, session.hash(), by, bust)
         return True
 
@@ -249,6 +250,7 @@ class Controller:
         self.last_by = None
         self.last_bust = False
         self.display.shown_dice = 0
+        self.collect_first = True
         self.link.send_undone(len(game.history), session.hash())
 
     # ---- the host ----------------------------------------------------------
@@ -301,6 +303,9 @@ class Controller:
                 self.hold_from = now
             if hal.ticks_diff(now, self.hold_from) < HOLD_WINDOWS * sensing.stable_ms:
                 return
+        if self.collect_first:
+            collect(self)  # the cycle after a commit: its garbage, before the next move comes
+            return
         rounds = 0
         self.committed = False
         looked = self.look_first and self.dirty and self.pos is None and self.session.game is not None
@@ -336,16 +341,19 @@ class Controller:
             elif game is not None and game.history.pack():
                 pass  # a commit's history entry, packed
             elif restless and not unsent and chores(self, now):
-                pass  # the log written behind, a garbage collection
+                pass  # a garbage collection, the log area erased ahead
             elif not unsent and sensing.check(now):
                 pass  # the sensors' slow checks, when due
             elif restless and session.keep_snapshot():
                 pass  # a snapshot in the log
             else:
-                if self.chores_done == self.changes + self.seen_version and self.collected == self.changes:
+                key = self.changes + self.seen_version
+                if self.chores_done == key and self.collected == self.changes:
                     # chores() and the snapshots have nothing to do until the
-                    # game or the board changes: skipped until then (~0.25 ms)
-                    self.rested = self.chores_done
+                    # game or the board changes, or the log area's sectors
+                    # are to be erased ahead: skipped until then (~0.25 ms)
+                    still = self.prepared == key or hal.ticks_diff(now, self.stable_since) < PREPARE_MS
+                    self.rested = key if still else -1
                 computer = self.computer
                 if not computer.people or computer.hint_by is not None:
                     computer.tick(self)  # one slice of the computer's thought

@@ -11,12 +11,13 @@
 # (`report`) until a host says it has seen it (forget_report), so a host that
 # connects later still hears of it.
 #
-# Writing behind: queue() keeps an action in RAM until write_pending() puts
-# every queued line on flash in one write, so that no flash write (a page
-# program, often a sector erase: littlefs copies a file's last block to a
-# fresh one on each append) stands between a move on the board and its
-# `action` frame. Only for actions the board's sensors see again after a
-# power cut; a takeback of a queued action just drops it.
+# Every action is on flash when append() returns, so the controller sends
+# its `action` frame after it: nothing reported is lost to a power cut. On a
+# filesystem an append costs a sector erase (littlefs copies a file's last
+# block to a fresh one, ~45 ms on a Pico); where the MicroPython build gives
+# a raw log area outside the filesystem (log_area(), flashlog.py) the same
+# lines cost a page program (~0.7 ms), with sectors erased ahead while the
+# board is still (prepare()).
 
 import os
 
@@ -32,6 +33,19 @@ def unseal(line):
     return _scan().unseal(line)
 
 
+def log_area(path):
+    # The raw log area of this MicroPython build (the Turtleboard's: its
+    # frozen module `turtleboard_log`; the virtual Pico's: a file), as the
+    # log `path`, or None: the log is then the file `path`.
+    try:
+        from turtleboard_log import area  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    from .flashlog import LogArea
+
+    return LogArea(area(), path)
+
+
 def _scan():
     # The log's reader, imported when the log is read back: at boot (the
     # device drops it once the game is restored, controller/boot.py) and
@@ -42,8 +56,10 @@ def _scan():
 
 
 class GameLog:
-    def __init__(self, path="game.log"):
-        self.path = path
+    def __init__(self, path="game.log", area=None):
+        self.path = path  # the log's file, or (with an area) the name of its report and damaged copy
+        self.area = area  # a LogArea (flashlog.py) holding the log, or None
+        self._src = path if area is None else area  # what the log's reader opens
         self.dropped = 0  # damaged lines dropped by the last scan()
         self.damage = None  # what the last scan() found damaged (not a torn end)
         self.count = 0  # actions in the game (after scan or begin)
@@ -51,7 +67,6 @@ class GameLog:
         self._kept = []  # where the actions scan() found start in the file
         self._snap = None  # (n, where) of the last snapshot scan() found good
         self.snapped = 0  # the actions the last good snapshot in the file follows
-        self._queue = []  # texts of actions queued, not yet on flash (queue())
         self.report = None  # what damage the log had, until a host has seen it (<log>.report)
         self._ahead = None  # type: tuple | None  # (the boot's scan read ahead, [what it found]): read_ahead()
 
@@ -59,8 +74,7 @@ class GameLog:
         # Start a new game: the old log is replaced at once, never half.
         header = {"game": game, "players": players, "options": options or {},
                   "extra": extra or {}}
-        self._queue = []  # the old game's: a new game replaces them
-        self._replace([seal("H " + dumps(header))])
+        self._replace([self._header(header)])
         self._clean = True
         self.count = 0
         self.snapped = 0
@@ -71,30 +85,14 @@ class GameLog:
         self._write(seal("A " + text))
         self.count += 1
 
-    def queue(self, text):
-        # One committed action, kept in RAM: on flash at the next
-        # write_pending() (or any write: they go first, in order).
-        self._check_text(text)
-        self._queue.append(text)
-        self.count += 1
-
-    def pending(self):
-        # How many actions are queued, not yet on flash.
-        return len(self._queue)
-
-    def write_pending(self):
-        # The queued actions on flash, in one write. -> how many there were.
-        n = len(self._queue)
-        if n:
-            self._write("")
-        return n
+    def prepare(self):
+        # While the board is still: one sector of the log area erased ahead
+        # (~45 ms on a Pico). -> True if that was done, False when nothing
+        # is left to do (always, for a log in a file).
+        return self.area is not None and self.area.prepare()
 
     def pop(self):
         # One takeback of the last action.
-        if self._queue:  # never written: nothing to write either
-            self._queue.pop()
-            self.count -= 1
-            return
         if self._clean and self.count == 0:
             raise GameLogError("no action to take back")
         self._write(seal("U"))
@@ -113,7 +111,7 @@ class GameLog:
         # found, or None.
         if self._snap is None:
             return None
-        return _scan().read_snapshot(self.path, self._snap[0], self._snap[1])
+        return _scan().read_snapshot(self._src, self._snap[0], self._snap[1])
 
     def load(self):
         # -> (header dict, [action texts]) or None when there is no game.
@@ -128,7 +126,7 @@ class GameLog:
         # file is read (or the reading failed: scan() tries again and says why).
         if self._ahead is None:
             found = [None]
-            self._ahead = (_scan().scanning(self.path, found), found)
+            self._ahead = (_scan().scanning(self._src, found), found)
         try:
             next(self._ahead[0])
             return True
@@ -156,8 +154,10 @@ class GameLog:
                 pass
             found = ahead[1][0]
         else:
-            found = reader.scan(self.path)
+            found = reader.scan(self._src)
         if found is None:
+            if self.area is not None:
+                return None
             # A new game was written but the power went before its rename
             # (only where rename cannot replace a file): finish the job.
             found = reader.scan(self.path + ".tmp")
@@ -166,8 +166,8 @@ class GameLog:
             os.rename(self.path + ".tmp", self.path)
         header, kept, dropped, aside, snap, mend = found
         if aside:
-            self.damage, copied = reader.describe(self.path, header, kept, dropped, aside)
-            if header is None and (copied or aside[0][0] == 0):
+            self.damage, copied = reader.describe(self._src, header, kept, dropped, aside)
+            if header is None and (copied or aside[0][0] == 0) and self.area is None:
                 os.remove(self.path)  # its copy is in .bad; the next boot is clean
             self.add_report(self.damage)
         if header is None:
@@ -178,7 +178,7 @@ class GameLog:
         if dropped or aside or mend:
             # Rewrite without the damage, so the next append starts clean.
             self._replace(self._lines(header))
-            found = reader.scan(self.path)
+            found = reader.scan(self._src)
             self._kept = found[1]
             snap = self._snap = found[4]
         self.snapped = snap[0] if snap is not None else 0
@@ -216,19 +216,19 @@ class GameLog:
     def actions(self, start=0, stop=None):
         # The texts of the actions scan() found, in order from action
         # `start` (0: the first) up to `stop` (None: the last), read one by one.
-        return _scan().read_actions(self.path, self._kept, start, stop)
+        return _scan().read_actions(self._src, self._kept, start, stop)
 
     def keep_copy(self):
         # Copy the log whole to <log>.bad before anything rewrites it.
         # -> (done, where it went, said for a message).
-        return _scan().keep_copy(self.path)
+        return _scan().keep_copy(self._src)
 
     # ---- inside ----------------------------------------------------------
 
     def _lines(self, header):
         # The log's good lines again: the header, the actions, the last snapshot.
         snap = self.last_snapshot()
-        yield seal("H " + dumps(header))
+        yield self._header(header)
         k = 0
         for text in self.actions():
             if snap is not None and k == snap[0]:
@@ -238,44 +238,50 @@ class GameLog:
         if snap is not None and k == snap[0]:
             yield seal("S %d %08x %s" % snap)
 
+    def _header(self, header):
+        # The header line; in a log area, with the game's number in the ring.
+        if self.area is not None:
+            header = dict(header)
+            header["log"] = self.area.number + 1
+        return seal("H " + dumps(header))
+
     def _check_text(self, text):
         if not isinstance(text, str) or not text or "\n" in text or "\r" in text or len(text) > MAX_ACTION:
             raise GameLogError("an action text is one non-empty line of at most %d characters, not %r" % (
                 MAX_ACTION, text))
 
     def _write(self, line):
-        # `line` after the queued actions' lines, in one append; the queue
-        # is emptied once they are all on flash.
-        queued = self._queue
+        # One line appended, on flash when this returns.
         if not self._clean:
-            # Never append after a torn line: scan() first repairs the file.
-            want = self.count  # the game's actions, the queued ones too
+            # Never append after a torn line: scan() first repairs the log.
             if self.scan() is None:
                 raise GameLogError("no game in %s to add to; begin() one first" % self.path)
-            if queued:
-                done = self.count - (want - len(queued))  # put on flash by a write that then failed
-                if done > 0:
-                    queued = self._queue = queued[done:]
-                self.count = want
             if line.startswith("U ") and self.count == 0:
                 raise GameLogError("no action to take back")
         self._clean = False  # until the write is done: a failed one is looked at again
+        if self.area is not None:
+            try:
+                self.area.append(line.encode())
+            except Exception:
+                self.area.found = False  # where the game ends is read again
+                raise
+            self._clean = True
+            return
         f = open(self.path, "a")
         try:
-            for text in queued:
-                f.write(seal("A " + text))
             f.write(line)
             f.flush()
             sync(f)
         finally:
             f.close()
         self._clean = True
-        if queued:
-            self._queue = []
 
     def _replace(self, lines):
-        # `lines`: the new file's lines, written to a new file that is then
-        # renamed over the log.
+        # `lines`: the new log's lines, written to a new file that is then
+        # renamed over the log (in a log area: from its next erased sector).
+        if self.area is not None:
+            self.area.begin(lines)
+            return
         tmp = self.path + ".tmp"
         f = open(tmp, "w")
         try:

@@ -44,6 +44,11 @@ if sys.implementation.name == "micropython":  # (CPython may find a `micropython
         pass
 
 
+def _open(path):
+    # The log to read: a file's path, or a log area (flashlog.py).
+    return open(path, "rb") if isinstance(path, str) else path.open()
+
+
 def unseal(line):
     # The body of a good line, or None for a torn or damaged one.
     return _body(line.encode())
@@ -70,7 +75,7 @@ def scanning(path, found):
     # so that boot can scan while calibration waits between its samples;
     # puts what scan() returns in found[0] at the end.
     try:
-        f = open(path, "rb")
+        f = _open(path)
     except OSError:
         return
     header = None
@@ -200,7 +205,7 @@ def _lines(f, size=512):
 def read_snapshot(path, n, where):
     # -> (n, state hash, state text) of the snapshot line at offset `where`,
     # or None when it is no longer good there (the file changed).
-    f = open(path, "rb")
+    f = _open(path)
     try:
         f.seek(where)
         body = _body(f.readline())
@@ -219,7 +224,7 @@ def read_actions(path, kept, start=0, stop=None):
     end = len(kept) if stop is None else min(stop, len(kept))
     if start >= end:
         return
-    f = open(path, "rb")
+    f = _open(path)
     try:
         at = kept[start]
         f.seek(at)
@@ -268,9 +273,9 @@ def describe(path, header, kept, dropped, aside):
 def keep_copy(path):
     # Copy the log whole to <log>.bad (a chunk at a time) before anything
     # rewrites it. -> (done, where it went, said for a message).
-    bad = path + ".bad"
+    bad = (path if isinstance(path, str) else path.path) + ".bad"
     try:
-        src = open(path, "rb")
+        src = _open(path)
         try:
             dst = open(bad, "wb")
             try:

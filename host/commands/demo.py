@@ -218,11 +218,11 @@ def _play(args, view, plain, temp, sim_dir, lock, board, board_path, rules, opti
     refused = False
     try:
         device.prepare(sim_dir, board_path, fresh_firmware=True)
-        for name in ("game.log", "calibration.txt"):  # a fresh board, a fresh game
-            try:
-                os.unlink(os.path.join(sim_dir, "flash", name))
-            except OSError:
-                pass
+        device.forget_game(sim_dir)  # a fresh board, a fresh game
+        try:
+            os.unlink(os.path.join(sim_dir, "flash", "calibration.txt"))
+        except OSError:
+            pass
         world = World(board, os.path.join(sim_dir, "world"), noise=args.noise,
                       bounce=args.bounce, seed=args.seed, load=False)
         world.clear()

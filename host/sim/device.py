@@ -2,6 +2,7 @@
 
     <dir>/flash/      the device's flash: main.py, turtles/, controller/, hal/, board.json
     <dir>/romfs.img   its ROM partition (ROMFS_BYTES; `turtleboard flash` deploys into it)
+    <dir>/logarea.img the game log's raw flash area, beside the partition (none on a stock Pico)
     <dir>/world/      the sim world (docs/sim-world.md)
     <dir>/pty         the path of the serial port (a pseudo-terminal)
     <dir>/pid         the supervisor's process id
@@ -20,6 +21,7 @@ import time
 
 from turtleboard.errors import UserError
 from turtleboard.paths import FIRMWARE, FIRMWARE_PARTS
+from turtleboard.sim.supervisor import LOG_AREA_FILE
 
 ROMFS_BYTES = 256 * 1024  # the virtual Pico's ROM partition (0: a stock Pico, none)
 ROMFS_FILE = "romfs.img"
@@ -40,6 +42,32 @@ def load_board_file(path: str):
         lines = ["%s: %s" % (where, what) for where, what in e.problems]
         raise UserError("the board file %s is not right:\n  %s\n(`turtleboard board check %s` "
                         "explains the format)" % (path, "\n  ".join(lines), path))
+
+
+def game_log(sim_dir: str):
+    """The virtual device's power-safe game log, as the firmware reads it
+    (controller.gamelog.GameLog): in its raw log area when it has one (a
+    Turtleboard build), else the file flash/game.log. A GameLog that writes
+    too: what it repairs or adds goes to the device's flash."""
+    from controller.gamelog import GameLog
+
+    path = os.path.join(sim_dir, "flash", "game.log")
+    area = os.path.join(sim_dir, LOG_AREA_FILE)
+    if not os.path.exists(area):
+        return GameLog(path)
+    from controller.flashlog import LogArea
+    from turtleboard.sim.pico.pico_flash import load
+
+    return GameLog(path, LogArea(load(area, "the game log's area"), path))
+
+
+def forget_game(sim_dir: str) -> None:
+    """A fresh game log: the file and the log area (erased at the next power-on)."""
+    for name in (os.path.join("flash", "game.log"), LOG_AREA_FILE):
+        try:
+            os.unlink(os.path.join(sim_dir, name))
+        except OSError:
+            pass
 
 
 def copy_firmware(flash: str) -> None:

@@ -28,7 +28,8 @@ parts of a Pico that the unix port lacks:
 - Power-on runs `pico/pico_boot.py` (from outside the flash folder) before
   `main.py`: with a ROMFS partition (`romfs`, a file of `romfs_bytes`) it
   gives the firmware `vfs.rom_ioctl` and mounts a valid image at /rom, as the
-  rp2 port does (docs/virtual-device.md).
+  rp2 port does, and the Turtleboard build's raw game-log area (`logarea.img`
+  beside the partition's file; docs/virtual-device.md).
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ SOFT_REBOOT = b"MPY: soft reboot\r\n"
 
 PICO_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pico")
 ROMFS_BLOCK = 4096  # the RP2040's flash sector
+# The game log's raw area, which the Turtleboard build of MicroPython has
+# beside its ROM partition (micropython/boards/TURTLEBOARD_PICO/turtleboard_log.py)
+LOG_AREA_FILE = "logarea.img"
+LOG_AREA_BYTES = 256 * 1024
 
 OUT_MAX = 4096  # bytes of output kept for a host that does not read (a Pico keeps less)
 IN_MAX = 16384  # bytes of input held for a firmware that does not read; then the host waits
@@ -131,6 +136,11 @@ class Supervisor:
         self.romfs = os.path.abspath(romfs) if romfs and romfs_bytes else None
         if self.romfs:
             make_partition(self.romfs, romfs_bytes)
+            # the Turtleboard build: its game-log area too, beside the partition
+            self.log_area = os.path.join(os.path.dirname(self.romfs), LOG_AREA_FILE)
+            make_partition(self.log_area, LOG_AREA_BYTES)
+        else:
+            self.log_area = None
         self.pid_file = pid_file
         self.log = log or (lambda text: None)
         try:
@@ -177,8 +187,11 @@ class Supervisor:
         env["MICROPYPATH"] = PICO_DIR + ":.frozen:lib"
         env.pop("TURTLEBOARD_ROMFS", None)
         env["TURTLEBOARD_TTY"] = env_tty  # pico_boot makes it its controlling terminal
+        env.pop("TURTLEBOARD_LOG_AREA", None)
         if self.romfs:
             env["TURTLEBOARD_ROMFS"] = self.romfs
+        if self.log_area:
+            env["TURTLEBOARD_LOG_AREA"] = self.log_area
         env.update(self.child_env())
         try:
             self.child = subprocess.Popen(

@@ -11,7 +11,6 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-from controller.gamelog import GameLog  # noqa: E402
 from turtleboard.connection.link import Link  # noqa: E402
 from turtleboard.connection.replica import Mirror  # noqa: E402
 from turtleboard.paths import BOARDS  # noqa: E402
@@ -58,12 +57,10 @@ class VDev:
 
     def device_log(self, actions: int | None = None, timeout: float = 30.0) -> list[str]:
         """The action texts in the device's power-safe game log (its flash).
-        With `actions`: once it holds that many (a move read off the board
-        goes to flash when the board is still: docs/firmware.md), or as it is
-        at the deadline."""
+        With `actions`: once it holds that many, or as it is at the deadline."""
         deadline = time.monotonic() + timeout
         while True:
-            saved = GameLog(os.path.join(self.dir, "flash", "game.log")).load()
+            saved = device.game_log(self.dir).load()
             texts = list(saved[1]) if saved else []
             if actions is None or len(texts) >= actions or time.monotonic() > deadline:
                 return texts

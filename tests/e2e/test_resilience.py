@@ -10,6 +10,7 @@ import time
 import pytest
 
 from turtleboard.connection.link import Link, LinkError
+from turtleboard.sim import device
 
 pytestmark = pytest.mark.e2e
 
@@ -20,8 +21,11 @@ def actions_of(game) -> list[str]:
     return [game.action_text(a) for a in game.history]
 
 
-def test_power_cuts_at_random_moments_lose_no_action(vdev):
-    v = vdev("mahe", fields=8)
+@pytest.mark.parametrize("pico", ["turtleboard", "stock"])
+def test_power_cuts_at_random_moments_lose_no_action(vdev, pico):
+    # The Turtleboard build's Pico keeps the log in its raw area (a page a
+    # move), a stock one in a file: every action on flash before its frame.
+    v = vdev("mahe", extra=["--romfs-bytes", "0"] if pico == "stock" else None, fields=8)
     v.open_world()
     m = v.mirror()
     v.new_game(m, "mahe", 2)
@@ -87,6 +91,53 @@ def test_power_cuts_at_random_moments_lose_no_action(vdev):
     for n, text in sorted(reported.items()):
         assert log[n - 1] == text, "action %d (%s) was lost" % (n, text)
     assert hands.boots >= KILLS
+    in_file = os.path.exists(os.path.join(v.dir, "flash", "game.log"))
+    assert in_file == (pico == "stock") and os.path.exists(os.path.join(v.dir, "logarea.img")) != in_file
+
+
+def on_flash(v) -> int:
+    # How many actions the device's log holds this moment, read as a boot
+    # reads it but without repairing anything (the firmware is writing it).
+    from controller import logscan
+
+    log = device.game_log(v.dir)
+    found = logscan.scan(log.area or log.path)
+    return len(found[1]) if found and found[0] else 0
+
+
+@pytest.mark.parametrize("pico", ["turtleboard", "stock"])
+def test_every_action_is_on_flash_when_its_frame_arrives_and_a_cut_then_loses_none(vdev, pico):
+    # Tortuga's moves come one after the other off the board, quicker than
+    # the board is ever still; every `action` frame finds its action on the
+    # device's flash already, and the power goes the moment every second
+    # one is out: nothing reported is lost.
+    v = vdev("tortuga", extra=["--romfs-bytes", "0"] if pico == "stock" else None)
+    v.open_world()
+    m = v.mirror()
+    v.new_game(m, "tortuga", 2)
+    hands = v.hands(m, seed=3)
+    reported: dict[int, str] = {}
+    seen = []  # (n, actions on flash when frame n arrived)
+    kills = []
+
+    def watch(ev):
+        kind, data = ev
+        if kind == "frame" and data.kind == "action":
+            n = data.payload["n"]
+            reported[n] = data.payload["text"]
+            seen.append((n, on_flash(v)))
+            if n % 2 == 0 and len(kills) < 4 and n not in kills:
+                kills.append(n)
+                v.bg.kill_firmware()  # at once: the board never still
+
+    hands.on_event = watch
+    hands.play(max_actions=12)
+    assert len(kills) == 4
+    assert all(held >= n for n, held in seen), seen
+    log = v.device_log(actions=max(reported))
+    for n, text in sorted(reported.items()):
+        assert log[n - 1] == text, "action %d (%s) was lost" % (n, text)
+    assert log == actions_of(m.replica.game)
 
 
 def test_the_host_goes_away_and_comes_back_in_step(vdev):
@@ -141,8 +192,6 @@ def test_kill_9_of_the_whole_device_then_start_it_again(vdev):
 
 
 def test_what_the_game_log_lost_is_said_until_acknowledged_or_a_new_game_replaces_the_log(vdev):
-    from controller.gamelog import seal
-
     v = vdev("mahe")
     m = v.mirror()
     v.new_game(m, "mahe", 2)
@@ -151,8 +200,9 @@ def test_what_the_game_log_lost_is_said_until_acknowledged_or_a_new_game_replace
 
     def damage_and_boot():
         pid = v.bg.firmware_pid()
-        with open(log, "a", encoding="utf-8") as f:
-            f.write(seal("A z9-z9"))  # an action the rules refuse
+        saved = device.game_log(v.dir)
+        saved.scan()
+        saved.append("z9-z9")  # an action the rules refuse
         v.bg.kill_firmware()  # a power cut: the next boot finds it
         hello = v.hello(lambda h: h.get("log") and v.bg.firmware_pid() != pid)
         assert "stops making sense at action 1" in hello["log"], hello

@@ -4,10 +4,11 @@
 # tests run under CPython (pytest) and the MicroPython unix port (mprun).
 import os
 
-from hwtools import scratch_root
+from hwtools import flash_area, scratch_root
 
 from controller.board import load_board
 from controller.control import Controller
+from controller.flashlog import LogArea
 from controller.frames import decode, encode
 from controller.gamelog import GameLog
 from controller.sensing import MID, Sensing
@@ -17,6 +18,18 @@ from turtles.rng import Rng
 
 FIELD = 8000  # what a turtle adds to (UP) or takes from (DOWN) a reading
 STEP_MS = 5
+
+
+def copy_flash(folder):
+    # A copy of a rig's folder (its game log, calibration: the flash as a
+    # power cut leaves it), in a fresh scratch folder. MicroPython: no shutil.
+    to = scratch_dir()
+    for name in os.listdir(folder):
+        with open(folder + "/" + name, "rb") as f:
+            data = f.read()
+        with open(to + "/" + name, "wb") as f:
+            f.write(data)
+    return to
 
 
 def board_json(game, players=2, options=None, extra_cells=()):
@@ -121,8 +134,10 @@ class FakeHal:
 
 
 class Rig:
-    def __init__(self, game, board_text=None, folder=None, seed=7, adc=None):
-        # adc: {channel: reading} at boot (the rest read empty).
+    def __init__(self, game, board_text=None, folder=None, seed=7, adc=None, area=False):
+        # adc: {channel: reading} at boot (the rest read empty). area: the
+        # game log in a raw flash area (the Turtleboard build's),
+        # <folder>/logarea.img, instead of the file <folder>/game.log
         self.folder = folder or scratch_dir()
         self.board = load_board(board_text or board_json(game))
         self.hal = FakeHal(48)
@@ -130,7 +145,8 @@ class Rig:
             self.hal.adc[ch] = adc[ch]
         self.sensing = Sensing(self.hal, self.board, self.folder + "/calibration.txt")
         self.sensing.calibrate(self.hal.clock)
-        self.log = GameLog(self.folder + "/game.log")
+        path = self.folder + "/game.log"
+        self.log = GameLog(path, LogArea(flash_area(self.folder), path) if area else None)
         self.ctl = Controller(self.hal, self.board, self.sensing, self.log, seed)
         self.ctl.recalibrated(self.sensing.suspect)  # as boot does
         self.seq = 0

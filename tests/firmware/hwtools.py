@@ -127,3 +127,26 @@ def board(name):
 def noise(rng, amp):
     # Triangular noise in -amp..amp (two uniform draws), as small ints.
     return (rng.below(2 * amp + 1) + rng.below(2 * amp + 1)) // 2 - amp
+
+
+def flash_area(folder, size=64 * 1024):
+    # A raw flash area for the game log (controller/flashlog.py), played by
+    # the virtual Pico's own flash region (host/sim/pico/pico_flash.py): the
+    # file <folder>/logarea.img, erased when new. -> the block device.
+    path = folder + "/logarea.img"
+    try:
+        os.stat(path)
+    except OSError:
+        f = open(path, "wb")
+        try:
+            f.write(b"\xff" * size)
+        finally:
+            f.close()
+    try:
+        from turtleboard.sim.pico.pico_flash import load
+    except ImportError:  # MicroPython: the module from the checkout
+        import sys
+
+        sys.path.append(__file__.rsplit("/tests/", 1)[0] + "/host/sim/pico")
+        from pico_flash import load
+    return load(path, "the game log's area")

@@ -226,38 +226,6 @@ def test_a_repaired_log_keeps_its_snapshot():
     assert [line[:2] for line in read(path).split("\n")] == ["H ", "A ", "A ", "A ", "S ", "A ", ""]
 
 
-def test_queued_actions_go_to_flash_together_in_order():
-    folder = scratch("log")
-    log = _game(folder, 2)
-    size = len(read(folder + "/game.log"))
-    log.queue("2 5")
-    log.queue("red+2")
-    assert log.pending() == 2 and log.count == 4
-    assert len(read(folder + "/game.log")) == size  # nothing written yet
-    assert GameLog(folder + "/game.log").load()[1] == ACTIONS[:2]
-    log.pop()  # a takeback of a queued action: dropped, nothing written
-    assert log.pending() == 1 and log.count == 3
-    assert len(read(folder + "/game.log")) == size
-    log.queue("red+2")
-    log.append("take back?")  # written at once, after the queued ones
-    assert log.pending() == 0 and log.count == 5
-    assert GameLog(folder + "/game.log").load()[1] == ACTIONS[:5]
-    log.queue("z")
-    assert log.write_pending() == 1 and log.write_pending() == 0
-    assert GameLog(folder + "/game.log").load()[1] == ACTIONS
-
-
-def test_a_new_game_drops_the_queued_actions_of_the_old():
-    folder = scratch("log")
-    log = _game(folder, 1)
-    log.queue("roll 4")
-    log.begin("race", 2)
-    assert log.pending() == 0 and log.count == 0
-    log.queue("stack red")
-    log.snapshot(0, "[]")  # any write takes the queued actions first
-    assert GameLog(folder + "/game.log").load()[1] == ["stack red"]
-
-
 def _state(log):
     return log.count, log._kept, log.last_snapshot(), log.dropped, log.damage
 

@@ -1,7 +1,8 @@
 """The game log survives kill -9 at any moment: a MicroPython process appends
 (or starts new games) as fast as it can and is killed at random times; every
 restart must find the game intact, with every action it reported as
-committed and nothing else."""
+committed and nothing else. In a file, and in the Turtleboard build's raw log
+area (the virtual Pico's flash region: a file with a flash's rules)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,12 @@ KILLS = int(os.environ.get("TB_KILLS", "8"))  # per test; bench/fuzz.py runs mor
 WRITER = """
 import sys
 from controller.gamelog import GameLog
-log = GameLog(sys.argv[1])
+area = None
+if sys.argv[3] == "area":
+    from controller.flashlog import LogArea
+    from pico_flash import load
+    area = LogArea(load(sys.argv[1] + ".area", "the log area"), sys.argv[1])
+log = GameLog(sys.argv[1], area)
 mode = sys.argv[2]
 got = log.load()
 if mode == "append":
@@ -45,11 +51,32 @@ else:
 """
 
 
-def _run_and_kill(path, mode, rng):
-    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:.frozen")
+PICO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "host", "sim", "pico")
+
+
+def _log(path, where):
+    # The log as a boot reads it: the file, or the log area beside it.
+    from controller.gamelog import GameLog
+
+    if where == "file":
+        return GameLog(str(path))
+    from controller.flashlog import LogArea
+    from turtleboard.sim.pico.pico_flash import load
+
+    return GameLog(str(path), LogArea(load(str(path) + ".area", "the log area"), str(path)))
+
+
+def _area(path, where):
+    if where == "area":
+        with open(str(path) + ".area", "wb") as f:
+            f.write(b"\xff" * 64 * 1024)
+
+
+def _run_and_kill(path, mode, rng, where):
+    env = dict(os.environ, MICROPYPATH=f"{FIRMWARE}:{PICO}:.frozen")
     # unbuffered: communicate() below reads the pipe itself, and what a
     # buffered readline() had already taken from it would be lost
-    proc = subprocess.Popen(micropython_command() + ["-c", WRITER, str(path), mode],
+    proc = subprocess.Popen(micropython_command() + ["-c", WRITER, str(path), mode, where],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, bufsize=0)
     seen = [proc.stdout.readline()]  # "loaded ..."
     for _ in range(rng.randint(0, 25)):  # let it get going, then kill it mid-stride
@@ -66,19 +93,19 @@ def _run_and_kill(path, mode, rng):
 
 
 @pytest.mark.micropython
-def test_kill_during_appends_loses_no_committed_action(tmp_path):
-    from controller.gamelog import GameLog
-
+@pytest.mark.parametrize("where", ["file", "area"])
+def test_kill_during_appends_loses_no_committed_action(tmp_path, where):
     rng = random.Random(11)
     path = tmp_path / "game.log"
+    _area(path, where)
     total = 0
     last_snapshot = 0
     for _ in range(KILLS):
-        lines = _run_and_kill(path, "append", rng)
+        lines = _run_and_kill(path, "append", rng, where)
         assert lines[0].startswith("loaded %d " % total), lines[:1]
         committed = [int(line.split()[1]) for line in lines[1:] if line.startswith("committed")]
         last = committed[-1] if committed else total
-        log = GameLog(str(path))
+        log = _log(path, where)
         header, actions = log.load()
         # everything reported as committed is there, at most one more action
         # (written but killed before it could say so), nothing torn or extra;
@@ -103,19 +130,19 @@ def test_kill_during_appends_loses_no_committed_action(tmp_path):
 
 
 @pytest.mark.micropython
-def test_kill_during_new_games_never_leaves_no_game(tmp_path):
-    from controller.gamelog import GameLog
-
+@pytest.mark.parametrize("where", ["file", "area"])
+def test_kill_during_new_games_never_leaves_no_game(tmp_path, where):
     rng = random.Random(5)
     path = tmp_path / "game.log"
-    GameLog(str(path)).begin("race", 2, {}, {})
+    _area(path, where)
+    _log(path, where).begin("race", 2, {}, {})
     begun = 0
     for _ in range(KILLS):
-        lines = _run_and_kill(path, "begin", rng)
+        lines = _run_and_kill(path, "begin", rng, where)
         assert lines[0] != "loaded none"
         done = [int(line.split()[1]) for line in lines if line.startswith("begun")]
         begun += len(done)
-        log = GameLog(str(path))
+        log = _log(path, where)
         header, actions = log.load()
         assert header["game"] == "race" and actions == [] and log.damage is None, log.damage
         if done:

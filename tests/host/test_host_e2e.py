@@ -70,14 +70,12 @@ def until(mirror, cond, timeout=10.0):
 
 
 def logged(board, n, timeout=10.0):
-    """Wait until the device's game log on its flash holds n actions: a move
-    read off the board goes to flash once the board is still
-    (docs/firmware.md, the log written behind)."""
-    from controller.gamelog import GameLog
+    """Wait until the device's game log on its flash holds n actions."""
+    from turtleboard.sim import device
 
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        saved = GameLog(str(board.sim / "flash" / "game.log")).load()
+        saved = device.game_log(str(board.sim)).load()
         if saved and len(saved[1]) == n:
             return
         time.sleep(0.05)

@@ -183,6 +183,29 @@ def test_the_firmware_image_fits_the_turtleboard_pico_partition():
     assert image.startswith(b"\xd2\xcd\x31") and 20_000 < len(image) < ROMFS_BYTES * 3 // 4
 
 
+def test_the_turtleboard_pico_keeps_the_game_log_in_a_raw_area_before_its_filesystem():
+    # The board freezes its own _boot.py (the filesystem after the log area)
+    # and turtleboard_log.py (the area), and the virtual Pico's area is as big.
+    import ast
+
+    from turtleboard.sim.supervisor import LOG_AREA_BYTES
+
+    cmake = (PICO_BOARD_DIR / "mpconfigboard.cmake").read_text()
+    assert "set(MICROPY_FROZEN_MANIFEST ${MICROPY_BOARD_DIR}/manifest.py)" in cmake
+    manifest = (PICO_BOARD_DIR / "manifest.py").read_text()
+    assert 'freeze("$(BOARD_DIR)", ("_boot.py", "turtleboard_log.py"))' in manifest
+    assert 'freeze("$(PORT_DIR)/modules", ("rp2.py", "_boot_fat.py"))' in manifest  # not the port's _boot.py
+    log = (PICO_BOARD_DIR / "turtleboard_log.py").read_text()
+    size = next(node.value for node in ast.parse(log).body
+                if isinstance(node, ast.Assign) and node.targets[0].id == "LOG_AREA_BYTES")
+    area = eval(compile(ast.Expression(size), "size", "eval"))
+    assert area == LOG_AREA_BYTES and area % 4096 == 0
+    assert area < turtleboard_pico_sizes()["FS"]  # the storage holds the area and a filesystem
+    assert "rp2.Flash(start=0, len=LOG_AREA_BYTES)" in log and "rp2.Flash(start=LOG_AREA_BYTES)" in log
+    boot = (PICO_BOARD_DIR / "_boot.py").read_text()
+    assert "bdev = turtleboard_log.filesystem()" in boot and "rp2.Flash()" not in boot
+
+
 def flash_process(*args, tmp):
     """`turtleboard flash ...` as a process of its own, unbuffered, with its
     temporary folders in `tmp` (to count what it leaves there)."""

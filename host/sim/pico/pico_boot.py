@@ -2,7 +2,8 @@
 # the unix port from outside the flash folder, `micropython -i -c ...`):
 # with a ROMFS partition, vfs.rom_ioctl, and a valid image mounted at /rom
 # with /rom and /rom/lib on sys.path after "" and ".frozen", as the rp2 port
-# does (['', '.frozen', '/rom', '/rom/lib', '/lib'] there); then boot.py, and
+# does (['', '.frozen', '/rom', '/rom/lib', '/lib'] there); the game log's
+# raw area (turtleboard_log) where the board has one; then boot.py, and
 # main.py unless this is a soft reset in the raw REPL.
 import os
 import sys
@@ -21,6 +22,13 @@ def _mount_rom():
         return  # blank, or not a ROMFS image: skipped, as on a Pico
     at = sys.path.index(".frozen") + 1 if ".frozen" in sys.path else 1
     sys.path[at:at] = ["/rom", "/rom/lib"]
+
+
+def _log_area():
+    # The Turtleboard build's game-log area (turtleboard_log), imported now,
+    # while this folder is on the path: the device's path has no such module.
+    if os.getenv("TURTLEBOARD_LOG_AREA"):
+        import turtleboard_log  # noqa: F401
 
 
 def _run(name):
@@ -54,6 +62,7 @@ def _take_terminal():
 def power_on(run_main):
     _take_terminal()
     _mount_rom()
+    _log_area()
     here = __file__.rsplit("/", 1)[0]
     if here in sys.path:
         sys.path.remove(here)  # the device's path is the Pico's

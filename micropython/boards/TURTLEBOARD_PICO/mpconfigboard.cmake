@@ -1,8 +1,11 @@
 # cmake file for the Turtleboard's Pico: MicroPython's RPI_PICO with a ROMFS
-# partition for the firmware's modules, which then run from flash in place.
+# partition for the firmware's modules, which then run from flash in place,
+# and a raw area for the game log at the start of the storage, before the
+# filesystem (turtleboard_log.py says its size; _boot.py mounts the rest).
 # Built and tested on MicroPython v1.28.0.
 set(PICO_BOARD "pico")
 set(PICO_PLATFORM "rp2040")
+set(MICROPY_FROZEN_MANIFEST ${MICROPY_BOARD_DIR}/manifest.py)
 
 # The 2 MB of flash: MicroPython's code 640 KB (as on RPI_PICO), then the ROMFS
 # partition 256 KB, then the filesystem 1152 KB (1408 KB on RPI_PICO, less the
