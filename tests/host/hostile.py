@@ -207,7 +207,13 @@ class FakeBoard:
         self._reader.start()
         self._writer = threading.Thread(target=self._flood, daemon=True)
 
-    def start_flood(self) -> None:
+    def start_flood(self, more: int | None = None) -> None:
+        """Stream the generated lines; again after `done`, `more` lines more."""
+        if more is not None:
+            self._writer.join()
+            self.lines = self.sent + more
+            self._writer = threading.Thread(target=self._flood, daemon=True)
+            self.done.clear()
         self.flooding.set()
         self._writer.start()
 
