@@ -23,8 +23,10 @@ import json
 import os
 import random
 import select
+import sys
 import threading
 import tty
+from collections import deque
 
 from controller import frames
 from turtleboard.connection.link import PROTO
@@ -189,7 +191,8 @@ class FakeBoard:
         self.gen = Generator(seed)
         self.lines = lines
         self.sent = 0  # generated lines written
-        self.received: list[str] = []  # the kinds of the host's frames
+        # the kinds of the host's frames, the last 10,000 (a long flood's syncs)
+        self.received: deque = deque(maxlen=10000)
         self.game = new_game(game, 2)
         r = random.Random(seed)
         for _ in range(actions):
@@ -261,7 +264,7 @@ class FakeBoard:
         return payload
 
     def _answer(self, seq, kind, payload) -> None:
-        self.received.append(kind)
+        self.received.append(sys.intern(kind))
         out = []
         if kind == "hello":
             out.append(self.frame("hello", self.hello()))
