@@ -11,7 +11,9 @@
   command, a process of its own) and `record export` (its export_record, run
   again and again, a flood during each sync); per path the lines, the time,
   the crashes, whether the reader was alive at the end and back in step, and
-  the memory (RSS) over the run. Figures in bench/results/fuzz-host.json.
+  the memory over the run: RSS, and for `play` (in this process) the size
+  tracemalloc traces (--no-traced: RSS alone, faster), each with the lines
+  read by then. Figures in bench/results/fuzz-host.json.
 
 - host: seeded lines into the host's frame parser, link and replica
   (tests/host/test_host_fuzz.py), under CPython;
@@ -38,6 +40,7 @@ import subprocess
 import sys
 import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,6 +117,20 @@ def growth(samples):
     return samples[-1][1] - samples[max(1, len(samples) // 10)][1]
 
 
+def traced_kb():
+    return tracemalloc.get_traced_memory()[0] // 1024 if tracemalloc.is_tracing() else None
+
+
+def memory(samples):
+    """The samples (lines, RSS KB[, traced KB]) as the results keep them."""
+    out = {"lines_at": [s[0] for s in samples], "rss_kb": [s[1] for s in samples],
+           "rss_growth_kb": growth([s[:2] for s in samples])}
+    if samples and len(samples[0]) > 2 and samples[0][2] is not None:
+        out["traced_kb"] = [s[2] for s in samples]
+        out["traced_growth_kb"] = growth([(s[0], s[2]) for s in samples])
+    return out
+
+
 def hostile_play(lines, seed):
     import asyncio
 
@@ -138,7 +155,7 @@ def hostile_play(lines, seed):
             while not board.done.is_set():
                 await pilot.pause(0.5)
                 if board.sent // step > len(samples):
-                    samples.append((board.sent, rss_kb()))
+                    samples.append((board.sent, rss_kb(), traced_kb()))
             res["seconds"] = round(time.monotonic() - start, 1)
             for _ in range(600):
                 if mirror.replica.in_sync and not mirror.replica.awaiting:
@@ -179,8 +196,7 @@ def hostile_play(lines, seed):
     res.update(frames_in=link.frames_in, damaged=link.damaged, unusable=link.unusable,
                overlong=link.overlong, gaps=link.gaps, resyncs=mirror.replica.resyncs,
                backlog=len(link.backlog), acknowledged="ack" in board.received)
-    res["rss_kb"] = [s[1] for s in samples]
-    res["rss_growth_kb"] = growth(samples)
+    res.update(memory(samples))
     return res
 
 
@@ -238,8 +254,7 @@ def hostile_console(lines, seed):
             proc.kill()
         board.close()
     res["output_bytes"] = sum(got)
-    res["rss_kb"] = [s[1] for s in samples]
-    res["rss_growth_kb"] = growth(samples)
+    res.update(memory(samples))
     return res
 
 
@@ -276,7 +291,7 @@ def hostile_export(lines, seed, per_run=2000):
         res["runs"] += 1
         samples.append((res["lines"], rss_kb()))
     res["seconds"] = round(time.monotonic() - start, 1)
-    res["rss_kb"] = [s[1] for s in samples[:: max(1, len(samples) // 50)]]
+    res.update(memory(samples[:: max(1, len(samples) // 50)]))
     res["rss_growth_kb"] = growth(samples)
     return res
 
@@ -288,8 +303,13 @@ def hostile(a):
     runs = {"play": hostile_play, "console": hostile_console, "export": hostile_export}
     for path in a.paths.split(","):
         print("hostile %s: %d lines" % (path, a.hostile_lines), flush=True)
-        row = runs[path](a.hostile_lines, 1)
-        print("  " + json.dumps({k: v for k, v in row.items() if k != "rss_kb"}), flush=True)
+        if a.traced and path == "play":
+            tracemalloc.start()
+        try:
+            row = runs[path](a.hostile_lines, 1)
+        finally:
+            tracemalloc.stop()
+        print("  " + json.dumps({k: v for k, v in row.items() if not k.endswith(("_kb", "_at"))}), flush=True)
         res[path] = row
         out.write_text(json.dumps(res, indent=1) + "\n")
     bad = [p for p, row in res.items() if p in a.paths.split(",") and (
@@ -310,6 +330,8 @@ def main():
     ap.add_argument("--hostile", action="store_true", help="the hostile board against the real host paths only")
     ap.add_argument("--hostile-lines", type=int, default=1000000, help="per host path")
     ap.add_argument("--paths", default="play,console,export")
+    ap.add_argument("--no-traced", dest="traced", action="store_false",
+                    help="play: RSS alone (tracemalloc makes the flood slower)")
     ap.add_argument("--noise-only", action="store_true",
                     help="play the noisy games again only (the other figures are kept)")
     a = ap.parse_args()

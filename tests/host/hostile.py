@@ -23,8 +23,10 @@ import json
 import os
 import random
 import select
+import sys
 import threading
 import tty
+from collections import deque
 
 from controller import frames
 from turtleboard.connection.link import PROTO
@@ -189,7 +191,8 @@ class FakeBoard:
         self.gen = Generator(seed)
         self.lines = lines
         self.sent = 0  # generated lines written
-        self.received: list[str] = []  # the kinds of the host's frames
+        # the kinds of the host's frames, the last 10,000 (a long flood's syncs)
+        self.received: deque = deque(maxlen=10000)
         self.game = new_game(game, 2)
         r = random.Random(seed)
         for _ in range(actions):
@@ -207,7 +210,13 @@ class FakeBoard:
         self._reader.start()
         self._writer = threading.Thread(target=self._flood, daemon=True)
 
-    def start_flood(self) -> None:
+    def start_flood(self, more: int | None = None) -> None:
+        """Stream the generated lines; again after `done`, `more` lines more."""
+        if more is not None:
+            self._writer.join()
+            self.lines = self.sent + more
+            self._writer = threading.Thread(target=self._flood, daemon=True)
+            self.done.clear()
         self.flooding.set()
         self._writer.start()
 
@@ -255,7 +264,7 @@ class FakeBoard:
         return payload
 
     def _answer(self, seq, kind, payload) -> None:
-        self.received.append(kind)
+        self.received.append(sys.intern(kind))
         out = []
         if kind == "hello":
             out.append(self.frame("hello", self.hello()))

@@ -9,12 +9,15 @@ here; bench/fuzz.py --host-lines runs a million (TB_HOSTILE_LINES)."""
 from __future__ import annotations
 
 import asyncio
+import functools
+import gc
 import os
 import random
 import subprocess
 import sys
 import threading
 import time
+import tracemalloc
 
 from apptools import app_wait
 from hostile import UNICODE_DIGITS, FakeBoard, Generator, good_payload, seal, spoil
@@ -28,6 +31,7 @@ from turtles import new_game
 from turtles.record import write_record
 
 LINES = int(os.environ.get("TB_HOSTILE_LINES", "3000"))
+FLOOD_HALF = int(os.environ.get("TB_FLOOD_HALF", "1000"))  # lines in each half of the memory tests' flood
 REPORT = "line 52 (a snapshot, passed over) of the game log is damaged; 60 actions are restored"
 
 
@@ -148,6 +152,135 @@ def test_play_survives_a_hostile_board_and_gets_back_in_step():
     assert mirror.link.unusable > 0 and mirror.link.damaged > mirror.link.unusable
     assert len(mirror.link.backlog) <= BACKLOG_MAX
     assert "ack" in board.received and board.report is None  # shown, then acknowledged
+
+
+def held_memory() -> int:
+    """Bytes the process holds (tracemalloc's traced size after a collection),
+    less the libraries' caches of a fixed size: functools caches with a
+    maxsize (rich's cell widths and segment splits, Textual's styles) and
+    Textual's LRU and FIFO caches (a log pane's 1,024 rendered lines, each
+    line's crops) fill with a flood's unique lines up to their size and stop
+    there; they are emptied first (bench/fuzz.py --hostile measures them
+    with the rest, as RSS)."""
+    from textual.cache import FIFOCache, LRUCache
+
+    for obj in gc.get_objects():
+        if isinstance(obj, functools._lru_cache_wrapper) and obj.cache_parameters()["maxsize"] is not None:
+            obj.cache_clear()
+        elif isinstance(obj, (LRUCache, FIFOCache)):
+            obj.clear()
+    gc.collect()
+    return tracemalloc.get_traced_memory()[0]
+
+
+def bounded(held: list[int], slack: int) -> bool:
+    """Held before a flood, after its first half and after its second: the
+    second half adds at most an eighth of what the first did (which filled
+    the log pane and the like), or `slack` bytes (what lines in flight may
+    hold)."""
+    first, second = held[1] - held[0], held[2] - held[1]
+    return second <= max(first / 8, slack)
+
+
+def test_play_holds_no_more_memory_after_twice_the_flood():
+    # The real mirror (its reader thread, its textual app) on a hostile
+    # board's flood, in two halves: what it holds stops growing once its
+    # bounded parts (the log pane's LOG_ROWS rows, the board's LEDs, the
+    # replica) are full; a part that keeps something per line fails this.
+    from turtleboard.mirror.app import MirrorApp
+
+    board = FakeBoard(seed=15, lines=FLOOD_HALF)
+    board.report = REPORT
+    mirror = Mirror(board.path)
+    held: list[int] = []
+
+    async def scenario():
+        app = MirrorApp(mirror)
+        async with app.run_test(size=(80, 24)) as pilot:
+            def in_step():  # everything read, the last of it shown
+                rep = mirror.replica
+                return (rep.in_sync and not rep.awaiting and rep.n == len(board.game.history)
+                        and app.logged == rep.n)
+
+            assert await app_wait(pilot, in_step)
+            held.append(held_memory())
+            for half in range(2):
+                board.start_flood(None if half == 0 else FLOOD_HALF)
+                assert await app_wait(pilot, board.done.is_set, 600)
+                assert await app_wait(pilot, in_step, 120)
+                held.append(held_memory())
+            await pilot.press("q")
+
+    tracemalloc.start()
+    try:
+        mirror.start(5)
+        asyncio.run(scenario())
+    finally:
+        tracemalloc.stop()
+        mirror.close()
+        board.close()
+    print("play held (bytes): before %d, after %d lines %+d, after %d more %+d"
+          % (held[0], FLOOD_HALF, held[1] - held[0], FLOOD_HALF, held[2] - held[1]), file=sys.stderr)
+    assert bounded(held, 256 * 1024), held
+
+
+class Tail:
+    """A terminal that keeps only the last of what was shown."""
+
+    def __init__(self):
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text = (self.text + text)[-4000:]
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_console_holds_no_more_memory_after_twice_the_flood(monkeypatch):
+    # The console (its reader thread, its rich output wrapping at 80
+    # columns as in a terminal) on a hostile board's flood, in two halves.
+    from turtleboard.console.app import Console
+
+    tail = Tail()
+    monkeypatch.setattr(sys, "stdout", tail)
+    monkeypatch.setenv("COLUMNS", "80")
+    board = FakeBoard(seed=16, lines=FLOOD_HALF)
+    board.report = REPORT
+    held: list[int] = []
+    tracemalloc.start()
+    link = Link(board.path)
+    try:
+        link.open(5)
+        con = Console(link)
+        reader = threading.Thread(target=con.reader, daemon=True)
+        reader.start()
+
+        def quiet():  # everything read and shown: the board's next action too
+            tail.text = ""
+            last = board.play()
+            return wait(lambda: '"text":"%s"' % last["text"] in tail.text, 60)
+
+        assert quiet()
+        held.append(held_memory())
+        for half in range(2):
+            board.start_flood(None if half == 0 else FLOOD_HALF)
+            assert wait(board.done.is_set, 600)
+            assert quiet()
+            held.append(held_memory())
+        con.stop.set()
+        reader.join(5)
+    finally:
+        tracemalloc.stop()
+        link.close()
+        board.close()
+    print("console held (bytes): before %d, after %d lines %+d, after %d more %+d"
+          % (held[0], FLOOD_HALF, held[1] - held[0], FLOOD_HALF, held[2] - held[1]), file=sys.stderr)
+    assert bounded(held, 128 * 1024), held
 
 
 def _turtleboard(*args):
