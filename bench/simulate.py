@@ -33,7 +33,7 @@ RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "s
 
 
 def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_step=None,
-        verbose=False, folder=None, trace=False, browser=False) -> dict:
+        verbose=False, folder=None, trace=False, browser=False, budget_s=None) -> dict:
     folder = folder or tempfile.mkdtemp(prefix="tb-simulate-")
     start = time.monotonic()
     # a table that hangs says where, every 10 minutes (its waits all have deadlines)
@@ -41,7 +41,7 @@ def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_
     table = Table(seed, os.path.join(folder, "t%d" % seed), minutes=minutes, game=game,
                   faults=faults, mutation=mutation, stop_at_step=until_step,
                   log=(lambda s: print(s, flush=True)) if verbose or trace else None, trace=trace,
-                  browser=browser)
+                  browser=browser, budget_s=budget_s)
     try:
         with mutated(mutation):
             stats = table.run()

@@ -59,7 +59,7 @@ def mutated(name: str | None):
                 version = self.version()
                 for c in list(self.clients):
                     if not c.last:
-                        c.offer_state(self.state_text(c, version))
+                        c.offer_state(*self.state_text(c, version))
 
         server.Hub.broadcast = broadcast
         undo.append(lambda: setattr(server.Hub, "broadcast", old))

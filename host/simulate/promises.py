@@ -266,6 +266,20 @@ class Promises:
                 return False
         return True
 
+    def pages_behind(self) -> str:
+        """Which pages are not quiet, and why (for the table's log)."""
+        t = self.table
+        if t.pages is None or not t.host.up or t.host.web is None:
+            return ""
+        cache: dict = {}
+        out = []
+        for p in t.pages.pages:
+            if not p.quiet():
+                out.append("%s: joining %s, asked %d, answered %d" % (p.name, p.joining, p.asked, p.answered))
+            elif p.connected and p.reading and p.state_text != self.expected(p, cache):
+                out.append("%s: its state behind the host's" % p.name)
+        return "; ".join(out)
+
     def expected(self, page, cache: dict) -> str:
         """The state the host's web server sends this page now (built by
         the server's own cache of states, once per change of the game)."""
@@ -275,7 +289,7 @@ class Promises:
             hub = self.table.host.web.hub
             m = self.table.host.mirror
             with m.lock:
-                cache[key] = hub.state_text(_Reader(seat, page.lang), hub.version())
+                cache[key] = hub.state_text(_Reader(seat, page.lang), hub.version())[0]
         return cache[key]
 
     def check(self) -> None:

@@ -32,6 +32,7 @@ from turtleboard.simulate.people import Family
 from turtleboard.simulate.promises import Broken, Promises, usage
 from turtleboard.simulate.tap import Tap
 
+LAG_RUN_MAX = 6  # steps in a row a view may stay behind: more is a view stuck, not a loaded machine
 QUIET_WAIT_S = 10.0  # real seconds the table waits for the host and the pages to catch up
 AHEAD_MS = 1000      # the firmware sleeps on without asking at most this long
 GAMES = ("mahe", "race", "tortuga", "tattoo", "hatching")
@@ -45,8 +46,13 @@ class Table:
     def __init__(self, seed: int, folder: str, minutes: float = 10.0, game: str | None = None,
                  faults: bool = True, pages: bool = True, mutation: str | None = None,
                  stop_at_step: int | None = None, log=None, trace: bool = False,
-                 browser: bool = False):
+                 browser: bool = False, budget_s: float | None = None):
         self.seed = seed
+        # the machine's seconds the table may take (None: no limit): a view that
+        # stays behind makes every step wait QUIET_WAIT_S, and a table that
+        # crawls so must end with that said, not run on for hours
+        self.budget_s = budget_s
+        self.lag_run = 0  # lagging steps in a row
         self.rng = random.Random(seed)
         self.folder = folder
         self.minutes = minutes
@@ -172,9 +178,16 @@ class Table:
         board = self.board
         while True:
             if self.host.quiet() and self.promises.pages_quiet():
+                self.lag_run = 0
                 return
             if time.monotonic() > deadline:
                 self.lag += 1
+                self.lag_run += 1
+                behind = "the host" if not self.host.quiet() else self.promises.pages_behind()
+                self.note("lag: behind after %g s of the machine's time: %s" % (QUIET_WAIT_S, behind))
+                if self.lag_run == LAG_RUN_MAX:
+                    self.promises.broken(2, "%d steps in a row still behind after %g s of the machine's time each: %s"
+                                         % (self.lag_run, QUIET_WAIT_S, behind))
                 if not self.host.quiet():
                     self.promises.host_lagged()
                 return
@@ -190,7 +203,13 @@ class Table:
         if self.with_faults:
             clock.spawn("faults", faults(self))
         try:
+            started = time.monotonic()
             while clock.now < self.end_ms and not self.stopping:
+                if self.budget_s is not None and time.monotonic() - started > self.budget_s:
+                    self.promises.broken(7, "the table took over %g s of the machine's time for %g simulated "
+                                         "minutes (it reached %.1f): %d steps lagged"
+                                         % (self.budget_s, self.minutes, (clock.now - clock.start) / 60000, self.lag))
+                    break
                 if not board.plugged:
                     # no firmware: the world and the people go on to the next event
                     nxt = clock.next_time()
