@@ -154,7 +154,10 @@ def soak(args) -> int:
 
 def check_mutations(args) -> int:
     """Each mutation breaks one promise; the table must catch it within
-    one simulated hour (tables of --minutes, seeds from --seed on)."""
+    one simulated hour (tables of --minutes, seeds from --seed on). A table
+    that breaks another promise first is played again without the mutation
+    up to that step: unbroken there, the mutation was caught (by that
+    promise); broken there too, it is the product's own fault, reported."""
     missed = 0
     report = {}
     for name in sorted(MUTATIONS):
@@ -162,18 +165,27 @@ def check_mutations(args) -> int:
         spent = 0.0
         seed = args.seed
         caught = None
-        other = []  # promises broken on the way that are not the mutation's (the product's own faults)
+        other = []  # promises broken without the mutation too: the product's own faults
         while spent < 60 and caught is None:
             run = one(seed, min(args.minutes, 60 - spent), args.game, not args.no_faults, name)
             spent += run["minutes"]
             caught = next((b for b in run["broken"] if b["promise"] == promise), None)
-            other += [b for b in run["broken"] if b["promise"] != promise]
+            if caught is None and run["broken"]:
+                first = run["broken"][0]
+                control = one(seed, args.minutes, run["game"], not args.no_faults, None,
+                              until_step=first["step"] + 1)
+                if control["broken"]:
+                    other += control["broken"]
+                else:
+                    caught = dict(first, control="the same seed without the mutation kept every "
+                                  "promise to step %d" % (first["step"] + 1))
             seed += 1
         report[name] = {"promise": promise, "mutation": words,
                         "caught": caught is not None, "after_minutes": round(spent, 1),
-                        "by": caught, "other_promises_broken": other}
-        print("%s (promise %d): %s after %.1f simulated minutes"
-              % (name, promise, "caught" if caught else "MISSED", spent), flush=True)
+                        "by": caught, "product_faults": other}
+        print("%s (promise %d): %s after %.1f simulated minutes%s"
+              % (name, promise, "caught" if caught else "MISSED", spent,
+                 " by promise %d" % caught["promise"] if caught else ""), flush=True)
         missed += caught is None
         out = os.path.join(os.path.dirname(args.out), "simulate-mutations.json")
         with open(out + ".tmp", "w") as f:  # after each mutation: a long run's report so far

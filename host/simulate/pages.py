@@ -53,7 +53,9 @@ class Page:
         return self.replies[len(self.replies) - new:] if new > 0 else []
 
     def quiet(self) -> bool:
-        return not self.joining and (not self.connected or self.answered >= self.asked)
+        # a page that stopped reading (a frozen phone) is not waited for: it
+        # reads its answers when it wakes, in the table's time
+        return not self.joining and (not self.connected or not self.reading or self.answered >= self.asked)
 
 
 class Pages:

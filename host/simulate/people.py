@@ -336,7 +336,7 @@ class Family:
         surface = person.manner.surface
         if surface != "board" and table.pages is not None:
             page = self.page_for(surface, who)
-            if page is not None and page.connected and page.state is not None:
+            if page is not None and page.connected and page.reading and page.state is not None:
                 yield from self.page_verb(page, {"do": "answer", "id": prompt.get("id"),
                                                  "choice": index}, "answer")
                 if person.manner.cheating and self.rng.random() < 0.3:
@@ -392,7 +392,7 @@ class Family:
         surface = person.manner.surface
         if surface != "board" and table.pages is not None:
             page = self.page_for(surface, person.seat)
-            if page is not None and page.connected:
+            if page is not None and page.connected and page.reading:  # (a frozen phone is not used)
                 yield from self.page_verb(page, {"do": verb}, verb)
                 return
         if surface == "keys" and (table.tui or table.console) and table.host.up:

@@ -228,6 +228,8 @@ class Promises:
             return page.replies_since(replies)
 
         def done() -> bool:
+            if not page.reading:
+                return True  # its phone froze after it sent: the answer waits to be read
             got = reply()
             if any(r.get("t") == "error" for r in got):
                 return True
