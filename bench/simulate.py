@@ -94,7 +94,8 @@ def main(argv=None) -> int:
     ap.add_argument("--game", choices=GAMES, help="the game (default: drawn by the seed, as the next ones)")
     ap.add_argument("--no-faults", action="store_true")
     ap.add_argument("--mutation", choices=sorted(MUTATIONS))
-    ap.add_argument("--mutations", action="store_true", help="run each mutation until a promise catches it")
+    ap.add_argument("--mutations", action="store_true",
+                    help="run each mutation (or --mutation's) until a promise catches it")
     ap.add_argument("--until-step", type=int, help="stop at this step (a replay)")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--browser", action="store_true",
@@ -160,7 +161,7 @@ def check_mutations(args) -> int:
     promise); broken there too, it is the product's own fault, reported."""
     missed = 0
     report = {}
-    for name in sorted(MUTATIONS):
+    for name in [args.mutation] if args.mutation else sorted(MUTATIONS):
         promise, words = MUTATIONS[name][:2]
         spent = 0.0
         seed = args.seed

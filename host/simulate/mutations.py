@@ -87,11 +87,16 @@ def mutated(name: str | None):
 
         old_close = link.Link.close
 
+        leaked = []
+
         def close(self):
-            self.ser = None  # the port stays open
+            if self.ser is not None:
+                leaked.append(self.ser)  # the port stays open (held, as a forgotten reference would)
+            self.ser = None
 
         link.Link.close = close
         undo.append(lambda: setattr(link.Link, "close", old_close))
+        undo.append(lambda: [ser.close() for ser in leaked])
     try:
         yield
     finally:
