@@ -37,7 +37,7 @@ class Manner:
         self.hesitant = rng.random() < 0.25
         self.sloppy = rng.random() < 0.2
         self.impatient = rng.random() < 0.2
-        self.cheating = rng.random() < 0.15
+        self.cheating = rng.random() < 0.3  # (takes back a roll or card not liked: promise 4 is tried often)
         # where this person answers the board's questions, asks for hints, takes back
         # (and the terminal mirror's keys where the PC shows it)
         self.surface = rng.choice(("board", "board", "table", "seat") + (("keys", "keys") if keys else ()))
@@ -291,8 +291,11 @@ class Family:
         """What a person does besides moving: asks for a hint, cheats."""
         if self.rng.random() < 0.08:
             yield from self.verb(person, "hint")
-        if person.manner.cheating and self.rng.random() < 0.2 and game.history:
-            # a take-back to get another roll or card
+        if not person.manner.cheating or not game.history:
+            return
+        # a take-back to get another roll or card: most of all right after
+        # the board's dice or cards gave one they did not like
+        if self.rng.random() < (0.5 if self.table.promises.last_by == "dice" else 0.2):
             yield from self.verb(person, "undo")
 
     # -- questions ---------------------------------------------------------------

@@ -73,6 +73,7 @@ class Promises:
         self.new_pending = False
         self.host_reader = frames.LineReader()
         self.game_id = 0
+        self.last_by = None  # who made the last action the board announced ("dice": its chance)
         table.tap.listeners.append(self.frame)
         table.board.host_tap = self.host_bytes
 
@@ -109,6 +110,7 @@ class Promises:
             if was is not None and was != text:
                 self.broken(1, "the board announced action %d as %s before a power cut; after it, "
                             "action %d is %s" % (n, was, n, text))
+            self.last_by = p.get("by")
             if p.get("by") == "dice":
                 self.check_chance(n, text)
             meant = self.table_family_meant(n)
