@@ -183,6 +183,7 @@ class Family:
                 continue
             who = game.to_move()
             n, boots = len(game.history), table.board.boots
+            cuts = table.promises.cuts
             if who == TERMINAL:
                 continue
             seats = tap.seats or []
@@ -193,7 +194,7 @@ class Family:
                     if "OK lets it play" in str((tap.status or {}).get("text")):
                         yield from self.press(self.person(0), "ok")
                     continue
-                if not (yield Until(self.changed(n, boots), ANSWER_MS)):
+                if not (yield Until(self.changed(n, boots), ANSWER_MS)) and table.promises.cuts == cuts:
                     table.promises.unanswered("board", "roll the dice / play the computer's move",
                                               "game at action %d" % n)
                 continue
@@ -242,12 +243,13 @@ class Family:
         after = game.copy()
         after.apply(game.parse_action(text))
         n, boots = len(game.history), table.board.boots
+        cuts = table.promises.cuts
         self.wanted = text
         if after.image() == game.image():
             # a decision the board cannot see: OK asks which move was made
             if _visible_moves(game):
                 yield from self.press(person, "ok")
-            if not (yield Until(self.changed(n, boots), ANSWER_MS)):
+            if not (yield Until(self.changed(n, boots), ANSWER_MS)) and table.promises.cuts == cuts:
                 table.promises.unanswered("board", "OK on a still board (a hidden move)",
                                           "player %d wanted %s" % (person.seat + 1, text))
             return
@@ -269,7 +271,8 @@ class Family:
             if not ok:
                 return
         self.meant[n + 1] = None if (sloppy or impatient) else text
-        if not (yield Until(self.changed(n, boots), ANSWER_MS)) and self.board_matches(after):
+        if not (yield Until(self.changed(n, boots), ANSWER_MS)) and self.board_matches(after) \
+                and table.promises.cuts == cuts:  # (the cable out or the power cut meanwhile: no frame could say it)
             table.promises.unanswered("board", "a move made on the board",
                                       "player %d made %s" % (person.seat + 1, text))
 
@@ -353,6 +356,7 @@ class Family:
             return
         pid = prompt.get("id")
         boots = table.board.boots
+        cuts = table.promises.cuts
         presses = 0
 
         def gone():  # the question is over, or the board lost power (a new boot numbers its own)
@@ -363,13 +367,15 @@ class Family:
             yield from self.press(person, "next")
             presses += 1
             if not (yield Until(lambda c=current: gone() or tap.prompt.get("current") != c, 2000)):
+                if table.promises.cuts != cuts:
+                    return
                 table.promises.unanswered("board", "NEXT on an open question", prompt.get("text"))
                 return
             if presses > len(choices) + 2:
                 return
         if not gone():
             yield from self.press(person, "ok")
-            if not (yield Until(gone, 2000)):
+            if not (yield Until(gone, 2000)) and table.promises.cuts == cuts:
                 table.promises.unanswered("board", "OK on an open question", prompt.get("text"))
 
     # -- surfaces -----------------------------------------------------------------
@@ -404,11 +410,12 @@ class Family:
         if verb == "hint":
             tap = self.tap
             promises = table.promises
-            hints, errors = promises.hints, promises.errors
+            hints, errors, cuts = promises.hints, promises.errors, promises.cuts
             yield from self.press(person, "next")
-            promises.expect("board buttons", "NEXT for a hint", lambda: (
-                promises.hints != hints or promises.errors != errors or tap.prompt is not None),
-                "a hint or a reason")
+            if promises.cuts == cuts:  # (the cable pulled or the power cut during the press: no answer to come)
+                promises.expect("board buttons", "NEXT for a hint", lambda: (
+                    promises.hints != hints or promises.errors != errors or tap.prompt is not None),
+                    "a hint or a reason")
         else:
             table.promises.expect_undo("board buttons", "UNDO")  # (what it finds before the press)
             yield from self.press(person, "undo")

@@ -73,6 +73,7 @@ class Promises:
         self.new_pending = False
         self.host_reader = frames.LineReader()
         self.game_id = 0
+        self.cuts = 0  # power cuts and unplugs so far (what was asked before one has no answer to come)
         self.last_by = None  # who made the last action the board announced ("dice": its chance)
         table.tap.listeners.append(self.frame)
         table.board.host_tap = self.host_bytes
@@ -197,6 +198,7 @@ class Promises:
         self.boot_check = None
         self.behind.clear()  # the views are looked at again once the board is back
         self.expects = []  # what was asked of a board that lost power has no answer to come
+        self.cuts += 1
 
     # -- verbs (promise 3) ---------------------------------------------------------
 

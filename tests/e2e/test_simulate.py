@@ -134,3 +134,10 @@ def test_seed_107_mahe_nobody_presses_a_dark_board(tmp_path):
     # the simulator's fault: a person pressed NEXT on the question of a
     # board whose cable was out
     table(tmp_path, 107, 9.0, game="mahe")
+
+
+@LONG
+def test_seed_218_tortuga_a_hint_asked_as_the_cable_is_pulled(tmp_path):
+    # the simulator's fault: NEXT pressed for a hint, the cable pulled
+    # during the press: the hint held to 2 s though no frame could come
+    table(tmp_path, 218, 3.2, game="tortuga")
