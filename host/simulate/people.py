@@ -154,6 +154,11 @@ class Family:
         return lambda: self.table.board.boots != boots or (
             tap.ready() and (tap.replica.n != n or tap.prompt is not None))
 
+    def changed_or_waits_for_ok(self, n: int, boots: int):
+        """changed(), or the board's computer says it waits for OK after a takeback."""
+        changed = self.changed(n, boots)
+        return lambda: changed() or "OK lets it play" in str((self.tap.status or {}).get("text"))
+
     # -- playing --------------------------------------------------------------
 
     def run(self):
@@ -194,7 +199,9 @@ class Family:
                     if "OK lets it play" in str((tap.status or {}).get("text")):
                         yield from self.press(self.person(0), "ok")
                     continue
-                if not (yield Until(self.changed(n, boots), ANSWER_MS)) and table.promises.cuts == cuts:
+                waits = self.changed_or_waits_for_ok(n, boots)
+                if not (yield Until(waits, ANSWER_MS)) and table.promises.cuts == cuts:
+                    # (the computer waiting after a takeback says so: a reason, and OK is pressed above)
                     table.promises.unanswered("board", "roll the dice / play the computer's move",
                                               "game at action %d" % n)
                 continue

@@ -141,3 +141,9 @@ def test_seed_218_tortuga_a_hint_asked_as_the_cable_is_pulled(tmp_path):
     # the simulator's fault: NEXT pressed for a hint, the cable pulled
     # during the press: the hint held to 2 s though no frame could come
     table(tmp_path, 218, 3.2, game="tortuga")
+
+
+def test_seed_232_tortuga_the_computer_waiting_after_a_takeback_says_so(tmp_path):
+    # the simulator's fault: the board's computer, waiting for OK after a
+    # takeback (its status says so, a reason), was held to have done nothing
+    table(tmp_path, 232, 2.4, game="tortuga")
