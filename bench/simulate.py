@@ -138,7 +138,14 @@ def soak(args) -> int:
             done, _ = wait(running, return_when=FIRST_COMPLETED)
             for fut in done:
                 run_seed = running.pop(fut)
-                run = fut.result()
+                try:
+                    run = fut.result()
+                except Exception as e:  # the simulator's own failure: said with its seed, the soak goes on
+                    total.setdefault("simulator_failed", []).append(
+                        {"seed": run_seed, "what": repr(e)[:300],
+                         "replay": "python bench/simulate.py --seed %d --minutes %g" % (run_seed, args.minutes)})
+                    print("seed %d: the simulator failed: %r" % (run_seed, e), flush=True)
+                    continue
                 merge(total, run)
                 total["seeds"].append(run_seed)
                 total["real_hours"] = round((time.monotonic() - start) / 3600, 3)

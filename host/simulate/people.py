@@ -16,6 +16,7 @@ import json
 import random
 
 from controller import flows
+from turtleboard.connection.link import LinkError
 from turtleboard.sim.hands import Hands, Timing, _visible_moves
 from turtleboard.sim.world import World, WorldError
 from turtleboard.simulate.clock import Until
@@ -515,7 +516,11 @@ class Family:
                     yield 1000
                     return
                 table.count("verbs", "new", "host dialog")
-                mirror.send("new", payload)
+                try:
+                    mirror.send("new", payload)
+                except LinkError:  # the cable came out as it was sent: the dialog says so, nothing more
+                    yield 1000
+                    return
         yield Until(lambda: self.tap.changes != changes, 5000)
         self.wanted = None
         self.meant = {}
