@@ -451,7 +451,9 @@ def test_hands_take_the_top_turtles_of_a_stack_marks_and_all(tmp_path):
             await pilot.press("l")
             first = names(world.hand)
             assert len(first) == 1 and len(world.stacks["raft"]) == 3
-            assert "l: another one instead" in str(app.query_one("#hand").render())
+            # (the hand line is redrawn after the key: waited for, not read at once)
+            assert await app_wait(pilot, lambda: "l: another one instead" in str(app.query_one("#hand").render())), \
+                str(app.query_one("#hand").render())
             await pilot.press("l")
             second = names(world.hand)
             assert len(second) == 1 and second != first and len(world.stacks["raft"]) == 3
@@ -467,7 +469,9 @@ def test_hands_take_the_top_turtles_of_a_stack_marks_and_all(tmp_path):
             assert names(world.stacks["3"]) == stack  # bottom first
             await pilot.press("l")
             assert names(world.hand) == rider  # the top one only
-            assert "l: one more" in str(app.query_one("#hand").render())
+            # (the hand line is redrawn after the key: waited for, not read at once)
+            assert await app_wait(pilot, lambda: "l: one more" in str(app.query_one("#hand").render())), \
+                str(app.query_one("#hand").render())
             await pilot.press("l")
             assert names(world.hand) == stack  # and the one under it
             app.select(cells.index("5"))
