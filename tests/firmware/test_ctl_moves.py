@@ -204,7 +204,9 @@ def two_hop_chain():
     raise AssertionError("no two-hop chain found")
 
 
-def test_a_whole_jump_chain_made_in_one_go_is_recognised():
+def at_a_two_hop_chain():
+    """A board at the start of a two-hop jump chain: (rig, the moves made
+    before it, the first hop's text, the second's, the pieces after both)."""
     texts, (first, _, a, b) = two_hop_chain()
     rig = Rig("tortuga")
     rig.new()
@@ -219,6 +221,11 @@ def test_a_whole_jump_chain_made_in_one_go_is_recognised():
     final = game.image()
     game.undo()
     game.undo()
+    return rig, texts, first, hop2, final
+
+
+def test_a_whole_jump_chain_made_in_one_go_is_recognised():
+    rig, _texts, first, hop2, final = at_a_two_hop_chain()
     rig.show(final)  # the turtle lands at the end of its chain at once
     got = rig.run(100)
     done = actions(got)
@@ -261,20 +268,7 @@ def test_after_a_power_cut_a_jump_chain_goes_on_from_the_jump_the_log_had_not_wr
     # dark: the pieces prove both hops, and the board commits them hop by
     # hop, as when the chain is made in one go.
 
-    texts, (first, _, a, b) = two_hop_chain()
-    rig = Rig("tortuga")
-    rig.new()
-    for text in texts:
-        rig.send("enter", {"text": text}, run=5)
-    rig.show()
-    rig.run(100)
-    game = rig.ctl.session.game
-    game.push(a)
-    hop2 = game.action_text(b)
-    game.push(b)
-    final = game.image()
-    game.undo()
-    game.undo()
+    rig, texts, first, hop2, final = at_a_two_hop_chain()
     cut = copy_flash(rig.folder)  # the flash as the power left it: the first hop not on it
     assert rig.log.load()[1] == texts
     again = Rig("tortuga", folder=cut)
