@@ -260,31 +260,22 @@ class Promises:
     def pages_quiet(self) -> bool:
         """Has every page that reads had its answers and the state its
         host would send it now?"""
-        t = self.table
-        pages = t.pages
-        if pages is None or not t.host.up or t.host.web is None:
-            return True
-        cache: dict = {}
-        for p in pages.pages:
-            if not p.quiet():
-                return False
-            if p.connected and p.reading and p.state_text != self.expected(p, cache):
-                return False
-        return True
+        return next(self._pages_behind(), None) is None
 
     def pages_behind(self) -> str:
         """Which pages are not quiet, and why (for the table's log)."""
+        return "; ".join(self._pages_behind())
+
+    def _pages_behind(self):
         t = self.table
         if t.pages is None or not t.host.up or t.host.web is None:
-            return ""
+            return
         cache: dict = {}
-        out = []
         for p in t.pages.pages:
             if not p.quiet():
-                out.append("%s: joining %s, asked %d, answered %d" % (p.name, p.joining, p.asked, p.answered))
+                yield "%s: joining %s, asked %d, answered %d" % (p.name, p.joining, p.asked, p.answered)
             elif p.connected and p.reading and p.state_text != self.expected(p, cache):
-                out.append("%s: its state behind the host's" % p.name)
-        return "; ".join(out)
+                yield "%s: its state behind the host's" % p.name
 
     def expected(self, page, cache: dict) -> str:
         """The state the host's web server sends this page now (built by
