@@ -51,6 +51,7 @@ from turtleboard.sim.lock import LOCK_FILE, PORT_FILE, folder_served
 PROTO = 1  # the protocol version this host speaks (docs/protocol.md)
 BAUD = 115200
 BACKLOG_MAX = 4096  # events kept for the next read(); beyond it the oldest go (a gap)
+REAL_WAIT_MAX = 20  # a wait on another clock (a simulated table's) ends after this many times its timeout of real time
 
 
 class Frame(NamedTuple):
@@ -159,6 +160,9 @@ class Link:
         # clears this when the board's `synced` has been applied)
         self.pending_new: set[int] = set()
         self._wlock = threading.Lock()
+        # the clock its waits for an answer are measured on (seconds): a
+        # simulated table's own, which stands still while its board boots
+        self.clock = time.monotonic
 
     # ---- opening and closing ------------------------------------------
 
@@ -366,7 +370,8 @@ class Link:
         arrives; other events are kept in order for the next read()."""
         if isinstance(kinds, str):
             kinds = (kinds,)
-        deadline = time.monotonic() + timeout
+        deadline = self.clock() + timeout
+        real_end = time.monotonic() + timeout * REAL_WAIT_MAX
         kept = []
         pending = list(self.backlog)
         self.backlog.clear()
@@ -380,8 +385,8 @@ class Link:
                 if len(kept) > BACKLOG_MAX:
                     del kept[:len(kept) - BACKLOG_MAX]
                     self.gaps += 1
-                left = deadline - time.monotonic()
-                if left <= 0:
+                left = deadline - self.clock()
+                if left <= 0 or time.monotonic() > real_end:
                     raise LinkTimeout(
                         f"no {'/'.join(kinds)} from {self.port} within {timeout:.1f} s"
                     )
@@ -423,12 +428,13 @@ class Link:
         for another protocol version."""
         raw_seen: list[str] = []
         echoed = False
-        deadline = time.monotonic() + timeout
+        deadline = self.clock() + timeout
+        real_end = time.monotonic() + timeout * REAL_WAIT_MAX
         tries = 0
         hello = None
         while hello is None:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            left = deadline - self.clock()
+            if left <= 0 or time.monotonic() > real_end:
                 break
             if tries < 3:
                 self.send("hello", {"host": f"turtleboard {__version__}", "proto": PROTO})

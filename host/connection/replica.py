@@ -133,9 +133,13 @@ class Replica:
             return self._lost(f"a {kind} frame the mirror cannot read ({e!r})")
 
     def _on_hello(self, p) -> list[str]:
-        # At boot (a reset or a replug) and in answer to ours.
+        # At boot (a reset or a replug; the hello of a handshake is the
+        # link's, never seen here): a sync sent before it went to the board
+        # that is gone, so its answer is not waited for but asked again.
         if not self.in_sync:
-            self.needs_sync = not self.awaiting
+            self.syncing = None
+            self.awaiting = False
+            self.needs_sync = True
             return []
         if self.game is None:
             if p.get("game"):
@@ -148,7 +152,9 @@ class Replica:
         )
         if same:
             # a restart that kept the game (power-safe log): check it all anyway
-            self.needs_sync = not self.awaiting
+            self.syncing = None
+            self.awaiting = False
+            self.needs_sync = True
             return ["the board said hello again (a restart?); checking with a sync"]
         return self._lost(
             f"the board says game {p.get('game')} at action {p.get('n')}, "
@@ -214,7 +220,12 @@ class Replica:
 
     def _on_synced(self, p) -> list[str]:
         if self.syncing is None:
-            return []
+            if self.in_sync:
+                return []
+            # the end of an answer whose `state` never came (a line lost):
+            # asked again now, not after SYNC_WAIT
+            self.awaiting = False
+            return self._lost("the answer to a sync came without its start (a line was lost)")
         state, actions = self.syncing
         self.syncing = None
         self.awaiting = False

@@ -113,6 +113,7 @@ class VirtualBoard(Supervisor):
         self.asks = os.open(os.path.join(self.world_dir, "clock.out"), os.O_RDWR | os.O_NONBLOCK)
         self._asks_buf = b""
         self.host_lock = threading.Lock()
+        self.host_reads = lambda: True  # is the host's reader reading (the table's fault says)
         self.host: CountedLink | None = None  # the link the output goes to
         self.tap = None  # called with every byte the firmware writes (the table's observer)
         self.host_tap = None  # ... and the host
@@ -203,7 +204,14 @@ class VirtualBoard(Supervisor):
         link = self.host
         if link is None or not link.listening or self.outer < 0:
             return  # nobody has the port open: a Pico's output is lost
-        Supervisor._send(self, data)
+        if self.host_reads():
+            # a host that reads, however slowly: a Pico's USB output waits
+            # for it (flow control), nothing is dropped; the table waits
+            # until it has read it all
+            self._to_host += data
+            self._flush_host()
+            return
+        Supervisor._send(self, data)  # a stalled reader: kept up to OUT_MAX, then dropped
 
     def _flush_host(self) -> None:
         with self.host_lock:
@@ -278,12 +286,16 @@ class VirtualBoard(Supervisor):
                 self._reap()
                 return
         if self.outer >= 0 and self.outer in ready:
-            try:
-                data = os.read(self.outer, 65536)
-            except OSError:
-                data = b""
-            if data:
-                self._from_host(data)
+            # under the lock a link connects with: the newline it sends as
+            # it opens is counted after host_opened() set the count to 0,
+            # never before (the host would stay one byte short of quiet)
+            with self.host_lock:
+                try:
+                    data = os.read(self.outer, 65536) if self.outer >= 0 else b""
+                except OSError:
+                    data = b""
+                if data:
+                    self._from_host(data)
         if self.asks in ready:
             self._read_asks()
         if self.child is not None and self.child.poll() is not None and self.inner >= 0:

@@ -55,6 +55,10 @@ class Host:
         self.mirror = Mirror(port, self.board.board.geometry, give_up_after=None)
         self.mirror.link = CountedLink(port, self.board)
         self.mirror.clock = self.clock
+        # its handshake waits for the board on the table's time, as a real
+        # host waits for a real board: a table's board boots in the machine's
+        # time, which the table's stands still for
+        self.mirror.link.clock = self.clock
         read = self.mirror.poll
 
         def poll(timeout: float = 0.05):  # a stalled reader reads nothing while stalled

@@ -97,6 +97,7 @@ class Table:
             pages = False
         else:
             self.host = Host(self.board, self.board_def, seed, clock, tui=self.tui)
+        self.board.host_reads = lambda: not self.host.stalled
         self.with_pages = pages
         self.pages = Pages() if pages else None
         self.family = None
@@ -183,7 +184,7 @@ class Table:
             if time.monotonic() > deadline:
                 self.lag += 1
                 self.lag_run += 1
-                behind = "the host" if not self.host.quiet() else self.promises.pages_behind()
+                behind = self.host_behind() if not self.host.quiet() else self.promises.pages_behind()
                 self.note("lag: behind after %g s of the machine's time: %s" % (QUIET_WAIT_S, behind))
                 if self.lag_run == LAG_RUN_MAX:
                     self.promises.broken(2, "%d steps in a row still behind after %g s of the machine's time each: %s"
@@ -192,6 +193,15 @@ class Table:
                     self.promises.host_lagged()
                 return
             board.pump(0.002)
+
+    def host_behind(self) -> str:
+        """What the host is behind with (for the table's log)."""
+        link, board = self.host.link, self.board
+        if link is None:
+            return "the host"
+        return ("the host (listening %s, starting %s, waiting %s, read %d of %d bytes, the board read %d of %d)"
+                % (link.listening, self.host.starting, link.waiting, link.bytes_in, board.to_host,
+                   board.from_host, link.bytes_out))
 
     def run(self) -> dict:
         board = self.board

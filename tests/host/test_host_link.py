@@ -56,6 +56,38 @@ def test_hello_handshake_and_versions():
         peer.close()
 
 
+def test_the_handshake_waits_on_the_links_clock_with_a_cap_in_real_time():
+    # A simulated table's clock stands still while its board boots: the
+    # hello that comes after 0.6 s of real time is waited for by a 0.3 s
+    # handshake on that clock; a board that never answers still ends the
+    # handshake, after REAL_WAIT_MAX times its timeout.
+    import threading
+
+    from turtleboard.connection.link import REAL_WAIT_MAX
+
+    def late(seq, payload):
+        threading.Timer(0.6, lambda: peer.write(peer.frame("hello", HELLO))).start()
+        return []
+
+    peer = Peer(handlers={"hello": late})
+    try:
+        with Link(peer.path) as link:
+            link.clock = lambda: 5.0
+            assert link.open(timeout=0.3)["board"] == "test"
+    finally:
+        peer.close()
+    silent = Peer(hello=None)
+    try:
+        with Link(silent.path) as link:
+            link.clock = lambda: 5.0
+            start = time.monotonic()
+            with pytest.raises(NotOurDevice):
+                link.open(timeout=0.05)
+            assert time.monotonic() - start >= 0.05 * REAL_WAIT_MAX * 0.9
+    finally:
+        silent.close()
+
+
 def test_port_that_does_not_exist():
     with pytest.raises(PortError, match="no such port: /dev/nope.*turtleboard devices"):
         Link("/dev/nope").open()

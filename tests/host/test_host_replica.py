@@ -104,6 +104,22 @@ def test_a_reboot_hello_that_matches_keeps_the_game_a_different_one_resyncs():
     assert rep.needs_sync and "action 12" in notes[0]
 
 
+def test_an_answer_to_a_sync_that_lost_its_state_line_is_asked_again_at_once():
+    # The `state` that starts a sync's answer was lost on the way (its line
+    # cut): the logs and `synced` that follow end the answer, and the mirror
+    # asks again then rather than waiting SYNC_WAIT for an answer that came.
+    g = board_game()
+    rep = Replica()
+    rep.sync_sent()
+    notes = feed(rep, sync_frames(g)[1:])
+    assert not rep.in_sync and not rep.awaiting and rep.needs_sync
+    assert any("came without its start" in n for n in notes)
+    rep.sync_sent()
+    feed(rep, sync_frames(g))
+    assert rep.in_sync and rep.game.state_hash() == g.state_hash()
+    assert rep.handle(sync_frames(g)[3]) == []  # a second `synced` in step: nothing to do
+
+
 def test_no_game_on_the_board():
     rep = Replica()
     rep.sync_sent()
@@ -162,6 +178,56 @@ def test_mirror_resyncs_after_a_damaged_line_or_missing_frames():
         notes = _notes_until_resynced(mirror, "frames from the board went missing")
         assert any("frames from the board went missing" in n for n in notes)
         mirror.wait_synced(30, answered=True)
+        assert mirror.replica.in_sync and mirror.replica.game.state_hash() == g.state_hash()
+    finally:
+        mirror.close()
+        peer.close()
+
+
+def test_a_sync_the_board_lost_in_a_power_cut_is_asked_again_at_its_boot_hello():
+    # The board took a sync and lost the power before answering; it boots
+    # and says hello. The mirror asks again then, on its own clock (held
+    # here short of SYNC_WAIT, after which it would give up on the answer
+    # anyway), instead of waiting for an answer from a board that is gone.
+    import time
+
+    from peer import Peer
+
+    from turtleboard.connection.link import PROTO
+    from turtleboard.connection.replica import SYNC_EVERY, SYNC_WAIT, Mirror
+
+    g = board_game(n=12)
+    syncs = []
+
+    def state(seq, payload):
+        syncs.append(seq)
+        if len(syncs) == 2:
+            return []  # the power went before the answer
+        return [peer.frame(f.kind, f.payload) for f in sync_frames(g)] + [peer.frame("ok", {"re": seq})]
+
+    hello = {"fw": "0.1.0", "proto": PROTO, "board": "t", "board_version": 1, "game": "mahe",
+             "n": 12, "hash": hash_text(g.state_hash())}
+    peer = Peer(hello=hello, handlers={"sync": state})
+    mirror = Mirror(peer.path)
+    now = [100.0]
+    mirror.clock = lambda: now[0]
+    try:
+        mirror.start(2)
+        mirror.wait_synced(10, answered=True)
+        now[0] += 1.0
+        peer.seq += 3  # frames lost: the mirror asks for a sync, which the board loses
+        peer.write(peer.frame("status", {"text": "x"}))
+        end = time.monotonic() + 30
+        while len(syncs) < 2 and time.monotonic() < end:
+            mirror.poll(0.05)
+        assert len(syncs) == 2 and mirror.replica.awaiting
+        peer.write(peer.frame("hello", hello))  # its boot
+        now[0] += SYNC_EVERY + 0.05  # past the spacing of two syncs, short of SYNC_WAIT
+        assert SYNC_EVERY + 0.05 < SYNC_WAIT
+        end = time.monotonic() + 30
+        while not (len(syncs) >= 3 and mirror.replica.in_sync) and time.monotonic() < end:
+            mirror.poll(0.05)
+        assert len(syncs) >= 3, "the lost sync was waited for, not asked again at the board's boot"
         assert mirror.replica.in_sync and mirror.replica.game.state_hash() == g.state_hash()
     finally:
         mirror.close()
