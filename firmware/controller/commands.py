@@ -240,7 +240,7 @@ def cmd_hint(ctl, payload):
         raise CommandError("over" if ctl.session.game.is_over() else "refused", "no hint: " + why)
     if ctl.computer.playing(ctl.session.game):
         raise CommandError("illegal", "no hint: the computer is to move, not a person")
-    ctl.computer.ask_hint("host", ctl.session.game.to_move(), ctl.command_seq)
+    ctl.computer.ask_hint("host", ctl.session.game.to_move(), ctl.command_seq, ctl.prompt)
 
 
 def cmd_undo(ctl, payload):

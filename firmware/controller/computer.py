@@ -7,7 +7,9 @@
 # change and the person makes it; the sensors confirm it. A hint is the
 # `good` level's choice for a person to move, lit as a preview until the
 # board or the game changes; asked while a question is open (every Mahé
-# decision is one), it becomes the question's current choice, so OK takes it.
+# decision is one), it becomes the question's current choice, so OK takes it,
+# unless the person has pressed NEXT on that question since asking: what
+# they chose stays chosen.
 
 # turtles.bots is imported by the first search, not here: a game with no
 # computer seat and no hint never holds it in the heap (~1 KB on a Pico).
@@ -66,6 +68,8 @@ class Computer:
         self.hint_by = None
         self.hint_re = None
         self.hint_for = None
+        self.hint_pid = None  # the question open when the hint was asked (None: none),
+        self.hint_moves = 0   # and its NEXT presses then
         self.paused = False  # after a takeback the board's seats wait for OK
 
     def reset(self, seats):
@@ -86,14 +90,17 @@ class Computer:
         # Is it a computer seat's turn (the board's or the host's)?
         return game is not None and self.seat(game.to_move()) != PERSON
 
-    def ask_hint(self, by, who, re=None):
+    def ask_hint(self, by, who, re=None, prompt=None):
         # The hint is thought through by tick(), then lit and sent; `re`:
         # the host's `hint` command, which an error saying why not answers;
-        # `who`: the player to move, whom it is for.
+        # `who`: the player to move, whom it is for; `prompt`: the question
+        # open now.
         self.hint_by = by
         self.hint_re = re
         self.hint_for = who
         self.hint = None
+        self.hint_pid = prompt.id if prompt is not None else None
+        self.hint_moves = prompt.moves if prompt is not None else 0
 
     def tick(self, ctl):
         # One slice of thought, when a hint was asked for, or when a bot is
@@ -149,7 +156,7 @@ class Computer:
             p = ctl.prompt
             if p is None:
                 self.hint = (n, action)  # lit until the board or the game changes
-            elif action in p.actions:
+            elif action in p.actions and p.moves == (self.hint_moves if p.id == self.hint_pid else 0):
                 p.current = p.actions.index(action)  # the question's choice, previewed
                 ctl.link.send("prompt", p.payload(game))
             ctl.dirty = True

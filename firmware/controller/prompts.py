@@ -25,10 +25,12 @@ class Prompt:
         self.text = text
         self.actions = actions  # None stands for "cancel"
         self.current = 0
+        self.moves = 0          # NEXT presses: a choice the person made stays (a late hint does not move it)
         self.image = image      # the sensed board a `move` prompt is about
 
     def next(self):
         self.current = (self.current + 1) % len(self.actions)
+        self.moves += 1
 
     def chosen(self):
         return self.actions[self.current]

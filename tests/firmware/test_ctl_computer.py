@@ -388,6 +388,41 @@ def test_a_mahe_hint_comes_while_the_question_is_open():
     assert only(rig.got, "error") == []
 
 
+
+def test_a_hint_that_comes_after_the_person_chose_with_next_leaves_their_choice():
+    # A hint asked, then NEXT pressed on the question before it came: the
+    # hint is said, but the choice the person made stays, and OK takes it
+    # (moving it back would have OK confirm what the person did not choose;
+    # seed 503 of the simulated table).
+    rig = Rig("mahe")
+    _new(rig, ["person"] * 4, players=4)
+    rig.show()
+    rig.run(200)
+    p = only(rig.got, "prompt")[-1]
+    assert p["kind"] == "decide"
+    comp = rig.ctl.computer
+    thinks = comp.tick
+    comp.tick = lambda ctl: None  # the hint still being thought about
+    assert only(rig.send("hint", {}), "ok")
+    rig.press("next")
+    rig.press("next")  # round to the first choice again (the hint, on this seed, is the other)
+    chosen = only(rig.got, "prompt")[-1]
+    assert chosen["id"] == p["id"] and chosen["current"] == (p["current"] + 2) % len(p["choices"])
+    comp.tick = thinks
+    assert _until(rig, lambda: only(rig.got, "hint"), 4000)
+    hint = only(rig.got, "hint")[-1]
+    mine = chosen["choices"][chosen["current"]]
+    assert hint["text"] != mine  # (else this test could not fail)
+    rig.run(100)
+    assert only(rig.got, "prompt")[-1]["current"] == chosen["current"]
+    assert only(rig.got, "status")[-1]["expect"]["choice"] == mine
+    rig.press("ok")
+    rig.run(100)
+    taken = [a["text"] for a in only(rig.got, "action") if a["by"] == "buttons"]
+    assert taken == [mine]
+    assert only(rig.got, "error") == []
+
+
 def _until(rig, done, ms=2000):
     # Run the board until done() or `ms` of its time have passed.
     end = rig.hal.clock + ms
