@@ -237,6 +237,11 @@ class Family:
         person = self.person(self.rng.randrange(game.players))
         world = self.table.world
         self.table.note("lays out the board as lit")
+        # a move the board did not take (the power went before it could): the
+        # hands now undo it, and what they meant by it is over (seed 603)
+        n = len(game.history)
+        for k in [k for k in self.meant if k > n]:
+            del self.meant[k]
         if world.hand:
             world.put_away()
         yield from self.touches(person, plan(world, game, None, along=False))
