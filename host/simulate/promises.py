@@ -221,6 +221,7 @@ class Promises:
         replies = page.replies_n
         tap = self.table.tap
         undone, hints, changes, n = self.undone, page.hints_n, tap.changes, tap.replica.n
+        joins = page.joins
         pid = msg.get("id")
         before_undo = None
         if do == "undo" and tap.game is not None and tap.game.history:
@@ -234,6 +235,8 @@ class Promises:
         def done() -> bool:
             if not page.reading:
                 return True  # its phone froze after it sent: the answer waits to be read
+            if page.joins != joins or (not page.connected and not page.joining):
+                return True  # its connection went (the host killed, say): the page says so (seed 607)
             got = reply()
             if any(r.get("t") == "error" for r in got):
                 return True
