@@ -119,6 +119,7 @@ class Person:
     def __init__(self, seat: int, rng: random.Random, keys: bool = False):
         self.seat = seat
         self.manner = Manner(rng, keys)
+        self.refused = None  # a question its page may not answer (the page said why): the buttons then
 
 
 class Family:
@@ -353,11 +354,14 @@ class Family:
         choices = prompt.get("choices") or []
         index = choices.index(want)
         surface = person.manner.surface
-        if surface != "board" and table.pages is not None:
+        if surface != "board" and table.pages is not None and person.refused != prompt.get("id"):
             page = self.page_for(surface, who)
             if page is not None and page.connected and page.reading and page.state is not None:
+                replies = page.replies_n
                 yield from self.page_verb(page, {"do": "answer", "id": prompt.get("id"),
                                                  "choice": index}, "answer")
+                if any(r.get("t") == "error" and r.get("code") == "turn" for r in page.replies_since(replies)):
+                    person.refused = prompt.get("id")  # read: "for another player"; the board's buttons next
                 if person.manner.cheating and self.rng.random() < 0.3:
                     other = self.page_for("seat", (who + 1) % game.players)
                     if other is not None and other is not page:
