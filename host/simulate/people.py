@@ -258,6 +258,7 @@ class Family:
         after.apply(game.parse_action(text))
         n, boots = len(game.history), table.board.boots
         cuts = table.promises.cuts
+        hellos = self.tap.hellos  # the board that says hello during the move came back from a cut
         self.wanted = text
         if after.image() == game.image():
             # a decision the board cannot see: OK asks which move was made
@@ -286,7 +287,9 @@ class Family:
                 return
         self.meant[n + 1] = None if (sloppy or impatient) else text
         if not (yield Until(self.changed(n, boots), ANSWER_MS)) and self.board_matches(after) \
-                and table.promises.cuts == cuts:  # (the cable out or the power cut meanwhile: no frame could say it)
+                and table.promises.cuts == cuts and self.tap.hellos == hellos:
+            # (the cable out or the power cut meanwhile: no frame could say it;
+            # a board that booted during the move lights what it asks back, seed 719)
             table.promises.unanswered("board", "a move made on the board",
                                       "player %d made %s" % (person.seat + 1, text))
 

@@ -10,6 +10,7 @@ board restored (checked against the hello's hash).
 
 from __future__ import annotations
 
+import collections
 import os
 
 from controller import frames
@@ -17,6 +18,8 @@ from controller.gamelog import GameLog
 from turtleboard.connection.link import Frame
 from turtleboard.connection.replica import Replica
 from turtles import new_game
+
+RECENT = 16  # games the tap keeps (its last changes)
 
 
 class Tap:
@@ -32,6 +35,11 @@ class Tap:
         self.dice: str | None = None
         self.frames = 0
         self.changes = 0  # the game changed (an action, a takeback, a new game, a boot)
+        self.hellos = 0  # hellos seen: a boot, or the answer to a host's handshake
+        # the board's last games, one a change: a take-back and another action
+        # within one step give two games of one action count, and a page's
+        # state of the first is of its moment, not a view of another seat
+        self.recent: collections.deque = collections.deque(maxlen=RECENT)
         self.listeners: list = []  # called with every Frame
         self.unreplayable: list[str] = []  # the board's actions the engine here could not replay
 
@@ -76,11 +84,14 @@ class Tap:
                     self.unreplayable.append(note)
             if kind == "hello":
                 self.hello = payload
+                self.hellos += 1
                 if not self.replica.in_sync or (self.replica.n, self.replica.hash()) != (
                         payload.get("n"), payload.get("hash")):
                     self.from_flash(payload)
             if (self.replica.n, self.replica.hash()) != before or kind in ("synced", "hello"):
                 self.changes += 1
+                if self.replica.game is not None and self.replica.in_sync:
+                    self.recent.append(self.replica.game.copy())
             for fn in list(self.listeners):
                 fn(f)
 
@@ -136,3 +147,11 @@ class Tap:
         rep.game = game
         rep.in_sync = True
         rep.needs_sync = False
+
+    def was_seen(self, name: str, n, view, seat, norm) -> bool:
+        """Was `view` seat's view of one of the board's last games of `name`
+        at action count n?"""
+        for g in self.recent:
+            if g.name == name and len(g.history) == n and norm(g.view(seat)) == view:
+                return True
+        return False
