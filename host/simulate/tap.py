@@ -108,8 +108,8 @@ class Tap:
             self.prompt = None
             self.seats = p.get("seats")
             self.dice = p.get("dice")
-        elif f.kind == "hello":
-            self.prompt = None
+        # (a hello closes no question: a boot's is after booted(), which does;
+        # one answering a host's handshake leaves the board's question open, seed 702)
 
     def from_flash(self, hello: dict) -> None:
         """The game the board restored at boot, read from its flash."""
