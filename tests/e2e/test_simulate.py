@@ -164,3 +164,38 @@ def test_seed_503_race_a_late_hint_leaves_the_choice_made_with_next(tmp_path):
     # it, then the hint came and moved the choice back: OK would have taken
     # what the person had not chosen (tests/firmware/test_ctl_computer.py)
     table(tmp_path, 503, 3.6, game="race")
+
+
+def test_seed_702_mahe_a_question_stays_open_when_the_console_reconnects(tmp_path):
+    # the simulator's fault: the hello answering the restarted console's
+    # handshake closed the die's question in the table's eyes, and the
+    # family waited on the board for ten seconds
+    table(tmp_path, 702, 2.9, game="mahe")
+
+
+@LONG
+def test_seed_603_race_a_move_the_power_cut_took_is_not_held_against_the_next(tmp_path):
+    # the simulator's fault: what the hands meant by a move the board never
+    # took was held against the move made after the board was laid out again
+    table(tmp_path, 603, 2.5, game="race")
+
+
+@LONG
+def test_seed_607_mahe_an_answer_sent_as_the_host_is_killed(tmp_path):
+    # the simulator's fault: the page's connection went with the host; the
+    # page says it is offline, which is its answer
+    table(tmp_path, 607, 5.6, game="mahe")
+
+
+@LONG
+def test_seed_709_hatching_a_page_state_of_an_earlier_moment(tmp_path):
+    # the simulator's fault: a take-back and another action within one step
+    # gave two games of one action count; the page's state was of the first
+    table(tmp_path, 709, 2.6, game="hatching")
+
+
+@LONG
+def test_seed_719_tortuga_a_move_made_while_the_board_boots(tmp_path):
+    # the simulator's fault: the board booted from a power cut during the
+    # move and lit the pieces it asks back, which is its answer
+    table(tmp_path, 719, 2.1, game="tortuga")
