@@ -13,7 +13,7 @@ import os
 import threading
 import time
 
-from turtleboard.connection.link import LinkError
+from turtleboard.connection.link import Disconnected, LinkError
 from turtleboard.connection.replica import Mirror
 from turtleboard.mirror.hostseats import HostSeats
 from turtleboard.simulate.board import CountedLink
@@ -286,6 +286,9 @@ class ConsoleHost(Host):
             return False
         try:
             self.console.execute(line)
+        except Disconnected as e:  # as the console's own loop says it (console.app.run)
+            self.console.say("not sent: %s" % e)
+            return False
         except LinkError:
             return False
         return True

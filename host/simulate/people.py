@@ -468,10 +468,11 @@ class Family:
             promises.expect(surface, key + " (an answer)", lambda: (
                 promises.errors != errors or pid in promises.closed or tap.prompt is None
                 or tap.prompt.get("id") != pid), "the question closed or a reason")
-        if table.console:
-            table.host.type(key)
-        else:
-            table.host.keys(key)
+        sent = table.host.type(key) if table.console else table.host.keys(key)
+        if not sent:
+            # not sent: the console printed why (`not sent: ...`, the board
+            # unplugged, seed 823), or the mirror was not running to take the key
+            promises.expects.pop()
         yield self.rng.randint(100, 600)
 
     def page_verb(self, page, msg: dict, verb: str):

@@ -199,3 +199,11 @@ def test_seed_719_tortuga_a_move_made_while_the_board_boots(tmp_path):
     # the simulator's fault: the board booted from a power cut during the
     # move and lit the pieces it asks back, which is its answer
     table(tmp_path, 719, 2.1, game="tortuga")
+
+
+@LONG
+def test_seed_823_tortuga_undo_typed_on_the_console_while_the_board_is_unplugged(tmp_path):
+    # the simulator's fault: the console says "not sent: ..." (its own
+    # loop's words), which the simulated console did not, and the table
+    # held the undo to an answer from a board that was not there
+    table(tmp_path, 823, 9.2, game="tortuga")
