@@ -5,6 +5,7 @@ every step.
     python bench/simulate.py --seed 7 --minutes 10              # one table, one seed
     python bench/simulate.py --hours 2 --seed 1 --jobs 2        # a soak: seeds 1, 2, ... until 2 simulated hours
     python bench/simulate.py --mutations --minutes 20           # each mutation must be caught
+    python bench/simulate.py --merge a.json b.json --out all.json  # soaks run on successive commits
 
 A soak writes bench/results/simulate.json: simulated family-hours, games,
 verbs tried per surface, faults injected, promises broken (each with its
@@ -103,7 +104,12 @@ def main(argv=None) -> int:
     ap.add_argument("--trace", action="store_true",
                     help="also print every frame of the board, touch, button press and page message")
     ap.add_argument("--out", default=RESULTS)
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="combine soaks' results (each run on its commit: a fault found, fixed, the "
+                    "soak started again) into --out: the totals, and each soak as it was")
     args = ap.parse_args(argv)
+    if args.merge:
+        return merge_files(args.merge, args.out)
     if args.mutations:
         return check_mutations(args)
     if args.hours is None:
@@ -120,7 +126,8 @@ def soak(args) -> int:
     far more than it computes), until --hours simulated family-hours."""
     total = {"family_hours": 0.0, "games": 0, "actions": 0, "runs": 0, "verbs": {}, "faults": {},
              "broken": [], "games_by_name": {}, "seeds": [], "minutes_a_table": args.minutes,
-             "jobs": args.jobs, "lag_steps": 0, "steps": 0}
+             "jobs": args.jobs, "lag_steps": 0, "steps": 0, "commit": commit(),
+             "command": " ".join(["python bench/simulate.py"] + sys.argv[1:])}
     start = time.monotonic()
     seed = args.seed
     pool = ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn"))
@@ -158,6 +165,53 @@ def soak(args) -> int:
     finally:
         pool.shutdown(cancel_futures=True)
     return 1 if total["broken"] else 0
+
+
+def commit() -> str | None:
+    """The checkout's commit (None outside a git checkout)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                             cwd=os.path.dirname(os.path.abspath(__file__)), timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def merge_files(paths: list, out: str) -> int:
+    """Soaks' results in one: the sums, every broken promise with the soak
+    (its commit) that found it, and each soak's own figures."""
+    total = {"family_hours": 0.0, "games": 0, "actions": 0, "runs": 0, "verbs": {}, "faults": {},
+             "broken": [], "games_by_name": {}, "seeds": [], "lag_steps": 0, "steps": 0,
+             "real_hours": 0.0, "soaks": []}
+    for path in paths:
+        with open(path) as f:
+            soak = json.load(f)
+        total["soaks"].append({k: soak.get(k) for k in ("commit", "command", "jobs", "minutes_a_table",
+                                                         "family_hours", "real_hours", "runs", "games")}
+                              | {"seeds": [min(soak["seeds"]), max(soak["seeds"])] if soak.get("seeds") else [],
+                                 "broken": len(soak.get("broken", []))})
+        for key in ("family_hours", "games", "actions", "runs", "lag_steps", "steps", "real_hours"):
+            total[key] += soak.get(key) or 0
+        for group in ("faults", "games_by_name"):
+            for k, n in soak.get(group, {}).items():
+                total[group][k] = total[group].get(k, 0) + n
+        for surface, verbs in soak.get("verbs", {}).items():
+            per = total["verbs"].setdefault(surface, {})
+            for verb, n in verbs.items():
+                per[verb] = per.get(verb, 0) + n
+        total["broken"] += [dict(b, commit=soak.get("commit")) for b in soak.get("broken", [])]
+        total["seeds"] += soak.get("seeds", [])
+        total.setdefault("simulator_failed", []).extend(soak.get("simulator_failed", []))
+    total["family_hours"] = round(total["family_hours"], 3)
+    total["real_hours"] = round(total["real_hours"], 3)
+    with open(out + ".tmp", "w") as f:
+        json.dump(total, f, indent=1, sort_keys=True)
+    os.replace(out + ".tmp", out)
+    print("%d soaks: %.2f family-hours, %d games, %d broken promises"
+          % (len(paths), total["family_hours"], total["games"], len(total["broken"])))
+    return 0
 
 
 def check_mutations(args) -> int:

@@ -19,7 +19,8 @@ from turtleboard.connection.link import Frame
 from turtleboard.connection.replica import Replica
 from turtles import new_game
 
-RECENT = 16  # games the tap keeps (its last changes)
+RECENT = 256  # games the tap keeps, one a change: a page that stopped reading gets the states
+              # queued for it when it reads again, of a game maybe since replaced (seed 947)
 
 
 class Tap:

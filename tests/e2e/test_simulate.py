@@ -207,3 +207,9 @@ def test_seed_823_tortuga_undo_typed_on_the_console_while_the_board_is_unplugged
     # loop's words), which the simulated console did not, and the table
     # held the undo to an answer from a board that was not there
     table(tmp_path, 823, 9.2, game="tortuga")
+
+
+def test_seed_947_race_a_page_reads_states_queued_while_it_slept(tmp_path):
+    # the simulator's fault: a page that had stopped reading got, when it
+    # read again, a state of the game before a new one, at the same count
+    table(tmp_path, 947, 1.5, game="race")
