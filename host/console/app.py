@@ -105,7 +105,8 @@ def parse_command(line: str, prompt_id=None) -> tuple[str, dict] | None:
         if len(rest) != 1 or not rest[0].isdigit() or int(rest[0]) < 1:
             raise UserError("use: answer N  (N = the number of the choice, from 1)")
         if prompt_id is None:
-            raise UserError("there is no open prompt to answer")
+            raise UserError("no question seen since this console connected (one the board opened "
+                            "before is shown again by `sync`)")
         return "answer", {"id": prompt_id, "choice": int(rest[0]) - 1}  # the board counts from 0
     if cmd == "new":
         if len(rest) < 2 or not rest[1].isdigit():

@@ -281,17 +281,21 @@ class ConsoleHost(Host):
         return True  # it prints frames: no game of its own to be in step
 
     def type(self, line: str) -> bool:
-        """A person types a line at the console's prompt (False: it is not running)."""
+        """A person types a line at the console's prompt (False: nothing was
+        sent: the console is not running, or it said why)."""
         if not self.up or self.console is None:
             return False
+        sent = self._link.frames_out if self._link is not None else 0
         try:
             self.console.execute(line)
+            # nothing went out: the console said why (its own check of the
+            # line, as `answer` with no question seen, seed 1023)
+            return self._link is not None and self._link.frames_out != sent
         except Disconnected as e:  # as the console's own loop says it (console.app.run)
             self.console.say("not sent: %s" % e)
             return False
         except LinkError:
             return False
-        return True
 
     def last_lines(self, n: int = 5) -> list[str]:
         return (self.printed.getvalue() if self.printed else "").splitlines()[-n:]

@@ -132,6 +132,7 @@ class Family:
         self.people = [Person(i, self.rng, table.tui or table.console) for i in range(5)]
         self.wanted: str | None = None
         self.meant: dict = {}  # n -> the action the hands made (promise 6)
+        self.key_sent = True  # the last key or console line went out
         self.page_of: dict = {}  # seat (None: the table, "watch") -> Page
 
     def person(self, seat: int) -> Person:
@@ -371,8 +372,11 @@ class Family:
                         yield from self.page_verb(other, {"do": "answer", "id": prompt.get("id"),
                                                           "choice": index}, "answer")
                 return
-        if surface == "keys" and (table.tui or table.console) and table.host.up and index < 10:
+        if surface == "keys" and (table.tui or table.console) and table.host.up and index < 10 \
+                and person.refused != prompt.get("id"):
             yield from self.key_verb(person, "answer", index)
+            if not self.key_sent:
+                person.refused = prompt.get("id")  # the console said why: the board's buttons next
             return
         pid = prompt.get("id")
         boots = table.board.boots
@@ -468,7 +472,7 @@ class Family:
             promises.expect(surface, key + " (an answer)", lambda: (
                 promises.errors != errors or pid in promises.closed or tap.prompt is None
                 or tap.prompt.get("id") != pid), "the question closed or a reason")
-        sent = table.host.type(key) if table.console else table.host.keys(key)
+        sent = self.key_sent = table.host.type(key) if table.console else table.host.keys(key)
         if not sent:
             # not sent: the console printed why (`not sent: ...`, the board
             # unplugged, seed 823), or the mirror was not running to take the key

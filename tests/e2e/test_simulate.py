@@ -213,3 +213,10 @@ def test_seed_947_race_a_page_reads_states_queued_while_it_slept(tmp_path):
     # the simulator's fault: a page that had stopped reading got, when it
     # read again, a state of the game before a new one, at the same count
     table(tmp_path, 947, 1.5, game="race")
+
+
+def test_seed_1023_tattoo_an_answer_the_console_refuses_itself(tmp_path):
+    # the simulator's fault: the console, restarted while a question opened,
+    # says it has seen no question (its own check, nothing sent); the table
+    # held the typed answer to an answer from the board
+    table(tmp_path, 1023, 2.2, game="tattoo")

@@ -36,7 +36,7 @@ def test_console_shows_frames_raw_lines_and_damage_and_logs_the_session(tmp_path
     assert "| MPY: soft reboot" in out
     assert "damaged line dropped (checksum mismatch" in out
     assert "use: bright N  with N from 0 to 255" in out
-    assert "there is no open prompt to answer" in out
+    assert "no question seen since this console connected" in out
     assert "unknown command 'frobnicate'; type help" in out
     assert "frames in " in out and "sequence gaps" in out  # stats (typed before the answers came)
     sent = [k for k, _ in peer.received]
