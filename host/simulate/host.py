@@ -136,15 +136,19 @@ class Host:
                 th.join(5)
 
     def keys(self, *keys: str) -> bool:
-        """A person presses keys on the terminal mirror (False: it is not running)."""
+        """A person presses keys on the terminal mirror (False: nothing was
+        sent: it is not running, or it said why in its log pane, as "no
+        prompt is open" from a mirror whose reader stalled, seed 1362)."""
         loop, pilot = self.loop, self.pilot
         if not self.up or pilot is None or loop is None:
             return False
+        link = self.link
+        sent = link.frames_out if link is not None else 0
         try:
             asyncio.run_coroutine_threadsafe(pilot.press(*keys), loop).result(10)
         except Exception:  # (the app is closing)
             return False
-        return True
+        return link is not None and link.frames_out != sent
 
     def log_lines(self) -> list[str]:
         """What the mirror's log pane shows (its last lines)."""

@@ -220,3 +220,10 @@ def test_seed_1023_tattoo_an_answer_the_console_refuses_itself(tmp_path):
     # says it has seen no question (its own check, nothing sent); the table
     # held the typed answer to an answer from the board
     table(tmp_path, 1023, 2.2, game="tattoo")
+
+
+def test_seed_1362_mahe_a_digit_on_the_mirror_whose_reader_stalled(tmp_path):
+    # the simulator's fault: the mirror, its reader stalled while a question
+    # opened, says "no prompt is open" in its log and sends nothing; the
+    # table held the key to an answer from the board
+    table(tmp_path, 1362, 2.3, game="mahe")
