@@ -351,15 +351,21 @@ def test_the_levels_the_board_plays_are_the_bots_levels_up_to_its_own():
     assert DEVICE_LEVELS == LEVELS[:LEVELS.index(DEVICE_LEVEL) + 1]
 
 
-def test_a_mahe_hint_comes_while_the_question_is_open():
-    # Every Mahé decision is a question (roll or stop): a hint asked then
-    # comes, and the question shows the hint as its current choice.
+def _at_a_mahe_decision():
+    # A Mahé game of four people at its first decision (roll or stop), a
+    # question open: (the rig, the question's `prompt` frame).
     rig = Rig("mahe")
     _new(rig, ["person"] * 4, players=4)
     rig.show()
     rig.run(200)
     p = only(rig.got, "prompt")[-1]
     assert p["kind"] == "decide" and rig.ctl.prompt is not None
+    return rig, p
+
+def test_a_mahe_hint_comes_while_the_question_is_open():
+    # Every Mahé decision is a question (roll or stop): a hint asked then
+    # comes, and the question shows the hint as its current choice.
+    rig, p = _at_a_mahe_decision()
     got = rig.send("hint", {})
     assert only(got, "ok")
     for _ in range(60):
@@ -394,12 +400,7 @@ def test_a_hint_that_comes_after_the_person_chose_with_next_leaves_their_choice(
     # hint is said, but the choice the person made stays, and OK takes it
     # (moving it back would have OK confirm what the person did not choose;
     # seed 503 of the simulated table).
-    rig = Rig("mahe")
-    _new(rig, ["person"] * 4, players=4)
-    rig.show()
-    rig.run(200)
-    p = only(rig.got, "prompt")[-1]
-    assert p["kind"] == "decide"
+    rig, p = _at_a_mahe_decision()
     comp = rig.ctl.computer
     thinks = comp.tick
     comp.tick = lambda ctl: None  # the hint still being thought about
