@@ -22,12 +22,13 @@ from .decide import GAME, RESTORE, TAKEN, decide
 from .display import Display
 from .link import Link
 from .matcher import Position
-from .prompts import close_prompt, press
+from .prompts import close_prompt, confirm, press
 from .session import Session
 
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 BUILD_MS = 3           # a cycle with nothing else to do adds candidates this long
 HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
+OK_HOLD_MS = 1000      # OK pressed while a turtle settles waits this long for a still board
 
 
 class Controller:
@@ -82,6 +83,7 @@ class Controller:
         self.prepared = -1       # chores_done once the log area had its sectors erased ahead (chores())
         self.rested = -1         # chores_done once chores and snapshots had nothing left (step())
         self.recal = None        # the calibration check's finding (recalibrated())
+        self.ok_held = None      # OK pressed while the board settled: (when, self.changes) (prompts.confirm)
 
     # ---- the game -----------------------------------------------------------
 
@@ -262,6 +264,21 @@ class Controller:
         self.display.forget()
         self.dirty = True
 
+    def ok_waits(self, now, steady):
+        # OK pressed while a turtle settled (a wobble as it is put down):
+        # taken once the board is still; dropped if the game moved or a
+        # question opened meanwhile; said to wait no longer after OK_HOLD_MS.
+        at, changes = self.ok_held
+        if changes != self.changes or self.prompt is not None:
+            self.ok_held = None
+        elif steady:
+            self.ok_held = None
+            confirm(self, self.session.game, True)
+        elif self.hal.ticks_diff(now, at) >= OK_HOLD_MS:
+            self.ok_held = None
+            self.link.error("refused", "OK: the board is not still (a turtle moving, a sensor unclear); "
+                            "press OK again once it is")
+
     # ---- one cycle ----------------------------------------------------------
 
     def step(self, now):
@@ -288,6 +305,8 @@ class Controller:
             return
         for name in self.buttons.poll(now):
             press(self, name)
+        if self.ok_held is not None:
+            self.ok_waits(now, steady)
         if sensing.faults != display.faults_sent:
             display.report_faults(sensing.faults)
             self.dirty = True

@@ -12,6 +12,7 @@
 # open, close and answer it, and take the buttons' presses.
 
 from turtles import GameError, IllegalAction
+from turtles.game import TERMINAL
 
 from .computer import no_hint
 
@@ -107,16 +108,41 @@ def press(ctl, name):
         computer.paused = False  # the computer plays on
         ctl.dirty = True
         return
-    if name != "ok" or game is None or not ctl.position().player:
+    if name == "ok":
+        confirm(ctl, game, False)
+
+
+def confirm(ctl, game, held):
+    # OK with no question open, the computer not waiting: asks which move
+    # was made where the board matches and a move cannot be seen; or says
+    # why not. Pressed while a turtle settles, it is held until the board is
+    # still (control.step(); `held` then: a board that changed is a move
+    # made, which answers it).
+    if game is None:
+        ctl.link.error("no-game", "OK: there is no game; start one from the host")
         return
-    pos = ctl.pos
-    if ctl.board_image() != pos.image or not ctl.steady:
+    pos = ctl.position()
+    if not pos.player:
+        ctl.link.error("refused", "OK: nothing to confirm; " + (
+            "the game is over" if game.to_move() == TERMINAL else "no player is to move"))
+        return
+    if ctl.board_image() != pos.image:
+        if not held:
+            ctl.link.error("refused", "OK: nothing to confirm while the board differs from the game; "
+                           "make a move, or put the pieces where the lights show")
+        return
+    if not ctl.steady:
+        if ctl.ok_held is None:
+            ctl.ok_held = (ctl.hal.ticks_ms(), ctl.changes)
         return
     pos.finish()
-    if pos.unseen:
-        open_prompt(ctl, "hidden", "which move was made? the last choice cancels",
-                        pos.unseen + [None])
-        ctl.dirty = True
+    if not pos.unseen:
+        ctl.link.error("refused", "OK: nothing to confirm; the board shows the game: move a turtle "
+                       "(NEXT gives a hint)")
+        return
+    open_prompt(ctl, "hidden", "which move was made? the last choice cancels",
+                pos.unseen + [None])
+    ctl.dirty = True
 
 
 def hint(ctl, game):

@@ -230,8 +230,8 @@ def test_seed_1362_mahe_a_digit_on_the_mirror_whose_reader_stalled(tmp_path):
 
 
 @LONG
-@pytest.mark.xfail(strict=True, reason="open: seed 1430, OK to end the placing unanswered (docs/simulation.md)")
 def test_seed_1430_tattoo_ok_to_end_the_placing_just_after_a_placement(tmp_path):
-    # the last soak's: OK pressed 100 ms after a placement opened no
-    # question and gave no reason; not triaged yet (passes once fixed)
+    # OK pressed 100 ms after a placement, while the turtle still wobbled
+    # (a cell not yet settled), opened no question and said nothing; it is
+    # now held until the board is still (tests/firmware/test_ctl_prompts.py)
     table(tmp_path, 1430, 6.9, game="tattoo")

@@ -301,3 +301,53 @@ def test_the_undo_button_takes_back_the_last_action_or_says_why():
     rig.send("enter", {"text": "stack red"})
     got = rig.press("undo")
     assert [u["n"] for u in only(got, "undone")] == [0]
+
+
+def test_ok_pressed_while_a_turtle_wobbles_is_taken_once_the_board_is_still():
+    # (found by the simulated table, seed 1430: a turtle put down wobbles a
+    # little; OK pressed meanwhile to end the turn did nothing, said nothing)
+    rig = race_ready()
+    rig.run(SETTLED)
+    rig.hal.adc[rig.board.sensor_of[rig.board.cells.index("3")]] += 3500  # half a field: not clear
+    got = rig.press("ok")
+    assert only(got, "prompt") == [] and only(got, "error") == []
+    assert rig.ctl.ok_held is not None
+    rig.take("3")  # it reads clearly empty again: the board is still
+    got = rig.run(100)
+    prompt = only(got, "prompt")[0]
+    assert prompt["kind"] == "hidden"
+    assert rig.ctl.ok_held is None
+
+
+def test_ok_pressed_on_a_board_that_stays_unsettled_says_to_press_again():
+    rig = race_ready()
+    rig.run(SETTLED)
+    rig.hal.adc[rig.board.sensor_of[rig.board.cells.index("3")]] += 3500
+    got = rig.press("ok") + rig.run(1200)
+    assert only(got, "prompt") == []
+    errors = only(got, "error")
+    assert len(errors) == 1 and "press OK again once it is" in errors[0]["msg"]
+    assert rig.ctl.ok_held is None
+
+
+def test_ok_held_while_a_move_is_made_is_answered_by_the_move():
+    rig = race_ready()
+    rig.run(SETTLED)
+    rig.hal.adc[rig.board.sensor_of[rig.board.cells.index("1")]] += 3500  # purple arrives on field 1
+    rig.press("ok")
+    rig.put("1")
+    got = rig.run(SETTLED)
+    assert only(got, "prompt")[0]["kind"] == "move"  # the move's question, not "which hidden move?"
+    assert only(got, "error") == []
+
+
+def test_ok_with_nothing_to_confirm_says_why():
+    rig = race_ready()
+    rig.run(SETTLED)
+    rig.take("start")  # the start stack lifted: the board differs from the game
+    rig.run(SETTLED)
+    got = rig.press("ok")
+    assert "differs from the game" in only(got, "error")[0]["msg"]
+    fresh = Rig("race")
+    got = fresh.press("ok")
+    assert only(got, "error")[0]["code"] == "no-game"
