@@ -81,6 +81,8 @@ def merge(total: dict, run: dict) -> None:
         total["faults"][kind] = total["faults"].get(kind, 0) + n
     total["broken"].extend(run["broken"])
     total["games_by_name"][run["game"]] = total["games_by_name"].get(run["game"], 0) + run["minutes"] / 60
+    for game, minutes in s.get("minutes_played", {}).items():
+        total.setdefault("hours_played", {})[game] = total.get("hours_played", {}).get(game, 0) + minutes / 60
     total["lag_steps"] += run["lag_steps"]
     total["steps"] += s.get("steps", 0)
 
@@ -183,18 +185,19 @@ def merge_files(paths: list, out: str) -> int:
     """Soaks' results in one: the sums, every broken promise with the soak
     (its commit) that found it, and each soak's own figures."""
     total = {"family_hours": 0.0, "games": 0, "actions": 0, "runs": 0, "verbs": {}, "faults": {},
-             "broken": [], "games_by_name": {}, "seeds": [], "lag_steps": 0, "steps": 0,
+             "broken": [], "games_by_name": {}, "hours_played": {}, "seeds": [], "lag_steps": 0, "steps": 0,
              "real_hours": 0.0, "soaks": []}
     for path in paths:
         with open(path) as f:
             soak = json.load(f)
         total["soaks"].append({k: soak.get(k) for k in ("commit", "command", "jobs", "minutes_a_table",
-                                                         "family_hours", "real_hours", "runs", "games")}
+                                                         "family_hours", "real_hours", "runs", "games",
+                                                         "hours_played")}
                               | {"seeds": [min(soak["seeds"]), max(soak["seeds"])] if soak.get("seeds") else [],
                                  "broken": len(soak.get("broken", []))})
         for key in ("family_hours", "games", "actions", "runs", "lag_steps", "steps", "real_hours"):
             total[key] += soak.get(key) or 0
-        for group in ("faults", "games_by_name"):
+        for group in ("faults", "games_by_name", "hours_played"):
             for k, n in soak.get(group, {}).items():
                 total[group][k] = total[group].get(k, 0) + n
         for surface, verbs in soak.get("verbs", {}).items():

@@ -47,6 +47,18 @@ OPTION_WORDS = {
 }
 
 
+def played(rules: str, options: dict | None) -> str:
+    """Which of the five a game of `rules` with `options` is (a Tortuga
+    game with tattoos is Tattoo Turtles, with hatching Hatching Day)."""
+    options = options or {}
+    best = rules
+    most = -1
+    for g in GAMES:
+        if g.rules == rules and all(options.get(k) for k in g.options) and len(g.options) > most:
+            best, most = g.key, len(g.options)
+    return best
+
+
 def entry(key: str) -> GameEntry:
     """The game of a name, or a UserError that lists the names."""
     from turtleboard.errors import UserError

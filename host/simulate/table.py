@@ -20,6 +20,7 @@ import random
 import shutil
 import time
 
+from turtleboard.games import played
 from turtleboard.paths import BOARDS
 from turtleboard.sim.world import World
 from turtleboard.simulate.board import BOOT_WAIT_S, VirtualBoard
@@ -70,7 +71,7 @@ class Table:
         self.step_n = 0
         self.lag = 0  # steps where the host or a page was still behind after QUIET_WAIT_S
         self.stats = {"games": 0, "verbs": {}, "faults": {}, "steps": 0, "boots": 0,
-                      "actions": 0}
+                      "actions": 0, "minutes_played": {}}
         self.broken: list[Broken] = []
         self.before = usage()  # promise 7: what is left after close() is compared with it
         shutil.rmtree(folder, ignore_errors=True)
@@ -285,6 +286,7 @@ class Table:
 
     def advance(self, until: int) -> None:
         clock = self.clock
+        self.count_played(until - clock.now)
         while True:
             got = clock.due(until)
             if got is None:
@@ -293,6 +295,17 @@ class Table:
             if not actor.done:
                 clock.resume(actor, value)
         clock.now = max(clock.now, until)
+
+    def count_played(self, ms: int) -> None:
+        """The table's time, counted to the game on the board as the table
+        knows it (the five by name: Tortuga's variants apart), else to "no
+        game" (none yet, one over, the board not known: booting, unplugged)."""
+        if ms <= 0:
+            return
+        game = self.tap.game if self.tap.known() else None
+        key = "no game" if game is None or game.is_over() else played(game.name, game.options)
+        per = self.stats["minutes_played"]
+        per[key] = per.get(key, 0.0) + ms / 60000
 
     def close(self) -> None:
         self.stopping = True

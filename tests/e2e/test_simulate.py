@@ -52,6 +52,10 @@ def test_a_simulated_table_keeps_every_promise(tmp_path, seed, game):
     chromium = game == "tortuga" and available()
     run = table(tmp_path, seed, 1.0, game=game, browser=chromium)
     assert run["stats"]["actions"] > 0
+    # the table's time counted to the games its people played, by name
+    played = run["stats"]["minutes_played"]
+    assert abs(sum(played.values()) - run["minutes"]) < 0.01, played
+    assert set(played) <= {"mahe", "race", "tortuga", "tattoo", "hatching", "no game"}, played
     if chromium:
         assert run["stats"]["browser_checks"] >= 1
     assert run["lag_steps"] == 0 or run["lag_steps"] < run["stats"]["steps"] // 10

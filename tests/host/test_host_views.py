@@ -7,7 +7,7 @@ from apptools import app_wait
 from rich.color import Color, ColorSystem
 
 from controller import scenes
-from turtleboard.games import GAMES, KEYS, players_text, rules_class
+from turtleboard.games import GAMES, KEYS, played, players_text, rules_class
 from turtleboard.pictures.describe import action_words, choice_words, race_card, status_words
 from turtleboard.sim.worldview import LED_WORDS, colour_word, seen_colour, stack_text
 from turtles import new_game
@@ -277,3 +277,12 @@ def test_one_action_is_said_in_the_singular():
     assert panel_lines(g, None)[0] == "2 players, after 0 actions"
     g.apply_text("e3")
     assert panel_lines(g, None)[0] == "2 players, after 1 action"
+
+
+def test_a_game_on_the_board_is_named_as_one_of_the_five():
+    # (the simulated table counts its time by it: a Tortuga game with
+    # tattoos is Tattoo Turtles)
+    for g in GAMES:
+        assert played(g.rules, dict(g.options, turn_limit=100)) == g.key
+    assert played("tortuga", {"tattoo": 0, "hatching": 0, "hops": 1}) == "tortuga"
+    assert played("tortuga", None) == "tortuga"
