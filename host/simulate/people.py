@@ -152,9 +152,13 @@ class Family:
         lo, hi = PACES[person.manner.pace][1 if touch else 0]
         return self.rng.randint(lo, hi)
 
-    def changed(self, n: int, boots: int):
+    def changed(self, n: int, boots: int, changes: int | None = None):
+        """The board answered: it booted, its game is at another count or
+        asks a question; or (`changes`: the tap's count when the verb began)
+        its game changed at all, as a take-back and a new action since do,
+        which leave the count where it was (seed 2286)."""
         tap = self.tap
-        return lambda: self.table.board.boots != boots or (
+        return lambda: self.table.board.boots != boots or (changes is not None and tap.changes != changes) or (
             tap.ready() and (tap.replica.n != n or tap.prompt is not None))
 
     def changed_or_waits_for_ok(self, n: int, boots: int):
@@ -260,12 +264,17 @@ class Family:
         n, boots = len(game.history), table.board.boots
         cuts = table.promises.cuts
         hellos = self.tap.hellos  # the board that says hello during the move came back from a cut
+        changes = self.tap.changes
         self.wanted = text
         if after.image() == game.image():
             # a decision the board cannot see: OK asks which move was made
+            errors = table.promises.errors
             if _visible_moves(game):
                 yield from self.press(person, "ok")
-            if not (yield Until(self.changed(n, boots), ANSWER_MS)) and table.promises.cuts == cuts:
+            changed = self.changed(n, boots, changes)
+            # (a reason is an answer: OK with nothing to confirm says why)
+            if not (yield Until(lambda: changed() or table.promises.errors != errors, ANSWER_MS)) \
+                    and table.promises.cuts == cuts:
                 table.promises.unanswered("board", "OK on a still board (a hidden move)",
                                           "player %d wanted %s" % (person.seat + 1, text))
             return
@@ -287,7 +296,7 @@ class Family:
             if not ok:
                 return
         self.meant[n + 1] = None if (sloppy or impatient) else text
-        if not (yield Until(self.changed(n, boots), ANSWER_MS)) and self.board_matches(after) \
+        if not (yield Until(self.changed(n, boots, changes), ANSWER_MS)) and self.board_matches(after) \
                 and table.promises.cuts == cuts and self.tap.hellos == hellos:
             # (the cable out or the power cut meanwhile: no frame could say it;
             # a board that booted during the move lights what it asks back, seed 719)

@@ -239,3 +239,11 @@ def test_seed_1430_tattoo_ok_to_end_the_placing_just_after_a_placement(tmp_path)
     # (a cell not yet settled), opened no question and said nothing; it is
     # now held until the board is still (tests/firmware/test_ctl_prompts.py)
     table(tmp_path, 1430, 6.9, game="tattoo")
+
+
+def test_seed_2286_tattoo_ok_pressed_mid_jump_takes_back_the_placement(tmp_path):
+    # the simulator's fault: OK pressed with the turtle in the air confirmed
+    # the board's question (a take-back of the placement just made), and
+    # putting it down made another placement: the game changed twice and
+    # came back to the same action count, which the table did not see
+    table(tmp_path, 2286, 2.5, game="tattoo")
