@@ -95,7 +95,10 @@ def decide(ctl, now, scene):
             # Several moves fit; or the board only lost a turtle, which is
             # how a turtle held in the air looks too: the player confirms.
             text = "which move was it? NEXT shows the next, OK confirms"
-            if lifted is not None:
+            if lifted is not None and actions == [TAKEBACK]:
+                # the turtle just put down, lifted again (to move on with it, say)
+                text = "take back the last move? OK takes it back; else put the turtle down"
+            elif lifted is not None:
                 text = "moved onto a stack? OK confirms (NEXT: the next choice); else put the turtle down"
             open_prompt(ctl, "move", text, actions, sensed)
             show_prompt(ctl, scene)

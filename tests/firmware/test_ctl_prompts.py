@@ -351,3 +351,34 @@ def test_ok_with_nothing_to_confirm_says_why():
     fresh = Rig("race")
     got = fresh.press("ok")
     assert only(got, "error")[0]["code"] == "no-game"
+
+
+def test_the_turtle_just_put_down_lifted_again_is_asked_about_as_a_take_back():
+    # (found by the simulated table, seed 2286: a Tattoo Turtles player
+    # lifting the turtle just placed, to jump with it, read "moved onto a
+    # stack? OK confirms" and pressed OK, which took the placement back)
+    from turtles import EMPTY
+
+    rig = Rig("tortuga")
+    rig.new(game="tortuga", options={"hatching": 1})
+    rig.show()
+    rig.run(SETTLED)
+    game = rig.ctl.session.game
+    before = game.image()
+    for action in game.legal_actions():
+        after = game.copy()
+        after.apply(action)
+        changed = [i for i in range(len(before)) if after.image()[i] != before[i]]
+        if len(changed) == 1 and before[changed[0]] == EMPTY:
+            break
+    cell = game.cells()[changed[0]]
+    rig.put(cell)
+    got = rig.run(SETTLED)
+    assert len(actions(got)) == 1  # the placement, read from the sensors
+    rig.take(cell)
+    prompt = only(rig.run(SETTLED), "prompt")[-1]
+    assert prompt["choices"] == ["takeback"]
+    assert prompt["text"] == "take back the last move? OK takes it back; else put the turtle down"
+    rig.put(cell)  # put down again: nothing taken back
+    got = rig.run(SETTLED)
+    assert only(got, "undone") == [] and only(got, "closed")[-1]["choice"] is None

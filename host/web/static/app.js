@@ -320,6 +320,8 @@ const STATUS_FR = [
   [/^which move was it\? NEXT shows the next, OK confirms$/, () => "quel coup était-ce ? NEXT montre le suivant, OK confirme"],
   [/^moved onto a stack\? OK confirms \(NEXT: the next choice\); else put the turtle down$/,
     () => "posée sur une pile ? OK confirme (NEXT : le choix suivant) ; sinon posez la tortue"],
+  [/^take back the last move\? OK takes it back; else put the turtle down$/,
+    () => "annuler le dernier coup ? OK l'annule ; sinon posez la tortue"],
   [/^which move was made\? the last choice cancels$/, () => "quel coup a été joué ? le dernier choix annule"],
   [/^(.+\?) NEXT shows the next, OK confirms$/,
     (m) => (CHANCE_FR[m[1]] || m[1]) + " NEXT montre le suivant, OK confirme"],
