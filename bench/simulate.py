@@ -23,6 +23,7 @@ import os
 import sys
 import tempfile
 import time
+from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
@@ -31,18 +32,28 @@ from turtleboard.simulate.mutations import MUTATIONS, mutated  # noqa: E402
 from turtleboard.simulate.table import GAMES, Table  # noqa: E402
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "simulate.json")
+BLACKBOX = 6000  # a soak's table keeps its last lines of trace, written out if it breaks a promise
 
 
 def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_step=None,
-        verbose=False, folder=None, trace=False, browser=False, budget_s=None) -> dict:
+        verbose=False, folder=None, trace=False, browser=False, budget_s=None,
+        traces: str | None = None) -> dict:
+    """One table. `traces`: a folder where a table that breaks a promise
+    leaves the trace of its last BLACKBOX lines (every frame, touch, press
+    and page message), as its replay would print it: a soak's table, run
+    beside others, may not replay the same from its seed (docs/simulation.md)."""
     folder = folder or tempfile.mkdtemp(prefix="tb-simulate-")
     start = time.monotonic()
     # a table that hangs says where, every 10 minutes (its waits all have deadlines)
     faulthandler.dump_traceback_later(600, repeat=True)
+    log = (lambda s: print(s, flush=True)) if verbose or trace else None
+    box = None
+    if traces is not None and log is None:
+        box = deque(maxlen=BLACKBOX)
+        log, trace = box.append, True
     table = Table(seed, os.path.join(folder, "t%d" % seed), minutes=minutes, game=game,
                   faults=faults, mutation=mutation, stop_at_step=until_step,
-                  log=(lambda s: print(s, flush=True)) if verbose or trace else None, trace=trace,
-                  browser=browser, budget_s=budget_s)
+                  log=log, trace=trace, browser=browser, budget_s=budget_s)
     try:
         with mutated(mutation):
             stats = table.run()
@@ -61,6 +72,14 @@ def one(seed: int, minutes: float, game=None, faults=True, mutation=None, until_
     for b in table.broken:
         print("BROKEN promise %d, seed %d, step %d: %s\n  replay: %s"
               % (b.promise, b.seed, b.step, b.what, b.replay), flush=True)
+    if box is not None and table.broken:
+        os.makedirs(traces, exist_ok=True)
+        path = os.path.join(traces, "seed-%d.log" % seed)
+        with open(path, "w") as f:
+            f.write("".join(line + "\n" for line in box))
+        for b in out["broken"]:
+            b["trace"] = path
+        print("  its trace: %s" % path, flush=True)
     import shutil
 
     shutil.rmtree(folder, ignore_errors=True)
@@ -106,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--trace", action="store_true",
                     help="also print every frame of the board, touch, button press and page message")
     ap.add_argument("--out", default=RESULTS)
+    ap.add_argument("--traces", default=os.path.join(tempfile.gettempdir(), "turtleboard-simulate-traces"),
+                    help="a soak: where a table that breaks a promise leaves its last lines of trace")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="combine soaks' results (each run on its commit: a fault found, fixed, the "
                     "soak started again) into --out: the totals, and each soak as it was")
@@ -139,7 +160,7 @@ def soak(args) -> int:
             planned = total["family_hours"] + len(running) * args.minutes / 60
             while len(running) < args.jobs and planned < args.hours:
                 running[pool.submit(one, seed, args.minutes, args.game, not args.no_faults,
-                                    args.mutation)] = seed
+                                    args.mutation, traces=args.traces)] = seed
                 seed += 1
                 planned += args.minutes / 60
             if not running:

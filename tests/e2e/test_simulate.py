@@ -247,3 +247,14 @@ def test_seed_2286_tattoo_ok_pressed_mid_jump_takes_back_the_placement(tmp_path)
     # putting it down made another placement: the game changed twice and
     # came back to the same action count, which the table did not see
     table(tmp_path, 2286, 2.5, game="tattoo")
+
+
+def test_a_soaks_table_that_breaks_a_promise_leaves_its_trace(tmp_path):
+    # a soak's table runs beside others and may not replay the same from
+    # its seed: the trace of its last moments is the evidence
+    run = one(1, 0.5, game="race", mutation="hash-differs", folder=str(tmp_path / "sim"),
+              budget_s=BUDGET_S, traces=str(tmp_path / "traces"))
+    assert run["broken"]
+    path = run["broken"][0]["trace"]
+    text = open(path).read()
+    assert "board> hello" in text and "BROKEN promise 6" in text
