@@ -265,19 +265,25 @@ class Controller:
         self.dirty = True
 
     def ok_waits(self, now, steady):
-        # OK pressed while a turtle settled (a wobble as it is put down):
-        # taken once the board is still; dropped if the game moved or a
-        # question opened meanwhile; said to wait no longer after OK_HOLD_MS.
+        # OK pressed while a turtle settled (a wobble as it is put down) is
+        # taken once the board is still, as the game, with no question open
+        # (a wobble read as the turtle lifted again asks one for a moment,
+        # seed 2465: not OK's to answer); dropped if the game moved
+        # meanwhile (a move answers it). After OK_HOLD_MS: dropped for a
+        # question open (OK answers that now), else why it did nothing.
         at, changes = self.ok_held
-        if changes != self.changes or self.prompt is not None:
+        if changes != self.changes:
             self.ok_held = None
-        elif steady:
+        elif steady and self.prompt is None and self.board_image() == self.position().image:
             self.ok_held = None
-            confirm(self, self.session.game, True)
+            confirm(self, self.session.game)
         elif self.hal.ticks_diff(now, at) >= OK_HOLD_MS:
             self.ok_held = None
-            self.link.error("refused", "OK: the board is not still (a turtle moving, a sensor unclear); "
-                            "press OK again once it is")
+            if self.prompt is None and steady:
+                confirm(self, self.session.game)  # the board differs from the game: said
+            elif self.prompt is None:
+                self.link.error("refused", "OK: the board is not still (a turtle moving, a sensor unclear); "
+                                "press OK again once it is")
 
     # ---- one cycle ----------------------------------------------------------
 

@@ -109,15 +109,14 @@ def press(ctl, name):
         ctl.dirty = True
         return
     if name == "ok":
-        confirm(ctl, game, False)
+        confirm(ctl, game)
 
 
-def confirm(ctl, game, held):
+def confirm(ctl, game):
     # OK with no question open, the computer not waiting: asks which move
     # was made where the board matches and a move cannot be seen; or says
     # why not. Pressed while a turtle settles, it is held until the board is
-    # still (control.step(); `held` then: a board that changed is a move
-    # made, which answers it).
+    # still (Controller.ok_waits).
     if game is None:
         ctl.link.error("no-game", "OK: there is no game; start one from the host")
         return
@@ -126,14 +125,13 @@ def confirm(ctl, game, held):
         ctl.link.error("refused", "OK: nothing to confirm; " + (
             "the game is over" if game.to_move() == TERMINAL else "no player is to move"))
         return
-    if ctl.board_image() != pos.image:
-        if not held:
-            ctl.link.error("refused", "OK: nothing to confirm while the board differs from the game; "
-                           "make a move, or put the pieces where the lights show")
-        return
     if not ctl.steady:
         if ctl.ok_held is None:
             ctl.ok_held = (ctl.hal.ticks_ms(), ctl.changes)
+        return
+    if ctl.board_image() != pos.image:
+        ctl.link.error("refused", "OK: nothing to confirm while the board differs from the game; "
+                       "make a move, or put the pieces where the lights show")
         return
     pos.finish()
     if not pos.unseen:

@@ -258,3 +258,11 @@ def test_a_soaks_table_that_breaks_a_promise_leaves_its_trace(tmp_path):
     path = run["broken"][0]["trace"]
     text = open(path).read()
     assert "board> hello" in text and "BROKEN promise 6" in text
+
+
+@LONG
+def test_seed_2465_hatching_ok_held_through_a_wobble_read_as_a_lift(tmp_path):
+    # OK pressed as a turtle just put down bounced; the bounce was read as
+    # the turtle lifted again (a take-back question for a moment) and the
+    # held OK was dropped with it (tests/firmware/test_ctl_prompts.py)
+    table(tmp_path, 2465, 7.0, game="hatching")

@@ -382,3 +382,39 @@ def test_the_turtle_just_put_down_lifted_again_is_asked_about_as_a_take_back():
     rig.put(cell)  # put down again: nothing taken back
     got = rig.run(SETTLED)
     assert only(got, "undone") == [] and only(got, "closed")[-1]["choice"] is None
+
+
+def test_ok_held_through_a_wobble_read_as_the_turtle_lifted_again():
+    # (found by the simulated table, seed 2465: the wobble of a turtle just
+    # put down was read as the turtle lifted again, which asks "take back
+    # the last move?" for a moment; the OK pressed to end the turn was
+    # dropped with it)
+    rig = Rig("tortuga")
+    rig.new(game="tortuga", options={"hatching": 1})
+    rig.show()
+    rig.run(SETTLED)
+    game = rig.ctl.session.game
+    cell = None
+    for action in game.legal_actions():
+        after = game.copy()
+        after.apply(action)
+        changed = [i for i in range(len(game.image())) if after.image()[i] != game.image()[i]]
+        if len(changed) == 1:
+            cell = game.cells()[changed[0]]
+            break
+    rig.put(cell)
+    assert len(actions(rig.run(SETTLED))) == 1
+    rig.take(cell)  # the magnet bounces off...
+    rig.run(5)
+    rig.hal.held.append("ok")  # ...as OK is pressed
+    got = rig.run(5)
+    assert rig.ctl.ok_held is not None and only(got, "prompt") == [] and only(got, "error") == []
+    got = rig.run(100)  # long enough to count: the turtle looks lifted again
+    rig.hal.held.remove("ok")
+    assert only(got, "prompt")[-1]["choices"] == ["takeback"]
+    rig.put(cell)  # it lands for good
+    got = rig.run(200)
+    assert only(got, "undone") == []
+    prompt = only(got, "prompt")[-1]
+    assert prompt["kind"] == "hidden" and "done" in prompt["choices"], prompt
+    assert only(got, "error") == []
