@@ -272,16 +272,15 @@ class Controller:
         # meanwhile (a move answers it). After OK_HOLD_MS: dropped for a
         # question open (OK answers that now), else why it did nothing.
         at, changes = self.ok_held
+        late = self.hal.ticks_diff(now, at) >= OK_HOLD_MS
         if changes != self.changes:
             self.ok_held = None
-        elif steady and self.prompt is None and self.board_image() == self.position().image:
+        elif steady and self.prompt is None and (late or self.board_image() == self.position().image):
             self.ok_held = None
-            confirm(self, self.session.game)
-        elif self.hal.ticks_diff(now, at) >= OK_HOLD_MS:
+            confirm(self, self.session.game)  # (late, the board differing: it says so)
+        elif late:
             self.ok_held = None
-            if self.prompt is None and steady:
-                confirm(self, self.session.game)  # the board differs from the game: said
-            elif self.prompt is None:
+            if self.prompt is None:
                 self.link.error("refused", "OK: the board is not still (a turtle moving, a sensor unclear); "
                                 "press OK again once it is")
 

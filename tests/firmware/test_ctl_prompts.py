@@ -353,10 +353,9 @@ def test_ok_with_nothing_to_confirm_says_why():
     assert only(got, "error")[0]["code"] == "no-game"
 
 
-def test_the_turtle_just_put_down_lifted_again_is_asked_about_as_a_take_back():
-    # (found by the simulated table, seed 2286: a Tattoo Turtles player
-    # lifting the turtle just placed, to jump with it, read "moved onto a
-    # stack? OK confirms" and pressed OK, which took the placement back)
+def hatching_placed():
+    # A Hatching Day game with its first turtle placed on the board (read
+    # from the sensors): (rig, the cell it stands on).
     from turtles import EMPTY
 
     rig = Rig("tortuga")
@@ -373,8 +372,15 @@ def test_the_turtle_just_put_down_lifted_again_is_asked_about_as_a_take_back():
             break
     cell = game.cells()[changed[0]]
     rig.put(cell)
-    got = rig.run(SETTLED)
-    assert len(actions(got)) == 1  # the placement, read from the sensors
+    assert len(actions(rig.run(SETTLED))) == 1  # the placement, read from the sensors
+    return rig, cell
+
+
+def test_the_turtle_just_put_down_lifted_again_is_asked_about_as_a_take_back():
+    # (found by the simulated table, seed 2286: a Tattoo Turtles player
+    # lifting the turtle just placed, to jump with it, read "moved onto a
+    # stack? OK confirms" and pressed OK, which took the placement back)
+    rig, cell = hatching_placed()
     rig.take(cell)
     prompt = only(rig.run(SETTLED), "prompt")[-1]
     assert prompt["choices"] == ["takeback"]
@@ -389,21 +395,7 @@ def test_ok_held_through_a_wobble_read_as_the_turtle_lifted_again():
     # put down was read as the turtle lifted again, which asks "take back
     # the last move?" for a moment; the OK pressed to end the turn was
     # dropped with it)
-    rig = Rig("tortuga")
-    rig.new(game="tortuga", options={"hatching": 1})
-    rig.show()
-    rig.run(SETTLED)
-    game = rig.ctl.session.game
-    cell = None
-    for action in game.legal_actions():
-        after = game.copy()
-        after.apply(action)
-        changed = [i for i in range(len(game.image())) if after.image()[i] != game.image()[i]]
-        if len(changed) == 1:
-            cell = game.cells()[changed[0]]
-            break
-    rig.put(cell)
-    assert len(actions(rig.run(SETTLED))) == 1
+    rig, cell = hatching_placed()
     rig.take(cell)  # the magnet bounces off...
     rig.run(5)
     rig.hal.held.append("ok")  # ...as OK is pressed
