@@ -20,7 +20,7 @@ from .commands import run_command
 from .computer import Computer
 from .decide import GAME, RESTORE, TAKEN, decide
 from .display import Display
-from .link import Link
+from .link import Link, action_payload
 from .matcher import Position
 from .prompts import close_prompt, confirm, press
 from .session import Session
@@ -159,9 +159,11 @@ class Controller:
         # if it could not be logged.
         session = self.session
         game = session.game
-        text = game.action_text(action)
+        # a move made on the board: its words may be ready (words())
+        ready = self.pos.readied_for(action) if on_board and self.pos is not None else None
+        text = ready[0] if ready else game.action_text(action)
         try:
-            session.log.append(text)
+            session.log.append(text, ready and ready[1])
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
@@ -169,7 +171,7 @@ class Controller:
         self.prev_image = pos.image
         # the board it leaves, known for a move made on the board (matched)
         after = pos.image_after(action) if on_board else None
-        bust = game.busts(action)
+        bust = ready[3] if ready else game.busts(action)
         game.push_held(action)  # packed into the history by a quiet cycle (build())
         self.last_on_board = on_board
         self.last_by = by
@@ -180,8 +182,18 @@ class Controller:
         self.changed(after)
         self.committed = True
         self.collect_first = True
-        self.link.send_action(len(game.history), text, session.hash(), by, bust)
+        if ready:
+            self.link.send_text("action", ready[2])
+        else:
+            self.link.send_action(len(game.history), text, session.hash(), by, bust)
         return True
+
+    def words(self, text, hash_after, bust):
+        # What the commit of a move made on the board writes and sends, made
+        # while its turtle is in the air (Position.ready): (its text, its log
+        # line, its `action` frame's payload, whether it busts).
+        n = len(self.session.game.history) + 1
+        return (text, self.session.log.action_line(text), action_payload(n, text, hash_after, "sensors", bust), bust)
 
     def takeback(self, by):
         # Take back the last action; one the board drew itself (its dice,
@@ -359,9 +371,12 @@ class Controller:
             game = session.game
             unsent = display.status_out is not None or display.frame is not display.frame_sent
             restless = self.rested != self.changes + self.seen_version  # chores or snapshots may have work
-            if self.pos is not None and not self.pos.done():
+            pos = self.pos
+            if pos is not None and not pos.done():
                 if not unsent:
                     self.build()  # not in a cycle that sends the host a state frame
+            elif not unsent and pos is not None and pos.to_ready and pos.ready(self.words):
+                pass  # a move of the turtle in the air, readied
             elif game is not None and game.history.pack():
                 pass  # a commit's history entry, packed
             elif restless and not unsent and chores(self, now):

@@ -109,6 +109,7 @@ def decide(ctl, now, scene):
         else:
             dest = pos.destinations(lifted)
             if dest:
+                pos.ready_lifted(lifted)  # its moves readied in spare cycles
                 display.idle_scene(scene)
                 scene.leds = display.leds(dest, scenes.DEST)
                 display.set_status("put the turtle on a lit cell", {"dest": display.names(dest)})

@@ -3,20 +3,28 @@
 # controller itself stays game-agnostic.
 
 
+_last = [None, None]  # the last game asked for and its flow: an import statement is not free
+
+
 def flow_for(name):
+    if _last[0] == name:
+        return _last[1]
+    flow = None
     if name == "mahe":
         from . import flow_mahe
 
-        return flow_mahe
-    if name == "race":
+        flow = flow_mahe
+    elif name == "race":
         from . import flow_race
 
-        return flow_race
-    if name == "tortuga":
+        flow = flow_race
+    elif name == "tortuga":
         from . import flow_tortuga
 
-        return flow_tortuga
-    return None
+        flow = flow_tortuga
+    _last[0] = name
+    _last[1] = flow
+    return flow
 
 
 def device_options(name, cls, options):

@@ -79,11 +79,16 @@ class GameLog:
         self.count = 0
         self.snapped = 0
 
-    def append(self, text):
-        # One committed action; on flash when this returns.
+    def append(self, text, line=None):
+        # One committed action; on flash when this returns. `line`: its
+        # line as action_line() made it, if made ahead.
         self._check_text(text)
-        self._write(seal("A " + text))
+        self._write(line or seal("A " + text))
         self.count += 1
+
+    def action_line(self, text):
+        # The line append() writes for an action.
+        return seal("A " + text)
 
     def prepare(self):
         # While the board is still: one sector of the log area erased ahead

@@ -11,6 +11,15 @@ LOG_CHUNK = 700  # bytes of action texts per `log` frame, well inside MAX_LINE
 NOTHING = ()  # what poll() returns on a quiet line: nothing allocated
 
 
+def action_payload(n, text, hash_text, by, bust=False):
+    # An `action` frame's payload, written by hand as dumps() writes it: the
+    # general writer took ~4 ms of the committing cycle on a Pico (and
+    # writing this one ~0.9 ms of the emulated Pico's: a move made on the
+    # board has it made while its turtle is in the air, Controller.words).
+    return '{%s"by":"%s","hash":"%s","n":%d,"text":%s}' % (
+        '"bust":true,' if bust else "", by, hash_text, n, quote(text))
+
+
 class Link:
     def __init__(self, hal):
         self.hal = hal
@@ -48,12 +57,8 @@ class Link:
         self.send_text("leds", '{"c":["%s"],"from":%d}' % ('","'.join(hexes), start))
 
     def send_action(self, n, text, hash_text, by, bust=False):
-        # The frame of a commit, written by hand as dumps() writes it: the
-        # general writer took ~4 ms of the committing cycle on a Pico.
-        # (the text quoted directly, not through dumps(), which took ~0.7 ms
-        # of the cycle on the emulated Pico). `bust`: the action was one.
-        self.send_text("action", '{%s"by":"%s","hash":"%s","n":%d,"text":%s}' % (
-            '"bust":true,' if bust else "", by, hash_text, n, quote(text)))
+        # The frame of a commit. `bust`: the action was one.
+        self.send_text("action", action_payload(n, text, hash_text, by, bust))
 
     def send_status(self, text, expect):
         # `status` written by hand too (~3 ms less a frame on a Pico).

@@ -64,6 +64,8 @@ class Position:
         self.unseen = []   # player actions that leave the board as it is
         self._movable = None
         self._dest = {}    # lifted cells (tuple) -> destinations
+        self.readied = {}  # candidate index -> its commit's words worked out ahead (ready())
+        self.to_ready = []  # the candidates still to ready
         who = game.to_move()
         self.player = who >= 0
         # the actions (a copy: an engine may reuse its list)
@@ -191,6 +193,42 @@ class Position:
         out.sort()
         self._dest[key] = out
         return out
+
+    def ready_lifted(self, lifted):
+        # The moves of the lifted turtle(s) are readied while it is in the
+        # air (ready(), one a spare cycle), so that the cycle that commits one
+        # only writes it and sends its frame.
+        if self.to_ready or self.readied:
+            return
+        self.finish()
+        for k in range(len(self.changes)):
+            if self.changes[k] and _changes_all(self.changes[k], lifted):
+                self.to_ready.append(k)
+
+    def ready(self, words):
+        # Readies one candidate: what words(its text, the state hash after
+        # it (text), whether it busts) makes of them, found with the engine's
+        # own do and undo. False when none is left to ready.
+        if not self.to_ready:
+            return False
+        k = self.to_ready.pop()
+        game = self.game
+        action = self._todo[k]
+        text = game.action_text(action)
+        bust = game.busts(action)
+        token = game._do(action)
+        try:
+            after = "%08x" % game.state_hash()
+        finally:
+            game._undo(token)
+        self.readied[k] = words(text, after, bust)
+        return True
+
+    def readied_for(self, action):
+        # What ready() worked out for `action`, or None.
+        if not self.readied:
+            return None
+        return self.readied.get(self._todo.index(action))
 
     def movable(self):
         # Cells whose turtle some legal action takes away. Kept per position.

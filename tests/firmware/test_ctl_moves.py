@@ -1,4 +1,5 @@
 # Move recognition by position, on Tortuga's 37-cell board (hop by hop).
+from controller.link import action_payload
 from ctl_rig import Rig, actions, copy_flash, kinds, only
 
 from turtles import DOWN, UP
@@ -438,3 +439,74 @@ def test_a_commits_garbage_is_collected_in_the_cycle_after_it():
     assert rig.ctl.collected < changes  # the commit's cycle sent its frame, nothing more
     rig.run(5)  # the next cycle
     assert rig.ctl.collected == changes
+
+
+def test_readied_moves_are_the_engines_own_words_in_every_game():
+    # Position.ready works out each move of a lifted turtle ahead with the
+    # engine's do and undo: the same text, log line, state hash and bust as
+    # the move pushed, and the game left as it was.
+    from controller.gamelog import GameLog
+    from controller.matcher import Position
+    from turtles import new_game
+    from turtles.bots import random_action
+    from turtles.rng import Rng
+
+    line_of = GameLog("unused.log").action_line
+    for name, players, options, seed in (
+            ("tortuga", 2, {"hops": 1}, 4), ("tortuga", 2, {"hops": 1, "tattoo": 4}, 5),
+            ("tortuga", 2, {"hops": 1, "hatching": 1}, 7), ("mahe", 4, {}, 4),
+            ("race", 4, {"mode": "physical"}, 4)):
+        game = new_game(name, players, options)
+        rng = Rng(seed)
+        readied = 0
+        while not game.is_over() and len(game.history) < 60:
+            n, h = len(game.history), game.state_hash()
+            pos = Position(game)
+            if game.to_move() >= 0:
+                for cell in pos.movable():
+                    pos.ready_lifted([cell])
+                while pos.ready(lambda text, after, bust: (text, line_of(text), after, bust)):
+                    pass
+                for k, (text, line, after, bust) in pos.readied.items():
+                    action = pos._todo[k]
+                    assert text == game.action_text(action) and line == line_of(text), (name, n, text)
+                    assert bust == game.busts(action), (name, n, text)
+                    game.push(action)
+                    assert after == "%08x" % game.state_hash(), (name, n, text)
+                    game.undo()
+                    readied += 1
+            assert len(game.history) == n and game.state_hash() == h
+            game.push(random_action(game, rng))
+        assert readied > 0, name
+
+
+def test_a_lifted_turtles_moves_are_readied_in_the_air_and_its_commit_takes_them():
+    rig = ready()
+    rig.take("c1")
+    rig.run(100)
+    pos = rig.ctl.pos
+    assert sorted(r[0] for r in pos.readied.values()) == ["c1-c2", "c1xe2"]
+    game = rig.ctl.session.game
+    k = pos._todo.index(next(a for a in pos._todo if game.action_text(a) == "c1-c2"))
+    text, line, payload, bust = pos.readied[k]
+    after = game.copy()
+    after.apply_text("c1-c2")
+    assert payload == action_payload(1, "c1-c2", "%08x" % after.state_hash(), "sensors")
+    # marked, to see the commit send it and write its line
+    pos.readied[k] = (text, line, payload.replace('"n":1', '"n":1,"x":0'), bust)
+    rig.put("c2")
+    got = rig.run(100)
+    assert actions(got) == ["c1-c2"]
+    frame = only(got, "action")[0]
+    assert frame["x"] == 0 and frame["n"] == 1 and frame["hash"] == "%08x" % game.state_hash()
+    assert rig.log.load()[1] == ["c1-c2"]  # the readied line, on flash before the frame
+
+
+def test_a_turtle_put_down_before_its_moves_are_readied_commits_all_the_same():
+    rig = ready()
+    rig.take("c1")
+    rig.run(16)  # its change just counted: nothing readied yet
+    rig.put("c2")
+    got = rig.run(100)
+    assert actions(got) == ["c1-c2"]
+    assert only(got, "action")[0]["hash"] == "%08x" % rig.ctl.session.game.state_hash()
