@@ -1,6 +1,7 @@
 # The rp2 HAL: a Raspberry Pi Pico running MicroPython. Hall sensors through
 # 74HC4067 multiplexers (shared select lines S0..S3, one ADC input per
-# multiplexer), WS2812B LEDs through the built-in neopixel module, buttons to
+# multiplexer), WS2812B LEDs through machine.bitstream (as micropython-lib's
+# neopixel module writes them, without its module in the heap), buttons to
 # ground with the internal pull-ups, the host on USB serial (stdin/stdout).
 
 import select
@@ -8,8 +9,7 @@ import sys
 import time
 from array import array
 
-import neopixel
-from machine import ADC, Pin
+from machine import ADC, Pin, bitstream
 
 import micropython
 
@@ -21,6 +21,7 @@ except (ImportError, SyntaxError, ValueError):  # a MicroPython without native c
 SETTLE_US = 10  # after switching the multiplexer, before sampling
 CHECK_ROUNDS = 4  # boot: readings of every sensor both ways, compared
 CHECK_SLACK = 64  # boot: 4 ADC steps, + twice the spread of a sensor's own readings
+WS2812_NS = (400, 850, 800, 450)  # a 0 bit high, low; a 1 bit high, low: 800 kHz
 
 
 class Hal:
@@ -33,7 +34,8 @@ class Hal:
         self._input = 0  # the multiplexer input selected now
         self._one = array("i", [0])  # read_channel's reading
         # 4 past the chain too: the self-test looks for LEDs there (controller/selftest.py SPARE)
-        self._pixels = neopixel.NeoPixel(Pin(board.led_pin, Pin.OUT), board.led_count + 4)
+        self._led_pin = Pin(board.led_pin, Pin.OUT)
+        self._led_bytes = bytearray(3 * (board.led_count + 4))  # green, red, blue a LED: the chain's order
         self._colors = None
         self._buttons = {}
         for name, pin in board.buttons:
@@ -201,27 +203,20 @@ class Hal:
         old = self._colors
         if colors == old:
             return  # a frame takes ~30 us per LED on the wire: skip repeats
-        pixels = self._pixels
-        n = min(len(colors), pixels.n)
+        buf = self._led_bytes
+        n = min(len(colors), len(buf) // 3)
         if old is not None and len(old) != len(colors):
             old = None
-        # Into the driver's buffer as its __setitem__ puts them (a Python
-        # loop per LED: ~0.3 ms each on a Pico), only the LEDs that changed.
-        buf = pixels.buf
-        bpp = pixels.bpp
-        order = pixels.ORDER
-        r = order[0]
-        g = order[1]
-        b = order[2]
+        # Only the LEDs that changed are put into the bytes.
         for i in range(n):
             c = colors[i]
             if old is None or c != old[i]:
-                k = i * bpp
-                buf[k + r] = c[0]
-                buf[k + g] = c[1]
-                buf[k + b] = c[2]
+                k = i * 3
+                buf[k] = c[1]
+                buf[k + 1] = c[0]
+                buf[k + 2] = c[2]
         self._colors = list(colors)  # (r, g, b) tuples, never changed in place
-        pixels.write()
+        bitstream(self._led_pin, 0, WS2812_NS, buf)  # 0: high then low, per the timings
 
     # ---- clock -----------------------------------------------------------
 

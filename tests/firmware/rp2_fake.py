@@ -1,5 +1,5 @@
 # hal/rp2.py under the MicroPython unix port: stand-ins for the rp2 port's
-# machine.Pin/ADC and neopixel, and for the RP2040's registers, memory the
+# machine.Pin/ADC/bitstream, and for the RP2040's registers, memory the
 # register read (hal/rp2regs.py, native code) is pointed at. Used by
 # test_hw_rp2regs.py. The stand-in registers hold still (no conversion
 # runs, the timer stands): what they show is the read's program, its
@@ -48,24 +48,15 @@ class FakeMachine:
             w[0] = -w[0]
             return FakeMachine.values.get(self.base + FakeMachine.sel[0], 0) + w[0]
 
-
-class FakeNeopixel:
-    class NeoPixel:
-        def __init__(self, pin, n):
-            self.n = n
-
-        def __setitem__(self, i, v):
-            pass
-
-        def write(self):
-            pass
+    @staticmethod
+    def bitstream(pin, encoding, timing, buf):
+        pass
 
 
 SELECT = []
 ADC_PINS = []
 LEVELS = {}  # GPIO -> a level Pin.value gives whatever GPIO_IN says
 sys.modules["machine"] = FakeMachine
-sys.modules["neopixel"] = FakeNeopixel
 
 ADC_MEM = bytearray(0x3000)  # CS, RESULT, and CS's XOR and SET aliases
 SIO_MEM = bytearray(0x1C)  # GPIO_IN at 0x4, GPIO_OUT_SET at 0x14, GPIO_OUT_CLR at 0x18
