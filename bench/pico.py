@@ -754,9 +754,9 @@ def first_move(pos):
     # the board after the first legal action that changes it: pos.groups[0][0],
     # without building every group (garbage the collector might count)
     pos.finish()
-    for ch in pos.changes:
-        if ch:
-            return apply(pos.image, ch)
+    for k in range(len(pos.at) - 1):
+        if pos.at[k] < pos.at[k + 1]:
+            return apply(pos.image, pos.cells, pos.at[k], pos.at[k + 1])
 gc.collect()
 del n_legal
 peak = 0

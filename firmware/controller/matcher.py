@@ -1,10 +1,13 @@
 # Move recognition by position: what the board would show after each legal
-# action. A candidate is the cells its action changes on the board, found
+# action. A candidate is the cells its action changes on the board (cell,
+# value, cell, value...: all the candidates' in one bytearray), found
 # without doing the action where the engine can say (image_changes), else
 # by doing and undoing it; they are worked out a few at a time after the
 # game changed (fill(), in the controller's spare cycles), or all at once
 # when the board is read against them before that (finish()). Whole
 # images are made only where one is asked for (groups, nearest).
+
+from array import array
 
 from turtles.game import EMPTY
 
@@ -44,10 +47,13 @@ def _done(game, action, base):
     return tuple(out)
 
 
-def apply(base, changes):
+def apply(base, changes, start=0, end=-1):
+    # `base` with the changes (cell, value, ...; those from start to end)
+    if end < 0:
+        end = len(changes)
     img = bytearray(base)
-    i = 0
-    while i < len(changes):
+    i = start
+    while i < end:
         img[changes[i]] = changes[i + 1]
         i += 2
     return bytes(img)
@@ -60,7 +66,11 @@ class Position:
     def __init__(self, game, actions=None, image=None):
         self.game = game
         self.image = image_bytes(game) if image is None else image
-        self.changes = []  # per legal action (the first _next of them): its cells
+        # The candidates' changes, one after another (a tuple a candidate
+        # took ~1 KB of a Pico's heap in a Tortuga game): candidate k's are
+        # cells[at[k]:at[k + 1]].
+        self.cells = bytearray()
+        self.at = array("H", [0])
         self.unseen = []   # player actions that leave the board as it is
         self._movable = None
         self._dest = {}    # lifted cells (tuple) -> destinations
@@ -91,14 +101,17 @@ class Position:
         end = min(k + n, len(todo))
         game = self.game
         base = self.image
-        changes = self.changes
+        cells = self.cells
+        at = self.at
         while k < end:
             action = todo[k]
             k += 1
             ch = game.image_changes(action)
             if ch is None:
                 ch = _done(game, action, base)
-            changes.append(ch)
+            for v in ch:
+                cells.append(v)
+            at.append(len(cells))
             if not ch:
                 self.unseen.append(action)
         self._next = k
@@ -121,10 +134,11 @@ class Position:
         out = []
         index = {}
         base = self.image
+        cells = self.cells
+        at = self.at
         for k in range(len(self._todo)):
-            ch = self.changes[k]
-            if ch:
-                img = apply(base, ch)
+            if at[k] < at[k + 1]:
+                img = apply(base, cells, at[k], at[k + 1])
                 j = index.get(img)
                 if j is None:
                     index[img] = len(out)
@@ -138,18 +152,21 @@ class Position:
         k = self._todo.index(action)
         if k >= self._next:
             self.fill(k + 1 - self._next)
-        return apply(self.image, self.changes[k])
+        return apply(self.image, self.cells, self.at[k], self.at[k + 1])
 
     def match(self, sensed):
         # The actions whose resulting board is `sensed` (an empty list if none).
         self.finish()
         base = self.image
-        changes = self.changes
+        cells = self.cells
+        at = self.at
         out = []
-        for k in range(len(changes)):
-            ch = changes[k]
+        for k in range(len(at) - 1):
+            a = at[k]
+            b = at[k + 1]
             # shows the first change, then all of them, then nothing else
-            if ch and sensed[ch[0]] == ch[1] and _shows(sensed, ch) and apply(base, ch) == sensed:
+            if a < b and sensed[cells[a]] == cells[a + 1] and _shows(sensed, cells, a, b) and \
+                    apply(base, cells, a, b) == sensed:
                 out.append(self._todo[k])
         return out
 
@@ -175,20 +192,23 @@ class Position:
         self.finish()
         out = []
         cur = self.image
+        cells = self.cells
+        at = self.at
         one = lifted[0] if len(lifted) == 1 else -1  # the usual case, looked for inline
-        for ch in self.changes:
-            n = len(ch)
+        for k in range(len(at) - 1):
+            a = at[k]
+            b = at[k + 1]
             if one >= 0:
-                i = 0
-                while i < n and ch[i] != one:
+                i = a
+                while i < b and cells[i] != one:
                     i += 2
-                if i >= n:
+                if i >= b:
                     continue
-            elif not _changes_all(ch, lifted):
+            elif not _changes_all(cells, a, b, lifted):
                 continue
-            for i in range(0, n, 2):
-                c = ch[i]
-                if cur[c] == EMPTY and ch[i + 1] != EMPTY and c not in out:
+            for i in range(a, b, 2):
+                c = cells[i]
+                if cur[c] == EMPTY and cells[i + 1] != EMPTY and c not in out:
                     out.append(c)
         out.sort()
         self._dest[key] = out
@@ -201,8 +221,9 @@ class Position:
         if self.to_ready or self.readied:
             return
         self.finish()
-        for k in range(len(self.changes)):
-            if self.changes[k] and _changes_all(self.changes[k], lifted):
+        at = self.at
+        for k in range(len(at) - 1):
+            if at[k] < at[k + 1] and _changes_all(self.cells, at[k], at[k + 1], lifted):
                 self.to_ready.append(k)
 
     def ready(self, words):
@@ -235,11 +256,11 @@ class Position:
         if self._movable is None:
             self.finish()
             out = []
-            for ch in self.changes:
-                for i in range(0, len(ch), 2):
-                    c = ch[i]
-                    if ch[i + 1] == EMPTY and c not in out:
-                        out.append(c)
+            cells = self.cells
+            for i in range(0, len(cells), 2):
+                c = cells[i]
+                if cells[i + 1] == EMPTY and c not in out:
+                    out.append(c)
             out.sort()
             self._movable = out
         return self._movable
@@ -290,22 +311,22 @@ def chains(game, sensed, depth=4, budget=200):
     return out
 
 
-def _shows(sensed, changes):
-    # Does `sensed` show every one of the changes?
-    for i in range(0, len(changes), 2):
+def _shows(sensed, changes, start, end):
+    # Does `sensed` show every one of the changes (from start to end)?
+    for i in range(start, end, 2):
         if sensed[changes[i]] != changes[i + 1]:
             return False
     return True
 
 
-def _changes_all(changes, cells):
-    # Do the changes take in every one of `cells`? (A loop, not all() over a
-    # generator: that costs a heap block per call.)
+def _changes_all(changes, start, end, cells):
+    # Do the changes (from start to end) take in every one of `cells`? (A
+    # loop, not all() over a generator: that costs a heap block per call.)
     for c in cells:
-        i = 0
-        while i < len(changes) and changes[i] != c:
+        i = start
+        while i < end and changes[i] != c:
             i += 2
-        if i >= len(changes):
+        if i >= end:
             return False
     return True
 

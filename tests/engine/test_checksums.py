@@ -45,6 +45,18 @@ def test_known_answers():
     assert frames.crc16(b"") == 0xFFFF
 
 
+def test_the_written_out_crc16_tables_are_the_crcs():
+    # frames._HIGH and _LOW are constants in the source (they stay in flash
+    # on a Pico from ROMFS): the table of CRC-16/CCITT-FALSE a byte at a time.
+    high, low = frames._crc_tables()
+    assert frames._HIGH == high and frames._LOW == low
+    for n in (1, 2, 0x80, 0xFF):  # each entry: the byte shifted out through the polynomial
+        crc = n << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+        assert (frames._HIGH[n] << 8 | frames._LOW[n]) == crc, n
+
+
 def test_fnv_native_equals_python():
     rng = Rng(7)
     for n in list(range(40)) + [200, 1000]:

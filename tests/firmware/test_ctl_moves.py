@@ -1,7 +1,7 @@
 # Move recognition by position, on Tortuga's 37-cell board (hop by hop).
-from controller.link import action_payload
 from ctl_rig import Rig, actions, copy_flash, kinds, only
 
+from controller.link import action_payload
 from turtles import DOWN, UP
 
 
