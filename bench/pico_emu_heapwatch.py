@@ -6,7 +6,17 @@ counts (16 bytes a block). Read where the heap holds only what is live: 1 s
 after each `action` frame (the firmware collects once the board has been
 still 300 ms, and a quiet cycle allocates nothing).
 
-    python bench/pico_emu_heapwatch.py stock|romfs [MOVES]
+    python bench/pico_emu_heapwatch.py stock|romfs [MOVES] [--map]
+
+(--map: where the heap goes after the moves, bench/pico_emu_heapmap.py;
+no restore; results under "heap_map")
+
+    python bench/pico_emu_heapwatch.py stock|romfs [MOVES] --game mahe|race|tattoo|hatching|tortuga
+
+plays MOVES actions of that game on its board, each action the board does
+not draw itself entered by the host and the pieces then set to match, its
+dice and cards drawn by the board (results: "heap_from_outside", image,
+"games")
 
 plays MOVES (30) seeded Tortuga moves through the sensors at the human pace
 (bench/pico_emu_pace.py's), then boots with the 900-action Mahe game in the
@@ -120,6 +130,82 @@ def playing(ns, heap, moves, seed):
     return got, [u for _, u in heap.collections()]
 
 
+GAMES = {  # what --game plays: (board file, the console's `new`, rules, players, options)
+    "tortuga": ("tortuga", "new tortuga 2", "tortuga", 2, {}),
+    "tattoo": ("tortuga", "new tortuga 2 tattoo=4", "tortuga", 2, {"tattoo": 4}),
+    "hatching": ("tortuga", "new tortuga 2 hatching=1", "tortuga", 2, {"hatching": 1}),
+    "mahe": ("mahe", "new mahe 4", "mahe", 4, {}),
+    "race": ("race", "new race 4", "race", 4, {}),
+}
+
+
+def playing_entered(ns, heap, game, moves, seed):
+    # Any of the five: each action the board does not draw itself entered
+    # by the host (`enter`), its dice and cards drawn by the board, the
+    # pieces then set as the engine's board after it; the heap read 1 s
+    # after each `action` frame, as playing().
+    from controller.board import load_board
+    from controller.flows import device_options
+    from turtles import game_class, new_game
+    from turtles.bots import random_action
+    from turtles.game import CHANCE
+    from turtles.rng import Rng
+
+    board_name, new_text, rules, players, options = GAMES[game]
+    board = load_board((HERE.parent / "boards" / (board_name + ".json")).read_text())
+    play, ctl, fr, host = ns["play"], ns["ctl"], ns["fr"], ns["host"]
+    rng = Rng(seed)
+
+    def set_pieces(g):
+        table = [play.reading(ch, 0) for ch in range(48)]
+        image = g.image()
+        where = {c: i for i, c in enumerate(board.cells)}
+        for j, cell in enumerate(g.cells()):
+            ch = board.sensor_of[where[cell]]
+            table[ch] = play.reading(ch, image[j])
+        ctl.cmd(table=table)
+
+    def start():
+        k = fr.mark()
+        host.send(new_text)
+        if fr.wait(lambda f: f["kind"] == "ok", 120, since=k) is None:
+            raise SystemExit("%r was not answered" % new_text)
+        cls = game_class(rules)
+        g = new_game(rules, players, device_options(rules, cls, dict(options)), board.geometry)
+        set_pieces(g)
+        return g
+
+    g = start()
+    got = []
+    heap.watch()
+    entered = drawn = 0
+    while len(got) < moves:
+        if g.is_over():
+            g = start()
+            continue
+        k = fr.mark()
+        if g.to_move() == CHANCE:
+            want = None  # the board draws it
+        else:
+            want = g.action_text(random_action(g, rng))
+            host.send("enter " + want)
+        a = fr.wait(lambda f: f["kind"] in ("action", "error"), 300, since=k)
+        if a is None or a["kind"] == "error" or (want is not None and a["p"]["text"] != want):
+            raise SystemExit("%s: %r was not committed: %r" % (game, want, a and a["p"]))
+        g.apply_text(a["p"]["text"])
+        if a["p"]["hash"] != "%08x" % g.state_hash():
+            raise SystemExit("%s: the board's game is not the engine's after %s" % (game, a["p"]["text"]))
+        if want is None:
+            drawn += 1
+        else:
+            entered += 1
+        set_pieces(g)
+        while ctl.cmd(stats=1)["t"] < a["t"] * 1e6 + 1e9:
+            time.sleep(0.1)
+        got.append(heap.used()[0])
+    return got, [u for _, u in heap.collections()], {"entered": entered, "drawn_by_the_board": drawn}
+
+
 def restoring(env, name, kind, work, ctx):
     # the 900-action Mahe game in the log, then a boot sampled from power-on to hello + 1 s
     py = env["VENV_BIN"] + "/python"
@@ -176,8 +262,11 @@ def restoring(env, name, kind, work, ctx):
 
 
 def main():
-    kind = sys.argv[1]
-    moves = int(sys.argv[2]) if len(sys.argv) > 2 else 30
+    game = sys.argv[sys.argv.index("--game") + 1] if "--game" in sys.argv else None
+    args = [a for a in sys.argv[1:] if not a.startswith("--") and a != game]
+    kind = args[0]
+    moves = int(args[1]) if len(args) > 1 else 30
+    where = "--map" in sys.argv
     env = pace.project_env("heap")
     image = env["FW_STOCK" if kind == "stock" else "FW_ROMFS"]
     elf = env.get("FW_STOCK_ELF" if kind == "stock" else "FW_ROMFS_ELF") or image[:-4] + ".elf"
@@ -190,7 +279,7 @@ def main():
     out = {"image": os.path.basename(image), "flash_timing": "typ"}
     try:
         time.sleep(25)
-        r = pico_emu.run(env, py, str(scripts / "timed_flash.py"), name, "--board", "tortuga",
+        r = pico_emu.run(env, py, str(scripts / "timed_flash.py"), name, "--board", GAMES[game or "tortuga"][0],
                          "--" + ("files" if kind == "stock" else "romfs"))
         if "FLASHTIME" not in r.stdout:
             raise SystemExit("turtleboard flash failed: " + (r.stdout + r.stderr)[-1500:])
@@ -200,19 +289,30 @@ def main():
         try:
             heap = Heap(ns["ctl"], ctx)
             out["heap_pool_bytes"] = heap.pool_end - heap.pool
-            got, collected = playing(ns, heap, moves, 5)
-            out["playing_tortuga_bytes"] = dict(summary(got), moves=len(got))
+            if game is not None:
+                got, collected, how = playing_entered(ns, heap, game, moves, 5)
+                out["moves"] = how
+            else:
+                got, collected = playing(ns, heap, moves, 5)
+            out["playing_%s_bytes" % (game or "tortuga")] = dict(summary(got), moves=len(got))
             out["playing_after_each_collection_bytes"] = summary(collected)
+            if where:  # the heap as it is now, 1 s after the last move's frame
+                import pico_emu_heapmap
+                out["map"] = pico_emu_heapmap.breakdown(ns["ctl"], heap, elf)
         finally:
             ns["host"].close()
-        out["restore_mahe_900"] = restoring(env, name, kind, work, ctx)
+        if not where and game is None:
+            out["restore_mahe_900"] = restoring(env, name, kind, work, ctx)
     finally:
         pico_emu.run(env, py, str(scripts / "emuctl.py"), "stop", name)
     out["firmware"] = "commit " + subprocess.run(["git", "-C", str(HERE.parent), "describe", "--always", "--dirty"],
                                                  capture_output=True, text=True).stdout.strip()
     out["when"] = time.strftime("%Y-%m-%d")
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results.setdefault("heap_from_outside", {})[kind] = out
+    if game is not None:  # beside the Tortuga game's figures
+        results.setdefault("heap_from_outside", {}).setdefault(kind, {}).setdefault("games", {})[game] = out
+    else:
+        results.setdefault("heap_map" if where else "heap_from_outside", {})[kind] = out
     RESULTS.write_text(json.dumps(results, indent=1) + "\n")
     print(json.dumps(out, indent=1))
 
