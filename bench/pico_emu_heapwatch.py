@@ -166,6 +166,7 @@ def playing_entered(ns, heap, game, moves, seed):
         ctl.cmd(table=table)
 
     def start():
+        # -> the new game, and the frames read before its `ok`
         k = fr.mark()
         host.send(new_text)
         if fr.wait(lambda f: f["kind"] == "ok", 120, since=k) is None:
@@ -173,23 +174,23 @@ def playing_entered(ns, heap, game, moves, seed):
         cls = game_class(rules)
         g = new_game(rules, players, device_options(rules, cls, dict(options)), board.geometry)
         set_pieces(g)
-        return g
+        return g, k
 
-    g = start()
+    g, k = start()
     got = []
     heap.watch()
     entered = drawn = 0
-    while len(got) < moves:
+    while len(got) < moves:  # (k: the frames read; the board's draws come any time)
         if g.is_over():
-            g = start()
+            g, k = start()
             continue
-        k = fr.mark()
         if g.to_move() == CHANCE:
             want = None  # the board draws it
         else:
             want = g.action_text(random_action(g, rng))
             host.send("enter " + want)
         a = fr.wait(lambda f: f["kind"] in ("action", "error"), 300, since=k)
+        k = fr.all.index(a) + 1 if a is not None else k
         if a is None or a["kind"] == "error" or (want is not None and a["p"]["text"] != want):
             raise SystemExit("%s: %r was not committed: %r" % (game, want, a and a["p"]))
         g.apply_text(a["p"]["text"])
