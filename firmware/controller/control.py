@@ -159,8 +159,8 @@ class Controller:
         # if it could not be logged.
         session = self.session
         game = session.game
-        # a move made on the board: its words may be ready (words())
-        ready = self.pos.readied_for(action) if on_board and self.pos is not None else None
+        # a move seen made on the board: its words may be ready (words())
+        ready = self.pos.readied_for(action) if by == "sensors" and self.pos is not None else None
         text = ready[0] if ready else game.action_text(action)
         try:
             session.log.append(text, ready and ready[1])

@@ -510,3 +510,18 @@ def test_a_turtle_put_down_before_its_moves_are_readied_commits_all_the_same():
     got = rig.run(100)
     assert actions(got) == ["c1-c2"]
     assert only(got, "action")[0]["hash"] == "%08x" % rig.ctl.session.game.state_hash()
+
+
+def test_a_readied_move_confirmed_from_a_prompt_is_sent_as_by_whoever_confirmed_it():
+    # (A move prompt's choice is on the board but its frame says who chose.)
+    rig = ready()
+    rig.take("c1")
+    rig.run(100)
+    pos = rig.ctl.pos
+    action = next(a for a in pos._todo if rig.ctl.session.game.action_text(a) == "c1-c2")
+    assert pos.readied_for(action) is not None
+    rig.put("c2")
+    rig.ctl.commit(action, "buttons", on_board=True)
+    got = rig.frames()
+    assert only(got, "action")[0]["by"] == "buttons"
+    assert only(got, "action")[0]["hash"] == "%08x" % rig.ctl.session.game.state_hash()
