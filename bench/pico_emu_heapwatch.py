@@ -141,7 +141,8 @@ GAMES = {  # what --game plays: (board file, the console's `new`, rules, players
 
 def playing_entered(ns, heap, game, moves, seed):
     # Any of the five: each action the board does not draw itself entered
-    # by the host (`enter`), its dice and cards drawn by the board, the
+    # by the host (`enter`, also what came up where the board asks: the
+    # Race's cards), its dice drawn by the board, the
     # pieces then set as the engine's board after it; the heap read 1 s
     # after each `action` frame, as playing().
     from controller.board import load_board
@@ -184,12 +185,19 @@ def playing_entered(ns, heap, game, moves, seed):
         if g.is_over():
             g, k = start()
             continue
-        if g.to_move() == CHANCE:
-            want = None  # the board draws it
+        want = None
+        if g.to_move() == CHANCE:  # the board draws it, or asks what came up (the Race's cards)
+            a = fr.wait(lambda f: f["kind"] in ("action", "error") or (
+                f["kind"] == "prompt" and f["p"].get("kind") == "chance"), 300, since=k)
+            if a is not None and a["kind"] == "prompt":
+                k = fr.all.index(a) + 1
+                want = g.action_text(random_action(g, rng))
+                host.send("enter " + want)
         else:
             want = g.action_text(random_action(g, rng))
             host.send("enter " + want)
-        a = fr.wait(lambda f: f["kind"] in ("action", "error"), 300, since=k)
+        if want is not None:
+            a = fr.wait(lambda f: f["kind"] in ("action", "error"), 300, since=k)
         k = fr.all.index(a) + 1 if a is not None else k
         if a is None or a["kind"] == "error" or (want is not None and a["p"]["text"] != want):
             raise SystemExit("%s: %r was not committed: %r" % (game, want, a and a["p"]))
