@@ -215,7 +215,7 @@ class Hal:
                 buf[k] = c[1]
                 buf[k + 1] = c[0]
                 buf[k + 2] = c[2]
-        self._colors = list(colors)  # (r, g, b) tuples, never changed in place
+        self._colors = colors  # the caller's frame, a new list each time (Display.show, SelfTest): no copy
         bitstream(self._led_pin, 0, WS2812_NS, buf)  # 0: high then low, per the timings
 
     # ---- clock -----------------------------------------------------------
