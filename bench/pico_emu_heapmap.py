@@ -62,9 +62,11 @@ class Memory:
         return int.from_bytes(self.read(at, 4), "little")
 
 
-def qstrs(mem, last_pool):
+def qstrs(mem, last_pool, in_ram=None):
     # -> {qstr id: text} from every pool (MicroPython's own in flash, the
-    # firmware's in the heap), and the pools' addresses
+    # firmware's in the heap), and the pools' addresses; `in_ram` (a list)
+    # gets the names whose text is in SRAM (made at run time, not read
+    # from flash)
     names, pools = {}, []
     p = mem.word(last_pool)
     while p:
@@ -77,6 +79,8 @@ def qstrs(mem, last_pool):
         for i in range(n):
             at = int.from_bytes(ptrs[4 * i:4 * i + 4], "little")
             names[total_prev + i] = mem.read(at, lens[i]).decode("utf-8", "replace") if lens[i] < 200 else "?"
+            if in_ram is not None and at >= 0x20000000:
+                in_ram.append(names[total_prev + i])
         p = prev
     return names, pools
 
@@ -104,7 +108,8 @@ def breakdown(ctl, heap, elf):
     types, facts = elf_facts(elf)
     atb = mem.read(heap.atb, heap.atb_len)
     pool = mem.read(heap.pool, heap.pool_end - heap.pool)
-    names, pools = qstrs(mem, facts["last_pool"])
+    in_ram = []
+    names, pools = qstrs(mem, facts["last_pool"], in_ram)
     allocs = allocations(atb, heap.pool)
     at = {a: n for a, n in allocs}
 
@@ -195,6 +200,7 @@ def breakdown(ctl, heap, elf):
         count[k] += 1
     return {"total_bytes": sum(n for _, n in allocs), "allocations": len(allocs),
             "qstrs": len(names),
+            "names_made_at_run_time": [len(in_ram), sum(len(x) + 1 for x in in_ram), in_ram[:400]],
             "by_what": [[k, v, count[k]] for k, v in by.most_common()],
             "by_module": by_module.most_common(),
             "largest": [[label.get(a, "unknown"), owner.get(a, "(no module)"), n]
