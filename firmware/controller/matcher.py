@@ -76,6 +76,7 @@ class Position:
         self._dest = {}    # lifted cells (tuple) -> destinations
         self.readied = {}  # candidate index -> its commit's words worked out ahead (ready())
         self.to_ready = []  # the candidates still to ready
+        self._lifted = None  # the lifted cells they are the moves of
         who = game.to_move()
         self.player = who >= 0
         # the actions (a copy: an engine may reuse its list)
@@ -217,9 +218,13 @@ class Position:
     def ready_lifted(self, lifted):
         # The moves of the lifted turtle(s) are readied while it is in the
         # air (ready(), one a spare cycle), so that the cycle that commits one
-        # only writes it and sends its frame.
-        if self.to_ready or self.readied:
+        # only writes it and sends its frame. Another turtle lifted instead
+        # has its own moves readied, and only those are kept.
+        if lifted == self._lifted:
             return
+        self._lifted = lifted
+        self.readied = {}
+        self.to_ready = []
         self.finish()
         at = self.at
         for k in range(len(at) - 1):

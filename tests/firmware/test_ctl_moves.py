@@ -463,18 +463,18 @@ def test_readied_moves_are_the_engines_own_words_in_every_game():
             n, h = len(game.history), game.state_hash()
             pos = Position(game)
             if game.to_move() >= 0:
-                for cell in pos.movable():
+                for cell in pos.movable():  # each turtle lifted in turn
                     pos.ready_lifted([cell])
-                while pos.ready(lambda text, after, bust: (text, line_of(text), after, bust)):
-                    pass
-                for k, (text, line, after, bust) in pos.readied.items():
-                    action = pos._todo[k]
-                    assert text == game.action_text(action) and line == line_of(text), (name, n, text)
-                    assert bust == game.busts(action), (name, n, text)
-                    game.push(action)
-                    assert after == "%08x" % game.state_hash(), (name, n, text)
-                    game.undo()
-                    readied += 1
+                    while pos.ready(lambda text, after, bust: (text, line_of(text), after, bust)):
+                        pass
+                    for k, (text, line, after, bust) in pos.readied.items():
+                        action = pos._todo[k]
+                        assert text == game.action_text(action) and line == line_of(text), (name, n, text)
+                        assert bust == game.busts(action), (name, n, text)
+                        game.push(action)
+                        assert after == "%08x" % game.state_hash(), (name, n, text)
+                        game.undo()
+                        readied += 1
             assert len(game.history) == n and game.state_hash() == h
             game.push(random_action(game, rng))
         assert readied > 0, name
@@ -500,6 +500,28 @@ def test_a_lifted_turtles_moves_are_readied_in_the_air_and_its_commit_takes_them
     frame = only(got, "action")[0]
     assert frame["x"] == 0 and frame["n"] == 1 and frame["hash"] == "%08x" % game.state_hash()
     assert rig.log.load()[1] == ["c1-c2"]  # the readied line, on flash before the frame
+
+
+def test_a_turtle_put_back_and_another_lifted_has_the_other_turtles_moves_readied():
+    # (A hesitant player: the second turtle's move is readied too, and only
+    # one turtle's words are kept.)
+    rig = ready()
+    rig.take("c1")
+    rig.run(100)
+    rig.put("c1")
+    rig.run(100)
+    game = rig.ctl.session.game
+    rig.take("e1")
+    rig.run(100)
+    pos = rig.ctl.pos
+    texts = sorted(r[0] for r in pos.readied.values())
+    assert texts and all(t.startswith("e1") for t in texts), texts
+    want = sorted(game.action_text(a) for a in game.legal_actions() if game.action_text(a).startswith("e1"))
+    assert texts == want
+    rig.put("e2")
+    got = rig.run(100)
+    assert actions(got) == ["e1-e2"]
+    assert only(got, "action")[0]["hash"] == "%08x" % game.state_hash()
 
 
 def test_a_turtle_put_down_before_its_moves_are_readied_commits_all_the_same():
