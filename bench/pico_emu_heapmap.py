@@ -132,15 +132,15 @@ def breakdown(ctl, heap, elf):
         w0 = first[a]
         if a not in label and w0 in at and first.get(w0) == facts["type_type"]:
             label[a] = label[w0][6:]
-    parent = {}
-    for a, n in allocs:  # what points at each unnamed allocation
+    holder = {}  # who holds each allocation: the first that points at it
+    for a, n in allocs:
         for w in words(a, n):
-            if w in at and w not in label and w not in parent and w != a:
-                parent[w] = a
-    for _ in range(4):
+            if w in at and w != a and w not in holder:
+                holder[w] = a
+    for _ in range(4):  # anything else by what holds it
         for a, _n in allocs:
-            if a not in label and a in parent and parent[a] in label:
-                label[a] = "[%s] via %s" % ("raw", label[parent[a]])
+            if a not in label and holder.get(a) in label:
+                label[a] = "[raw] via " + label[holder[a]]
     # Whose each allocation is: every module's objects found from it (its
     # globals, its functions and classes, what they hold), the nearest
     # module first, never through another module.
@@ -169,13 +169,7 @@ def breakdown(ctl, heap, elf):
                     owner[w] = owner[a]
                     nxt.append(w)
         frontier = nxt
-    # Who holds each allocation (the first that points at it), and so the
-    # firmware's object each built-in one belongs to (up three holders).
-    holder = {}
-    for a, n in allocs:
-        for w in words(a, n):
-            if w in at and w != a and w not in holder:
-                holder[w] = a
+    # The firmware's object each built-in one belongs to (up three holders).
     builtin = set(types.values()) | {"qstr pool"}
     held_by = Counter()
     for a, n in allocs:
