@@ -103,6 +103,11 @@ class Hal:
         return a - b
     def sleep_ms(self, ms):
         self.clock += ms
+    files_awake = False
+    def rest_files(self):
+        pass
+    def wake_files(self):
+        pass
     def serial_read(self):
         return b""
     def serial_write(self, data):

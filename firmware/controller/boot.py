@@ -55,7 +55,7 @@ def start(platform_hal):
     board.keep_small()
     hal = platform_hal(board)
     sensing = Sensing(hal, board)
-    log = GameLog(LOG_FILE, log_area(LOG_FILE))  # a raw flash area where the build has one
+    log = GameLog(LOG_FILE, log_area(LOG_FILE), hal.wake_files)  # a raw flash area where the build has one
     trouble = None
     try:
         sensing.calibrate(meanwhile=log.read_ahead)  # the log read while it waits between samples

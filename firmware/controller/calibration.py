@@ -119,6 +119,7 @@ def load(s):
     out = [None] * len(s.channel)  # type: list
     cells = s.board.cells
     try:
+        s.hal.wake_files()
         f = open(s.path)
     except OSError:
         return out
@@ -150,6 +151,7 @@ def save(s):
         if s.trusted[i]:
             lines.append("%s %d" % (cell, s.base[i]))
     tmp = s.path + ".tmp"
+    s.hal.wake_files()  # (the filesystem rests while the board plays: hal/rp2.py)
     f = open(tmp, "w")
     try:
         f.write("\n".join(lines) + "\n")

@@ -1,8 +1,9 @@
 # When the garbage is collected, so that no collection falls between a
 # sensor change and its `action` frame: in the cycle right after each commit
-# (collect()), and in a quiet cycle once the board is still; and once it has
-# been still for seconds, the log area's sectors erased ahead, so that no log
-# write meets an erase.
+# (collect()), and in a quiet cycle once the board is still (the filesystem
+# let rest then, where it can: hal/rp2.py); and once it has been still for
+# seconds, the log area's sectors erased ahead, so that no log write meets
+# an erase.
 
 import gc
 
@@ -37,6 +38,8 @@ def chores(ctl, now):
     key = ctl.changes + ctl.seen_version  # grows with either
     still = ctl.hal.ticks_diff(now, ctl.stable_since)
     if key == ctl.chores_done:
+        if ctl.hal.files_awake and still >= STILL_MS:  # woken since for a file (a report acknowledged...)
+            ctl.hal.rest_files()
         if ctl.prepared != key and still >= PREPARE_MS:
             try:
                 if ctl.session.log.prepare():
@@ -53,6 +56,7 @@ def chores(ctl, now):
         ctl.chores_done = key
         if ctl.session.log.area is None:
             ctl.prepared = key  # (a log in a file: nothing to erase ahead)
+        ctl.hal.rest_files()  # its caches collected now (the Turtleboard build: hal/rp2.py)
     gc.collect()
     ctl.collected = ctl.changes
     return True

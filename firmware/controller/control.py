@@ -417,16 +417,19 @@ class Controller:
 
     def run(self, period_ms=5):
         hal = self.hal
-        while True:
-            start = hal.ticks_ms()
-            try:
-                self.step(start)
-            except Exception as e:  # never KeyboardInterrupt: Ctrl-C gets out
-                self.trouble(start, e)
-            if period_ms > 0:  # (a Pico runs flat out: 0, no clock read for it)
-                spent = hal.ticks_diff(hal.ticks_ms(), start)
-                if spent < period_ms:
-                    hal.sleep_ms(period_ms - spent)
+        try:
+            while True:
+                start = hal.ticks_ms()
+                try:
+                    self.step(start)
+                except Exception as e:  # never KeyboardInterrupt: Ctrl-C gets out
+                    self.trouble(start, e)
+                if period_ms > 0:  # (a Pico runs flat out: 0, no clock read for it)
+                    spent = hal.ticks_diff(hal.ticks_ms(), start)
+                    if spent < period_ms:
+                        hal.sleep_ms(period_ms - spent)
+        finally:  # Ctrl-C: the REPL's tools (mpremote) find the filesystem mounted
+            hal.wake_files()
 
     def build(self):
         # Candidates of the new position, for BUILD_MS of this cycle; once

@@ -56,9 +56,10 @@ def _scan():
 
 
 class GameLog:
-    def __init__(self, path="game.log", area=None):
+    def __init__(self, path="game.log", area=None, wake_files=None):
         self.path = path  # the log's file, or (with an area) the name of its report and damaged copy
         self.area = area  # a LogArea (flashlog.py) holding the log, or None
+        self.wake_files = wake_files  # the HAL's: the filesystem mounted, if it rests (hal/rp2.py)
         self._src = path if area is None else area  # what the log's reader opens
         self.dropped = 0  # damaged lines dropped by the last scan()
         self.damage = None  # what the last scan() found damaged (not a torn end)
@@ -152,6 +153,7 @@ class GameLog:
         self._snap = None
         self.snapped = 0
         reader = _scan()
+        self._files()
         self.report = reader.read_report(self.path)
         ahead, self._ahead = self._ahead, None
         if ahead is not None:  # begun by read_ahead(): read the rest
@@ -202,6 +204,7 @@ class GameLog:
             report = report[:REPORT_MAX - 3] + "..."
         self.report = report
         try:
+            self._files()
             f = open(self.path + ".report", "w")
             try:
                 f.write(report)
@@ -212,8 +215,11 @@ class GameLog:
             pass  # said at this boot only, then
 
     def forget_report(self):
+        if self.report is None:
+            return  # no report, so no file (scan() read it, add_report() wrote it)
         self.report = None
         try:
+            self._files()
             os.remove(self.path + ".report")
         except OSError:
             pass
@@ -226,7 +232,17 @@ class GameLog:
     def keep_copy(self):
         # Copy the log whole to <log>.bad before anything rewrites it.
         # -> (done, where it went, said for a message).
+        try:
+            self._files()
+        except OSError as e:
+            return False, "is lost: no copy could be kept (%s)" % (e,)
         return _scan().keep_copy(self._src)
+
+    def _files(self):
+        # The report and the damaged copy are files: on the Turtleboard
+        # build the filesystem rests while the board plays (hal/rp2.py).
+        if self.wake_files is not None:
+            self.wake_files()
 
     # ---- inside ----------------------------------------------------------
 

@@ -107,6 +107,16 @@ class Hal:
     def sleep_ms(self, ms):
         time.sleep(ms / 1000)
 
+    # ---- the filesystem (CIRCUITPY, always mounted) ----------------------
+
+    files_awake = False  # (it never rests)
+
+    def rest_files(self):
+        pass
+
+    def wake_files(self):
+        pass
+
     # ---- serial ------------------------------------------------------------
 
     def serial_read(self):

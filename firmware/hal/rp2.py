@@ -13,6 +13,20 @@ from machine import ADC, Pin, bitstream
 
 import micropython
 
+from . import code_in_rom
+
+try:
+    from turtleboard_log import filesystem  # type: ignore[import-not-found]  # the Turtleboard build: the filesystem after its log area
+except ImportError:  # a stock MicroPython: the game log is a file, the filesystem always mounted
+    filesystem = None  # type: ignore[assignment]
+
+
+def can_rest():
+    # The filesystem can rest: the Turtleboard build (its game log in the
+    # raw area), the firmware's code in ROM (none looked for in files).
+    return filesystem is not None and code_in_rom()
+
+
 try:
     from . import rp2regs  # native code: the sensors read through the registers
 except (ImportError, SyntaxError, ValueError):  # a MicroPython without native code
@@ -53,6 +67,10 @@ class Hal:
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         micropython.kbd_intr(3)  # Ctrl-C stays an interrupt: mpremote relies on it
+        # The filesystem (mounted by _boot.py): awake, it can rest (the
+        # Turtleboard build, the code in ROM); resting, it is unmounted.
+        self.files_awake = can_rest()
+        self._resting = False
 
     # ---- sensors and buttons -----------------------------------------
 
@@ -217,6 +235,37 @@ class Hal:
                 buf[k + 2] = c[2]
         self._colors = colors  # the caller's frame, a new list each time (Display.show, SelfTest): no copy
         bitstream(self._led_pin, 0, WS2812_NS, buf)  # 0: high then low, per the timings
+
+    # ---- the filesystem -------------------------------------------------
+
+    def rest_files(self):
+        # On the Turtleboard build, whose game log is in its raw area, the
+        # filesystem is unmounted while the board is still: littlefs's two
+        # 1 KB caches leave the heap (wake_files mounts it again).
+        if not self.files_awake:
+            return
+        import vfs
+
+        try:
+            vfs.umount("/")
+        except OSError:
+            return  # (not mounted at "/": nothing to rest)
+        self.files_awake = False
+        self._resting = True
+
+    def wake_files(self):
+        # Before a file is read or written: the filesystem as _boot.py
+        # mounted it (OSError if it cannot be).
+        if not self._resting:
+            return
+        import os
+
+        import vfs
+
+        vfs.mount(vfs.VfsLfs2(filesystem(), progsize=256), "/")  # type: ignore[abstract]  # (the stubs' VfsLfs2)
+        os.chdir("/")
+        self._resting = False
+        self.files_awake = True
 
     # ---- clock -----------------------------------------------------------
 

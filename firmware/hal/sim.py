@@ -11,12 +11,16 @@ import select
 import sys
 import time
 
+from . import code_in_rom
+
 MID = 32768  # what a channel reads before the world has said anything
 REREAD_MS = 5  # read the world files at most this often
 
 
 class Hal:
     def __init__(self, board, world="../world"):
+        if not world.startswith("/"):
+            world = os.getcwd() + "/" + world  # the same folder while the filesystem rests
         self.world = world
         self._adc = [MID] * board.channels()
         self._adc_text = None
@@ -29,6 +33,12 @@ class Hal:
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
         self._eof = False
+        # The virtual Turtleboard build (a log area, the code in ROM) rests
+        # its filesystem as the rp2 HAL does: rest_files() leaves the flash
+        # folder for a folder then removed, where no file can be used.
+        self._flash = os.getcwd() if os.getenv("TURTLEBOARD_LOG_AREA") and code_in_rom() else None
+        self.files_awake = self._flash is not None  # it can rest
+        self._resting = False
         boot = os.getenv("TURTLEBOARD_SIM_CLOCK")
         if boot:  # a simulated table: its simulator gives the time (hal/simclock.py)
             from .simclock import SteppedClock
@@ -90,6 +100,27 @@ class Hal:
         except OSError:
             return  # no world folder (yet): like LEDs with no power; tried again next frame
         self._colors = [tuple(c) for c in colors]
+
+    # ---- the filesystem -------------------------------------------------
+
+    def rest_files(self):
+        if not self.files_awake or self._flash is None:
+            return
+        away = self._flash + ".resting"
+        try:
+            os.mkdir(away)
+        except OSError:
+            pass  # left by a power cut
+        os.chdir(away)
+        os.rmdir(away)  # here nothing can be opened or made
+        self.files_awake = False
+        self._resting = True
+
+    def wake_files(self):
+        if self._resting and self._flash is not None:
+            os.chdir(self._flash)
+            self._resting = False
+            self.files_awake = True
 
     # ---- clock -----------------------------------------------------------
 

@@ -88,6 +88,7 @@ class FakeHal:
         self.tx = bytearray()
         self.leds = None
         self.writes = 0
+        self.files_awake = True  # the filesystem mounted, and it can rest (rest_files, wake_files)
 
     def refresh(self):
         pass
@@ -118,6 +119,12 @@ class FakeHal:
 
     def sleep_ms(self, ms):
         self.clock += ms
+
+    def rest_files(self):
+        self.files_awake = False
+
+    def wake_files(self):
+        self.files_awake = True
 
     def serial_read(self):
         if not self.rx:

@@ -114,6 +114,14 @@ class ScriptedHal:
     def sleep_ms(self, ms):
         pass
 
+    files_awake = False  # (it never rests)
+
+    def wake_files(self):
+        pass
+
+    def rest_files(self):
+        pass
+
 
 BOARDS = __file__.rsplit("/", 1)[0] + "/../../boards/"
 

@@ -322,6 +322,9 @@ def test_the_calibration_is_what_the_device_reads(tmp_path):
     class NoHal:
         read_channel = read_cells = ticks_diff = None
 
+        def wake_files(self):
+            pass
+
     got = Sensing(NoHal(), board, str(path)).load()
     for i, cell in enumerate(board.cells):
         assert got[i] == (None if cell == "7" else test.base[board.sensor_of[i]])
