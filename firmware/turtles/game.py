@@ -352,10 +352,12 @@ class History:
     # (len, indexing, slices, iteration, ==). An entry is the action, then
     # the token, as values: a header varint whose low 2 bits say what it is
     #   n << 2        an int n >= 0        (~n) << 2 | 2   an int n < 0
-    #   k << 2 | 1    a tuple of k values  i << 2 | 3      None (i = 0) or
-    #                                                      objects[i - 1]
-    # (anything else: a list, a bool, a str is kept as itself), then the
-    # entry's length written backwards, so the last entry is found from the end.
+    #   k << 2 | 1    a tuple of k values  k << 3 | 7      a list of k values
+    #   3             None                 i << 3 | 3      objects[i - 1]
+    # (anything else: a bool, a str is kept as itself), then the entry's
+    # length written backwards, so the last entry is found from the end. A
+    # list comes back equal, a new one: a token's lists are never changed
+    # once it is made (a list kept as itself cost ~40 bytes a move).
     # A game resumed from a snapshot counts `base` actions it does not hold
     # (before the first entry): len() counts them, indexing and iterating
     # cannot reach them.
@@ -519,11 +521,16 @@ class History:
                 else:
                     self._put(x)
             return
+        elif t is list:
+            _put(buf, len(v) << 3 | 7)
+            for x in v:
+                self._put(x)
+            return
         elif v is None:
             n = 3
         else:
             self.objects.append(v)
-            n = len(self.objects) << 2 | 3
+            n = len(self.objects) << 3 | 3
         _put(buf, n)
 
     def _get(self, i):
@@ -534,20 +541,20 @@ class History:
             return h >> 2, i
         if tag == 2:
             return ~(h >> 2), i
-        if tag == 1:
+        if tag == 1 or h & 7 == 7:
             out = []
-            for _ in range(h >> 2):
+            for _ in range(h >> 2 if tag == 1 else h >> 3):
                 v, i = self._get(i)
                 out.append(v)
-            return tuple(out), i
-        h >>= 2
+            return (tuple(out) if tag == 1 else out), i
+        h >>= 3
         return (self.objects[h - 1] if h else None), i
 
     def _skip(self, i):
         # The byte after the value at byte i.
         h, i = _read(self.buf, i)
-        if h & 3 == 1:
-            for _ in range(h >> 2):
+        if h & 3 == 1 or h & 7 == 7:
+            for _ in range(h >> 2 if h & 3 == 1 else h >> 3):
                 i = self._skip(i)
         return i
 
@@ -557,7 +564,7 @@ class History:
         refs = 0
         while i < end:
             h, i = _read(buf, i)
-            if h & 3 == 3 and h > 3:
+            if h & 7 == 3 and h > 3:
                 refs += 1
         return refs
 

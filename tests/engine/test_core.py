@@ -124,6 +124,7 @@ def test_history_packs_and_gives_back_every_entry():
     entries = [
         (3, 5), (31, -32), (0, 0), (32, 1), (-1, -33), (2 ** 40, -(2 ** 35)),
         ((1, 2, 3), None), ((4, (5, -6)), (7,)), (5, shared), (6, True), (7, "x"),
+        (8, [[], (1, [2 ** 33])]), ([1], -1),
         ((), 0), (tuple(range(200)), 9), (1, 2),
     ]
     h = History()
@@ -132,15 +133,31 @@ def test_history_packs_and_gives_back_every_entry():
     actions = [a for a, _ in entries]
     assert len(h) == len(entries)
     assert list(h) == actions and h == actions
-    assert h[0] == 3 and h[-1] == 1 and h[7] == (4, (5, -6)) and h[12] == tuple(range(200))
+    assert h[0] == 3 and h[-1] == 1 and h[7] == (4, (5, -6)) and h[14] == tuple(range(200))
     assert h[2:5] == actions[2:5]
     raises(IndexError, h.__getitem__, len(entries))
+    assert len(h.objects) == 2  # True and "x": lists and tuples are packed
     for a, t in reversed(entries):
         got = h.take_last()
-        assert got == (a, t), (got, a, t)
+        assert got == (a, t) and type(got[1]) is type(t), (got, a, t)
         if t is shared:
-            assert got[1] is shared
+            assert got[1] is not shared  # a list comes back equal, a new one
     assert len(h) == 0 and list(h) == [] and len(h.buf) == 0 and h.objects == []
+
+
+def test_a_token_of_lists_packs_into_bytes():
+    # Tortuga's tokens hold three lists (its pending powers, its triggers,
+    # the cells changed): once each kept as itself in the heap, ~40 bytes a
+    # move on a Pico for the whole game; now a few bytes of the buffer.
+    from turtles.game import History
+
+    token = (5, 9, [], [3, [4, -1]], [712, 296])
+    h = History()
+    for k in range(100):
+        h.add(k, token)
+    assert h.objects == [] and len(h.buf) < 100 * 20  # 17 bytes an entry
+    assert h[99] == 99 and h.take_last() == (99, token)
+    assert type(h.take_last()[1][3][1]) is list
 
 
 def test_a_held_history_entry_reads_as_packed_and_packs_the_same_bytes():
