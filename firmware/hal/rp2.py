@@ -246,12 +246,12 @@ class Hal:
             return
         import vfs
 
+        self.files_awake = False
+        self._resting = True  # first: Ctrl-C in between leaves it to wake_files
         try:
             vfs.umount("/")
         except OSError:
-            return  # (not mounted at "/": nothing to rest)
-        self.files_awake = False
-        self._resting = True
+            self._resting = False  # (not mounted at "/": nothing to rest)
 
     def wake_files(self):
         # Before a file is read or written: the filesystem as _boot.py
