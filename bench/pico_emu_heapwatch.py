@@ -109,11 +109,14 @@ def playing(ns, heap, moves, seed):
     rnd = random.Random(seed)
     pace.new_game(ns)
     got = []
+    news = []  # (emulated ns) from each `new` sent to the game set up
     heap.watch()
     while len(got) < moves:
         one = pace.chain(play, gm.g, 1, rnd)
         if not one:
+            t0 = ctl.cmd(stats=1)["t"]
             pace.new_game(ns)
+            news.append((t0, ctl.cmd(stats=1)["t"]))
             continue
         text, lift, put, g2 = one[0]
         k = fr.mark()
@@ -127,7 +130,7 @@ def playing(ns, heap, moves, seed):
         while ctl.cmd(stats=1)["t"] < a["t"] * 1e6 + 1e9:
             time.sleep(0.1)
         got.append(heap.used()[0])
-    return got, [u for _, u in heap.collections()]
+    return got, heap.collections(), news
 
 
 GAMES = {  # what --game plays: (board file, the console's `new`, rules, players, options)
@@ -166,15 +169,19 @@ def playing_entered(ns, heap, game, moves, seed):
             table[ch] = play.reading(ch, image[j])
         ctl.cmd(table=table)
 
+    news = []  # (emulated ns) from each `new` sent to the game set up
+
     def start():
         # -> the new game, and the frames read before its `ok`
         k = fr.mark()
+        t0 = ctl.cmd(stats=1)["t"]
         host.send(new_text)
         if fr.wait(lambda f: f["kind"] == "ok", 120, since=k) is None:
             raise SystemExit("%r was not answered" % new_text)
         cls = game_class(rules)
         g = new_game(rules, players, device_options(rules, cls, dict(options)), board.geometry)
         set_pieces(g)
+        news.append((t0, ctl.cmd(stats=1)["t"]))
         return g, k
 
     g, k = start()
@@ -212,7 +219,7 @@ def playing_entered(ns, heap, game, moves, seed):
         while ctl.cmd(stats=1)["t"] < a["t"] * 1e6 + 1e9:
             time.sleep(0.1)
         got.append(heap.used()[0])
-    return got, [u for _, u in heap.collections()], {"entered": entered, "drawn_by_the_board": drawn}
+    return got, heap.collections(), news[1:], {"entered": entered, "drawn_by_the_board": drawn}
 
 
 def restoring(env, name, kind, work, ctx):
@@ -299,12 +306,16 @@ def main():
             heap = Heap(ns["ctl"], ctx)
             out["heap_pool_bytes"] = heap.pool_end - heap.pool
             if game is not None:
-                got, collected, how = playing_entered(ns, heap, game, moves, 5)
+                got, collected, news, how = playing_entered(ns, heap, game, moves, 5)
                 out["moves"] = how
             else:
-                got, collected = playing(ns, heap, moves, 5)
+                got, collected, news = playing(ns, heap, moves, 5)
             out["playing_%s_bytes" % (game or "tortuga")] = dict(summary(got), moves=len(got))
-            out["playing_after_each_collection_bytes"] = summary(collected)
+            out["playing_after_each_collection_bytes"] = summary([u for _, u in collected])
+            # the collections while a `new` made the next game (the last game and the next both alive)
+            during = [u for t, u in collected if any(t0 <= t <= t1 for t0, t1 in news)]
+            out["of_them_while_a_new_game_was_made"] = dict(summary(during), news=len(news)) if during else {
+                "n": 0, "news": len(news)}
             if where:  # the heap as it is now, 1 s after the last move's frame
                 import pico_emu_heapmap
                 out["map"] = pico_emu_heapmap.breakdown(ns["ctl"], heap, elf)

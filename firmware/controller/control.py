@@ -90,6 +90,7 @@ class Controller:
     def new(self, name, players, options, dice, seed=None, seats=None):
         if seed is None:  # the board picks the game's dice
             seed = self.session.new_seed(self.hal.ticks_ms())
+        self.changed()  # the last game's candidates let go before the next game is made beside it
         self.session.start(name, players, options, dice, seed, seats)
         self.installed(GAME)
 

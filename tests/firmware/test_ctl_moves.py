@@ -547,3 +547,26 @@ def test_a_readied_move_confirmed_from_a_prompt_is_sent_as_by_whoever_confirmed_
     got = rig.frames()
     assert only(got, "action")[0]["by"] == "buttons"
     assert only(got, "action")[0]["hash"] == "%08x" % rig.ctl.session.game.state_hash()
+
+
+def test_a_new_game_refused_mid_game_leaves_the_game_and_its_moves():
+    # `new` lets the last game's candidates go before it makes the next game
+    # (the heap's highest point held both); refused, the game goes on.
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    assert actions(rig.run(100)) == ["c1-c2"]
+    game = rig.ctl.session.game
+    before = game.state_hash()
+    for bad in ({"players": 3}, {"players": 2, "options": {"tattoo": 9}}):
+        got = rig.send("new", dict(bad, game="tortuga"))
+        assert [p["code"] for p in only(got, "error")] == ["bad-setup"]
+        assert rig.ctl.session.game is game and game.state_hash() == before
+    legal = [game.action_text(a) for a in game.legal_actions()]
+    rig.take("e6")  # player 2's turtle, as a player would move it
+    got = rig.run(100)
+    dest = only(got, "status")[-1]["expect"]["dest"]
+    rig.put(dest[0])
+    done = actions(rig.run(100))
+    assert len(done) == 1 and done[0] in legal and done[0].startswith("e6"), done
+    assert rig.log.load()[1] == ["c1-c2"] + done
