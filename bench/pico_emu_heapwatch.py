@@ -316,6 +316,11 @@ def main():
             during = [u for t, u in collected if any(t0 <= t <= t1 for t0, t1 in news)]
             out["of_them_while_a_new_game_was_made"] = dict(summary(during), news=len(news)) if during else {
                 "n": 0, "news": len(news)}
+            if collected:  # the highest: when, and the frames the board sent about then
+                t, u = max(collected, key=lambda c: c[1])
+                near = [(round(f["t"] - t / 1e6, 1), f["kind"], str(f.get("p"))[:80])
+                        for f in ns["fr"].all if abs(f["t"] - t / 1e6) < 400]
+                out["highest_collection"] = {"bytes": u, "emulated_s": round(t / 1e9, 3), "frames_within_400_ms": near}
             if where:  # the heap as it is now, 1 s after the last move's frame
                 import pico_emu_heapmap
                 out["map"] = pico_emu_heapmap.breakdown(ns["ctl"], heap, elf)
