@@ -80,6 +80,7 @@ def start(platform_hal):
     if sensing.unreadable:
         ctl.link.error("sensor", "%s could not be read (%s); the board calibrated afresh" % (
             sensing.path, sensing.unreadable))
+    hal.rest_files()  # boot's files are read: the filesystem rests from the first move (hal/rp2.py)
     forget(("controller.boot",))
     return ctl
 
