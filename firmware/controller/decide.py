@@ -47,8 +47,11 @@ def decide(ctl, now, scene):
         close_prompt(ctl, None)
         # GAME: the board may show the move already; RESTORE: a move the log had
         # not yet written, or a jump chain going on from it (the next hop made
-        # while the power was out); never a move taken back (TAKEN)
-        if ctl.must_match != TAKEN and pos.player and steady and pos.lifted(sensed) is None:
+        # while the power was out); never a move taken back (TAKEN), nor the
+        # board as it was before the action (nothing moved yet: "red+"
+        # entered, the pieces untouched read as "red-")
+        if ctl.must_match != TAKEN and pos.player and steady and pos.lifted(sensed) is None \
+                and sensed != ctl.prev_image:
             actions = pos.match(sensed)
             if len(actions) == 1:
                 # set right and moved on before the board was read in between

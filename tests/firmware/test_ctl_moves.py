@@ -1,5 +1,5 @@
 # Move recognition by position, on Tortuga's 37-cell board (hop by hop).
-from ctl_rig import Rig, actions, copy_flash, kinds, only
+from ctl_rig import Rig, actions, copy_flash, kinds, only, play_seeded
 
 from controller.link import action_payload
 from turtles import DOWN, UP
@@ -570,3 +570,50 @@ def test_a_new_game_refused_mid_game_leaves_the_game_and_its_moves():
     done = actions(rig.run(100))
     assert len(done) == 1 and done[0] in legal and done[0].startswith("e6"), done
     assert rig.log.load()[1] == ["c1-c2"] + done
+
+
+def test_pieces_not_yet_moved_for_an_entered_action_are_not_read_as_the_next_move():
+    # The Race: the host enters "*-green" (green back a cell); before anyone
+    # moves green, the board still shows it where it was, which is just what
+    # "green+" would make from the new position. Nothing was moved: no
+    # action, and the board asks for the pieces as lit. (Found by the
+    # emulated Pico's heap bench, whose pieces came after the frame.)
+    from turtles.game import CHANCE
+
+    rig = Rig("race")
+    rig.new(players=4, game="race")
+    rig.show()
+    rig.run(100)
+    game = rig.ctl.session.game
+    found = None
+    for _ in range(60):  # seeded host moves until an entry whose undoing is a legal move
+        if game.to_move() != CHANCE:
+            before = game.image()
+            for a in game.legal_actions():
+                game.apply(a)
+                if game.to_move() != CHANCE and game.image() != before and [
+                        _image_after(game, b) for b in game.legal_actions()].count(before) == 1:
+                    found = game.action_text(a)
+                game.undo()
+                if found:
+                    break
+        if found:
+            break
+        play_seeded(rig, 1, seed=len(game.history) + 1)
+        rig.show()
+        rig.run(100)
+    assert found, "no such position in 60 actions"
+    got = rig.send("enter", {"text": found}, run=300)
+    got += rig.run(500)  # the pieces as they were
+    assert actions(got) == [found], actions(got)
+    assert only(got, "status")[-1]["text"] == "put the pieces where the lights show"
+    rig.show()  # moved as lit: in sync, nothing committed
+    assert actions(rig.run(200)) == []
+
+
+def _image_after(game, action):
+    game.apply(action)
+    try:
+        return game.image()
+    finally:
+        game.undo()
