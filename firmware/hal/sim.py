@@ -111,8 +111,13 @@ class Hal:
             os.mkdir(away)
         except OSError:
             pass  # left by a power cut
-        os.chdir(away)
-        os.rmdir(away)  # here nothing can be opened or made
+        try:
+            os.chdir(away)
+            os.rmdir(away)  # here nothing can be opened or made
+        except OSError:
+            os.chdir(self._flash)
+            self.files_awake = False  # (no folder beside the flash: it stays mounted, as a stock Pico's)
+            return
         self.files_awake = False
         self._resting = True
 
