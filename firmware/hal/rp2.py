@@ -13,7 +13,7 @@ from machine import ADC, Pin, bitstream
 
 import micropython
 
-from . import code_in_rom
+from .rom import code_in_rom
 
 try:
     from turtleboard_log import filesystem  # type: ignore[import-not-found]  # the Turtleboard build: the filesystem after its log area

@@ -11,7 +11,7 @@ import select
 import sys
 import time
 
-from . import code_in_rom
+from .rom import code_in_rom
 
 MID = 32768  # what a channel reads before the world has said anything
 REREAD_MS = 5  # read the world files at most this often
