@@ -13,18 +13,16 @@ from machine import ADC, Pin, bitstream
 
 import micropython
 
-from .rom import code_in_rom
-
 try:
     from turtleboard_log import filesystem  # type: ignore[import-not-found]  # the Turtleboard build: the filesystem after its log area
 except ImportError:  # a stock MicroPython: the game log is a file, the filesystem always mounted
     filesystem = None  # type: ignore[assignment]
 
 
-def can_rest():
+def can_rest(in_rom):
     # The filesystem can rest: the Turtleboard build (its game log in the
     # raw area), the firmware's code in ROM (none looked for in files).
-    return filesystem is not None and code_in_rom()
+    return filesystem is not None and in_rom
 
 
 try:
@@ -39,7 +37,7 @@ WS2812_NS = (400, 850, 800, 450)  # a 0 bit high, low; a 1 bit high, low: 800 kH
 
 
 class Hal:
-    def __init__(self, board):
+    def __init__(self, board, in_rom=False):
         self._select = [Pin(p, Pin.OUT, value=0) for p in board.mux["select"]]
         self._adc = [ADC(Pin(p)) for p in board.mux["adc"]]
         # The clock: time's C functions themselves (no Python call between)
@@ -68,8 +66,9 @@ class Hal:
         self._poll.register(sys.stdin, select.POLLIN)
         micropython.kbd_intr(3)  # Ctrl-C stays an interrupt: mpremote relies on it
         # The filesystem (mounted by _boot.py): awake, it can rest (the
-        # Turtleboard build, the code in ROM); resting, it is unmounted.
-        self.files_awake = can_rest()
+        # Turtleboard build, the code in ROM: in_rom, hal.code_in_rom());
+        # resting, it is unmounted.
+        self.files_awake = can_rest(in_rom)
         self._resting = False
 
     # ---- sensors and buttons -----------------------------------------

@@ -11,14 +11,12 @@ import select
 import sys
 import time
 
-from .rom import code_in_rom
-
 MID = 32768  # what a channel reads before the world has said anything
 REREAD_MS = 5  # read the world files at most this often
 
 
 class Hal:
-    def __init__(self, board, world="../world"):
+    def __init__(self, board, world="../world", in_rom=False):
         if not world.startswith("/"):
             world = os.getcwd() + "/" + world  # the same folder while the filesystem rests
         self.world = world
@@ -36,7 +34,7 @@ class Hal:
         # The virtual Turtleboard build (a log area, the code in ROM) rests
         # its filesystem as the rp2 HAL does: rest_files() leaves the flash
         # folder for a folder then removed, where no file can be used.
-        self._flash = os.getcwd() if os.getenv("TURTLEBOARD_LOG_AREA") and code_in_rom() else None
+        self._flash = os.getcwd() if os.getenv("TURTLEBOARD_LOG_AREA") and in_rom else None
         self.files_awake = self._flash is not None  # it can rest
         self._resting = False
         boot = os.getenv("TURTLEBOARD_SIM_CLOCK")

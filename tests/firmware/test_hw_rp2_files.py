@@ -12,6 +12,7 @@ from test_hw_rp2_leds import rp2_hal
 import controller
 import hal
 import turtles
+from hal import code_in_rom
 
 PACKAGES = {"controller": controller, "turtles": turtles, "hal": hal}
 
@@ -44,7 +45,7 @@ def rp2_module(monkeypatch, calls, build, paths):
 
 def hal_of(rp2):
     hal = rp2.Hal.__new__(rp2.Hal)  # the filesystem only: no pins, no USB
-    hal.files_awake = rp2.can_rest()  # as Hal.__init__
+    hal.files_awake = rp2.can_rest(code_in_rom())  # as Hal.__init__ with what platform_hal gives it
     hal._resting = False
     return hal
 
