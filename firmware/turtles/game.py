@@ -541,9 +541,10 @@ class History:
             return h >> 2, i
         if tag == 2:
             return ~(h >> 2), i
-        if tag == 1 or h & 7 == 7:
+        k = _count(h)
+        if k >= 0:
             out = []
-            for _ in range(h >> 2 if tag == 1 else h >> 3):
+            for _ in range(k):
                 v, i = self._get(i)
                 out.append(v)
             return (tuple(out) if tag == 1 else out), i
@@ -553,8 +554,8 @@ class History:
     def _skip(self, i):
         # The byte after the value at byte i.
         h, i = _read(self.buf, i)
-        if h & 3 == 1 or h & 7 == 7:
-            for _ in range(h >> 2 if h & 3 == 1 else h >> 3):
+        if h & 1:  # (an int is even: no call for it)
+            for _ in range(_count(h)):  # (None, an object: range(-1))
                 i = self._skip(i)
         return i
 
@@ -581,6 +582,13 @@ class History:
             size |= (b & 127) << s
             s += 7
         return j - size
+
+
+def _count(h):
+    # How many values follow a header: a tuple's or a list's; else -1.
+    if h & 3 == 1:
+        return h >> 2
+    return h >> 3 if h & 7 == 7 else -1
 
 
 def _put(buf, n):
