@@ -37,9 +37,9 @@ def chores(ctl, now):
     # True if this cycle did one of them.
     key = ctl.changes + ctl.seen_version  # grows with either
     still = ctl.hal.ticks_diff(now, ctl.stable_since)
+    if ctl.hal.files_awake and still >= STILL_MS:  # woken for a file (a report acknowledged...)
+        ctl.hal.rest_files()
     if key == ctl.chores_done:
-        if ctl.hal.files_awake and still >= STILL_MS:  # woken since for a file (a report acknowledged...)
-            ctl.hal.rest_files()
         if ctl.prepared != key and still >= PREPARE_MS:
             try:
                 if ctl.session.log.prepare():
@@ -56,7 +56,6 @@ def chores(ctl, now):
         ctl.chores_done = key
         if ctl.session.log.area is None:
             ctl.prepared = key  # (a log in a file: nothing to erase ahead)
-        ctl.hal.rest_files()  # its caches collected now (the Turtleboard build: hal/rp2.py)
     gc.collect()
     ctl.collected = ctl.changes
     return True

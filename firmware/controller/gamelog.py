@@ -232,17 +232,18 @@ class GameLog:
     def keep_copy(self):
         # Copy the log whole to <log>.bad before anything rewrites it.
         # -> (done, where it went, said for a message).
-        try:
-            self._files()
-        except OSError as e:
-            return False, "is lost: no copy could be kept (%s)" % (e,)
+        self._files()
         return _scan().keep_copy(self._src)
 
     def _files(self):
         # The report and the damaged copy are files: on the Turtleboard
         # build the filesystem rests while the board plays (hal/rp2.py).
+        # One that cannot be mounted fails the file's open, said there.
         if self.wake_files is not None:
-            self.wake_files()
+            try:
+                self.wake_files()
+            except OSError:
+                pass
 
     # ---- inside ----------------------------------------------------------
 
