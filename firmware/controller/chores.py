@@ -17,8 +17,16 @@ def collect(ctl):
     # emulated Pico): a person lifts the next turtle 30 ms after the frame at
     # the quickest and puts it down 40 ms after that, so no move lands in it.
     # Later, between a lift and its put, one delayed the put's frame by its
-    # length (fast chains: p99 36 ms from the put to its frame).
+    # length (fast chains: p99 36 ms from the put to its frame). A log in a
+    # file writes the move's line here first (GameLog.write_behind()).
     ctl.collect_first = False
+    log = ctl.session.log
+    if log.behind is not None:
+        try:
+            log.write_behind()
+        except Exception as e:
+            ctl.link.error("log", "could not write the last move to the game log (%s); the next write "
+                           "tries again, and after a power cut the board reads it again from the pieces" % (e,))
     gc.collect()
     ctl.collected = ctl.changes
 

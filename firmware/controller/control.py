@@ -154,17 +154,19 @@ class Controller:
             self.next_image = None
         return self.pos
 
-    def commit(self, action, by, on_board=False):
+    def commit(self, action, by, on_board=False, proven=False):
         # Log first (on flash before its `action` frame goes out: nothing
         # reported is lost to a power cut), then apply, then report. False
-        # if it could not be logged.
+        # if it could not be logged. `proven`: the only legal move the
+        # pieces show, which a log in a file writes in the next cycle
+        # (collect()): after a cut the pieces still prove it (gamelog.py).
         session = self.session
         game = session.game
         # a move seen made on the board: its words may be ready (words())
         ready = self.pos.readied_for(action) if by == "sensors" and self.pos is not None else None
         text = ready[0] if ready else game.action_text(action)
         try:
-            session.log.append(text, ready and ready[1])
+            session.log.append(text, ready and ready[1], proven)
         except Exception as e:
             self.link.error("log", "could not write %s to the game log (%s); nothing was done" % (text, e))
             return False
@@ -429,8 +431,12 @@ class Controller:
                     spent = hal.ticks_diff(hal.ticks_ms(), start)
                     if spent < period_ms:
                         hal.sleep_ms(period_ms - spent)
-        finally:  # Ctrl-C: the REPL's tools (mpremote) find the filesystem mounted
+        finally:  # Ctrl-C: the REPL's tools (mpremote) find the filesystem mounted, the log whole
             hal.wake_files()
+            try:
+                self.session.log.write_behind()
+            except Exception:
+                pass  # (the boot reads the move again from the pieces)
 
     def build(self):
         # Candidates of the new position, for BUILD_MS of this cycle; once

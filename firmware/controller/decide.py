@@ -50,15 +50,24 @@ def decide(ctl, now, scene):
         # while the power was out); never a move taken back (TAKEN), nor the
         # board as it was before the action (nothing moved yet: "red+"
         # entered, the pieces untouched read as "red-")
-        if ctl.must_match != TAKEN and pos.player and steady and pos.lifted(sensed) is None \
-                and sensed != ctl.prev_image:
-            actions = pos.match(sensed)
-            if len(actions) == 1:
-                # set right and moved on before the board was read in between
-                ctl.commit(actions[0], "sensors", on_board=True)
-                return
-            if not actions and commit_chain(ctl, game, sensed):
-                return
+        if ctl.must_match != TAKEN and pos.player and steady and sensed != ctl.prev_image:
+            if pos.lifted(sensed) is None:
+                actions = pos.match(sensed)
+                if len(actions) == 1:
+                    # set right and moved on before the board was read in between
+                    ctl.commit(actions[0], "sensors", on_board=True, proven=True)
+                    return
+                if not actions and commit_chain(ctl, game, sensed):
+                    return
+                if not actions and ctl.must_match == RESTORE:
+                    actions = pos.match_lifted(sensed)
+                    if len(actions) == 1:
+                        # the move the log had not written, and the next
+                        # turtle already in the air when the power went:
+                        # that one is put down as the game goes on
+                        ctl.commit(actions[0], "sensors", on_board=True)
+                        ctl.must_match = None
+                        return
         text = "put the pieces back as lit" if ctl.must_match == TAKEN else "put the pieces where the lights show"
         if ctl.last_bust and ctl.must_match == GAME:
             text = "a bust (the dice went over 7): put the pieces where the lights show"
@@ -92,7 +101,7 @@ def decide(ctl, now, scene):
         if back:  # also a move (a Race "-" card), or a turtle in the air
             actions = actions + [TAKEBACK]
         if len(actions) == 1 and lifted is None and not back:
-            ctl.commit(actions[0], "sensors", on_board=True)
+            ctl.commit(actions[0], "sensors", on_board=True, proven=True)
             return
         if actions:
             # Several moves fit; or the board only lost a turtle, which is

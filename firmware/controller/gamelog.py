@@ -12,12 +12,16 @@
 # connects later still hears of it.
 #
 # Every action is on flash when append() returns, so the controller sends
-# its `action` frame after it: nothing reported is lost to a power cut. On a
-# filesystem an append costs a sector erase (littlefs copies a file's last
-# block to a fresh one, ~45 ms on a Pico); where the MicroPython build gives
-# a raw log area outside the filesystem (log_area(), flashlog.py) the same
-# lines cost a page program (~0.7 ms), with sectors erased ahead while the
-# board is still (prepare()).
+# its `action` frame after it: nothing reported is lost to a power cut. Where
+# the MicroPython build gives a raw log area outside the filesystem
+# (log_area(), flashlog.py) a line costs a page program (~0.7 ms), with
+# sectors erased ahead while the board is still (prepare()). In a file on a
+# filesystem an append often costs a sector erase or two (littlefs copies a
+# file's last block to a fresh one, 45-120 ms on a Pico): there a move the
+# pieces alone prove (append(later=True)) is written in the cycle after its
+# frame (write_behind()); one waits at most, and a power cut in between
+# leaves it on the pieces, where the board reads it again at boot
+# (decide.py, RESTORE).
 
 import os
 
@@ -70,22 +74,43 @@ class GameLog:
         self.snapped = 0  # the actions the last good snapshot in the file follows
         self.report = None  # what damage the log had, until a host has seen it (<log>.report)
         self._ahead = None  # type: tuple | None  # (the boot's scan read ahead, [what it found]): read_ahead()
+        self.behind = None  # type: str | None  # the line of a move the pieces prove, not yet written (append(later))
 
     def begin(self, game, players, options=None, extra=None):
         # Start a new game: the old log is replaced at once, never half.
         header = {"game": game, "players": players, "options": options or {},
                   "extra": extra or {}}
+        self.behind = None  # (the last game's)
         self._replace([self._header(header)])
         self._clean = True
         self.count = 0
         self.snapped = 0
 
-    def append(self, text, line=None):
+    def append(self, text, line=None, later=False):
         # One committed action; on flash when this returns. `line`: its
-        # line as action_line() made it, if made ahead.
+        # line as action_line() made it, if made ahead. `later`: a move the
+        # pieces alone prove, which a log in a file writes in the next
+        # cycle, after its frame (write_behind()).
         self._check_text(text)
-        self._write(line or seal("A " + text))
+        line = line or seal("A " + text)
+        if later and self.area is None:
+            self.write_behind()  # (never two waiting)
+            self.behind = line
+        else:
+            self._write(line)
         self.count += 1
+
+    def write_behind(self):
+        # The line append(later=True) kept, on flash when this returns. It
+        # waits on if the write fails (the next write tries it first).
+        line = self.behind
+        if line is None:
+            return
+        scanned = not self._clean  # a repair first: its scan() counts the file's actions only
+        self._put(line)
+        self.behind = None
+        if scanned:
+            self.count += 1
 
     def action_line(self, text):
         # The line append() writes for an action.
@@ -227,11 +252,13 @@ class GameLog:
     def actions(self, start=0, stop=None):
         # The texts of the actions scan() found, in order from action
         # `start` (0: the first) up to `stop` (None: the last), read one by one.
+        self.write_behind()
         return _scan().read_actions(self._src, self._kept, start, stop)
 
     def keep_copy(self):
         # Copy the log whole to <log>.bad before anything rewrites it.
         # -> (done, where it went, said for a message).
+        self.write_behind()
         self._files()
         return _scan().keep_copy(self._src)
 
@@ -273,7 +300,11 @@ class GameLog:
                 MAX_ACTION, text))
 
     def _write(self, line):
-        # One line appended, on flash when this returns.
+        # One line appended after any that waits, on flash when this returns.
+        self.write_behind()
+        self._put(line)
+
+    def _put(self, line):
         if not self._clean:
             # Never append after a torn line: scan() first repairs the log.
             if self.scan() is None:

@@ -171,6 +171,31 @@ class Position:
                 out.append(self._todo[k])
         return out
 
+    def match_lifted(self, sensed):
+        # The actions whose board `sensed` shows whole but for turtles taken
+        # off cells the action left alone (a move, and the next turtle in
+        # the air).
+        self.finish()
+        base = self.image
+        cells = self.cells
+        at = self.at
+        out = []
+        for k in range(len(at) - 1):
+            a = at[k]
+            b = at[k + 1]
+            if a < b and _shows(sensed, cells, a, b):
+                after = apply(base, cells, a, b)
+                off = False
+                for i in range(len(sensed)):
+                    if sensed[i] != after[i]:
+                        if sensed[i] != EMPTY:
+                            break
+                        off = True
+                else:
+                    if off:
+                        out.append(self._todo[k])
+        return out
+
     def lifted(self, sensed):
         # Cells from which a turtle was taken off (and nothing else changed),
         # or None when the board shows something else.

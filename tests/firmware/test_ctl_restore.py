@@ -2,6 +2,7 @@
 # the game's position and nothing is committed until it matches.
 from ctl_rig import Rig, actions, only
 
+from controller.gamelog import GameLog
 from turtles import DOWN
 
 
@@ -45,33 +46,99 @@ def test_power_cut_restores_the_game_and_guides_the_board():
     assert len(actions(got)) == 1
 
 
-def test_every_action_is_on_flash_before_its_frame_goes_out():
-    # Two moves in quick succession, then a power cut at once: both were
-    # reported, both come back (with the file log and with the log area).
-    for area in (False, True):
-        rig = Rig("tortuga", area=area)
-        rig.new()
-        rig.show()
-        rig.run(100)
-        reported = []
-        for lift, put in (("c1", "c2"), ("g4", "g3")):
-            rig.take(lift)
-            rig.put(put)
-            for _ in range(40):  # cycle by cycle: the cut comes right after the frame
-                got = actions(rig.run(5))
-                if got:
-                    break
-            reported += got
-        assert reported == ["c1-c2", "g4-g3"]
-        # The power goes now: what is on flash is what a new boot finds.
-        adc = list(rig.hal.adc)
-        again = Rig("tortuga", folder=rig.folder, area=area)
-        again.hal.adc = adc
-        assert again.ctl.restore()
-        got = again.send("hello", {"host": "t", "proto": 1}, run=5)
-        assert only(got, "hello")[0]["n"] == 2, area
-        assert again.ctl.session.hash() == rig.ctl.session.hash()
-        assert again.log.load()[1] == reported
+def on_flash(rig):
+    # The actions in the rig's log file as a new boot reads them (not
+    # through the controller's log, which writes what waits first).
+    return GameLog(rig.folder + "/game.log").load()[1]
+
+
+def two_quick_moves_then_a_cut(area):
+    # Two moves in quick succession, the power gone right after the second
+    # one's frame. -> (the board before, the board booted again, the actions
+    # reported)
+    rig = Rig("tortuga", area=area)
+    rig.new()
+    rig.show()
+    rig.run(100)
+    reported = []
+    for lift, put in (("c1", "c2"), ("g4", "g3")):
+        rig.take(lift)
+        rig.put(put)
+        for _ in range(40):  # cycle by cycle: the cut comes right after the frame
+            got = actions(rig.run(5))
+            if got:
+                break
+        reported += got
+    assert reported == ["c1-c2", "g4-g3"]
+    # The power goes now: what is on flash is what a new boot finds.
+    again = Rig("tortuga", folder=rig.folder, area=area)
+    again.hal.adc = list(rig.hal.adc)
+    assert again.ctl.restore()
+    return rig, again, reported
+
+
+def test_every_action_reported_comes_back_after_a_cut_right_after_its_frame():
+    # The log area has every action on flash before its frame; a log in a
+    # file writes a move the pieces prove in the next cycle, and after a cut
+    # between the two the board reads it again from the pieces.
+    rig, again, reported = two_quick_moves_then_a_cut(area=True)
+    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
+    assert only(got, "hello")[0]["n"] == 2
+    assert again.ctl.session.hash() == rig.ctl.session.hash()
+    assert again.log.load()[1] == reported
+
+    rig, again, reported = two_quick_moves_then_a_cut(area=False)
+    assert on_flash(rig) == ["c1-c2"]  # the second's line not yet written when the power went
+    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
+    assert only(got, "hello")[0]["n"] == 1
+    got += again.run(1000)
+    assert [(p["n"], p["text"], p["by"]) for p in only(got, "action")] == [(2, "g4-g3", "sensors")]
+    assert again.ctl.session.hash() == rig.ctl.session.hash()
+    again.run(20)
+    assert on_flash(again) == reported
+
+
+def test_a_file_log_writes_a_proven_move_in_the_cycle_after_its_frame():
+    rig = Rig("tortuga", area=False)
+    rig.new()
+    rig.show()
+    rig.run(100)
+    rig.take("c1")
+    rig.put("c2")
+    for _ in range(40):
+        if actions(rig.run(5)):
+            break
+    assert on_flash(rig) == [] and rig.ctl.session.log.behind is not None
+    rig.run(5)  # the next cycle
+    assert rig.ctl.session.log.behind is None and on_flash(rig) == ["c1-c2"]
+
+
+def test_a_cut_with_the_next_turtle_in_the_air_reads_the_unwritten_move_again():
+    # The frame of c1-c2 out, its line not yet written, the next player's
+    # turtle lifted, and the power goes: the pieces still prove c1-c2.
+    rig = Rig("tortuga", area=False)
+    rig.new()
+    rig.show()
+    rig.run(100)
+    rig.take("c1")
+    rig.put("c2")
+    for _ in range(40):
+        if actions(rig.run(5)):
+            break
+    assert on_flash(rig) == []
+    again = Rig("tortuga", folder=rig.folder, area=False)
+    again.hal.adc = list(rig.hal.adc)
+    again.take("g4")  # in the air while the board was off
+    assert again.ctl.restore()
+    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
+    assert only(got, "hello")[0]["n"] == 0
+    got += again.run(1000)
+    assert [(p["n"], p["text"], p["by"]) for p in only(got, "action")] == [(1, "c1-c2", "sensors")]
+    assert only(got, "status")[-1]["text"] == "put the turtle on a lit cell"
+    again.put("g3")  # and the game goes on with it
+    assert actions(again.run(1000)) == ["g4-g3"]
+    again.run(20)
+    assert on_flash(again) == ["c1-c2", "g4-g3"]
 
 
 def test_a_cut_before_a_move_is_committed_reads_it_again():

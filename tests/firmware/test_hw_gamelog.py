@@ -1,6 +1,6 @@
 # The power-safe game log. Plain test functions: pytest runs them under
 # CPython, tests/engine/mprun.py under MicroPython (tests/firmware/test_hw_micropython.py).
-from hwtools import exists, read, scratch, write
+from hwtools import exists, flash_area, read, scratch, write
 
 from controller.gamelog import GameLog, GameLogError, crc32, seal, unseal
 
@@ -276,3 +276,55 @@ def test_a_log_read_ahead_that_is_not_there_or_fails_is_scanned_again():
 def _failing():
     raise OSError(5)
     yield
+
+
+def test_a_proven_move_in_a_file_is_written_behind_and_first_before_anything_else():
+    # append(later=True): the line waits for write_behind(), or for the next
+    # line of any kind, which writes it first; a new game drops it.
+    folder = scratch("log")
+    path = folder + "/game.log"
+    log = _game(folder, 2)
+    log.append("c1-c2", later=True)
+    assert log.count == 3 and GameLog(path).load()[1] == ACTIONS[:2]
+    log.write_behind()
+    assert log.behind is None and GameLog(path).load()[1] == ACTIONS[:2] + ["c1-c2"]
+    log.write_behind()  # nothing waits: nothing written
+    assert GameLog(path).load()[1] == ACTIONS[:2] + ["c1-c2"]
+    log.append("g4-g3", later=True)
+    log.append("g3-g2", later=True)  # the one waiting is written first: never two
+    assert GameLog(path).load()[1] == ACTIONS[:2] + ["c1-c2", "g4-g3"]
+    log.pop()  # a takeback of the one waiting: written, then taken back
+    assert log.count == 4 and GameLog(path).load()[1] == ACTIONS[:2] + ["c1-c2", "g4-g3"]
+    log.append("h1-h2", later=True)
+    list(log.actions())  # the log read (behind a snapshot, say): what waits is written first
+    assert log.behind is None and GameLog(path).load()[1] == ACTIONS[:2] + ["c1-c2", "g4-g3", "h1-h2"]
+    log.append("a1-a2", later=True)
+    log.begin("tortuga", 2)
+    assert log.behind is None and GameLog(path).load()[1] == []
+
+
+def test_a_log_area_writes_a_proven_move_at_once():
+    from controller.flashlog import LogArea
+
+    folder = scratch("log")
+    log = GameLog(folder + "/game.log", LogArea(flash_area(folder), folder + "/game.log"))
+    log.begin("tortuga", 2)
+    log.append("c1-c2", later=True)
+    assert log.behind is None and GameLog(folder + "/game.log", LogArea(flash_area(folder), folder + "/game.log")).load()[1] == ["c1-c2"]
+
+
+def test_a_write_behind_that_fails_waits_and_is_tried_again():
+    folder = scratch("log")
+    path = folder + "/game.log"
+    log = _game(folder, 1)
+    log.append("c1-c2", later=True)
+    log.path = folder + "/no/such/folder/game.log"  # the write fails
+    try:
+        log.write_behind()
+        raise AssertionError("no error")
+    except OSError:
+        pass
+    assert log.behind is not None
+    log.path = path
+    log.write_behind()
+    assert GameLog(path).load()[1] == ACTIONS[:1] + ["c1-c2"]
