@@ -109,8 +109,10 @@ def on_flash(v) -> int:
 def test_every_action_is_on_flash_when_its_frame_arrives_and_a_cut_then_loses_none(vdev, pico):
     # Tortuga's moves come one after the other off the board, quicker than
     # the board is ever still; every `action` frame finds its action on the
-    # device's flash already, and the power goes the moment every second
-    # one is out: nothing reported is lost.
+    # device's flash already (a stock Pico's file log: all but a move the
+    # pieces prove, written in the next cycle), and the power goes the
+    # moment every second one is out: nothing reported is lost (a stock
+    # Pico reads such a move again from the pieces when it is back).
     v = vdev("tortuga", extra=["--romfs-bytes", "0"] if pico == "stock" else None)
     v.open_world()
     m = v.mirror()
@@ -133,7 +135,8 @@ def test_every_action_is_on_flash_when_its_frame_arrives_and_a_cut_then_loses_no
     hands.on_event = watch
     hands.play(max_actions=12)
     assert len(kills) == 4
-    assert all(held >= n for n, held in seen), seen
+    behind = 1 if pico == "stock" else 0
+    assert all(held >= n - behind for n, held in seen), seen
     log = v.device_log(actions=max(reported))
     for n, text in sorted(reported.items()):
         assert log[n - 1] == text, "action %d (%s) was lost" % (n, text)
