@@ -332,6 +332,9 @@ class Controller:
             self.dirty = True
         if self.wake_ms is not None and hal.ticks_diff(now, self.stable_since) >= self.wake_ms:
             self.dirty = True
+        if self.collect_first and self.session.log.behind is not None:
+            collect(self)  # a proven move's line, written behind its frame: first, whatever the board does
+            return
         if not steady:
             # A change is settling: the rest waits (commands were answered
             # above), so that the cycle that sees it count comes at once; for
