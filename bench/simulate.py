@@ -124,6 +124,8 @@ def main(argv=None) -> int:
                     help="also open the table's page in headless Chromium, looked at every simulated minute")
     ap.add_argument("--trace", action="store_true",
                     help="also print every frame of the board, touch, button press and page message")
+    ap.add_argument("--stock", action="store_true",
+                    help="the boards as stock Picos (no ROM partition, no log area: the game log a file)")
     ap.add_argument("--out", default=RESULTS)
     ap.add_argument("--traces", default=os.path.join(tempfile.gettempdir(), "turtleboard-simulate-traces"),
                     help="a soak: where a table that breaks a promise leaves its last lines of trace")
@@ -131,6 +133,8 @@ def main(argv=None) -> int:
                     help="combine soaks' results (each run on its commit: a fault found, fixed, the "
                     "soak started again) into --out: the totals, and each soak as it was")
     args = ap.parse_args(argv)
+    if args.stock:
+        os.environ["TURTLEBOARD_SIM_STOCK"] = "1"  # (read where each table's board is made, in every job)
     if args.merge:
         return merge_files(args.merge, args.out)
     if args.mutations:

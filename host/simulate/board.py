@@ -128,7 +128,8 @@ class VirtualBoard(Supervisor):
         Supervisor.__init__(self, os.path.join(self.dir, "flash"), log=log,
                             pid_file=os.path.join(self.dir, "firmware.pid"),
                             romfs=os.path.join(self.dir, device.ROMFS_FILE),
-                            romfs_bytes=device.ROMFS_BYTES)
+                            # a stock Pico (the log a file) when a soak asks (bench/simulate.py --stock)
+                            romfs_bytes=0 if os.environ.get("TURTLEBOARD_SIM_STOCK") else device.ROMFS_BYTES)
         self._write_files()
 
     def _write_files(self) -> None:
