@@ -62,9 +62,9 @@ def decide(ctl, now, scene):
                 if not actions and ctl.must_match == RESTORE:
                     actions = pos.match_lifted(sensed)
                     if len(actions) == 1:
-                        # the move the log had not written, and the next
-                        # turtle already in the air when the power went:
-                        # that one is put down as the game goes on
+                        # the move the log had not written, and a turtle
+                        # already in the air again when the power went: it
+                        # is put down as the game goes on
                         ctl.commit(actions[0], "sensors", on_board=True)
                         ctl.must_match = None
                         return

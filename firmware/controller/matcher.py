@@ -172,9 +172,11 @@ class Position:
         return out
 
     def match_lifted(self, sensed):
-        # The actions whose board `sensed` shows whole but for turtles taken
-        # off cells the action left alone (a move, and the next turtle in
-        # the air).
+        # The actions whose board `sensed` shows but for turtles in the air
+        # (cells empty where the action leaves a turtle: the next turtle
+        # lifted, or this move's own lifted again to hop on). What the
+        # pieces show besides must be the action's (decide.py asks it only
+        # of a board that is not just turtles lifted off this position).
         self.finish()
         base = self.image
         cells = self.cells
@@ -183,17 +185,13 @@ class Position:
         for k in range(len(at) - 1):
             a = at[k]
             b = at[k + 1]
-            if a < b and _shows(sensed, cells, a, b):
+            if a < b:
                 after = apply(base, cells, a, b)
-                off = False
                 for i in range(len(sensed)):
-                    if sensed[i] != after[i]:
-                        if sensed[i] != EMPTY:
-                            break
-                        off = True
+                    if sensed[i] != after[i] and sensed[i] != EMPTY:
+                        break
                 else:
-                    if off:
-                        out.append(self._todo[k])
+                    out.append(self._todo[k])
         return out
 
     def lifted(self, sensed):

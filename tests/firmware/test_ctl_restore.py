@@ -305,3 +305,39 @@ def test_the_log_area_is_erased_ahead_only_once_the_board_has_been_still():
     assert area.erased == 0 and area.forced == 0
     rig.run(1000)
     assert area.erased == 4 and area.ready == 4 and area.forced == 0
+
+
+def test_a_cut_with_the_moved_turtle_lifted_again_reads_its_capture_again():
+    # e3xg3 jumps f3 and turns it over. Its frame out, its line not yet
+    # written, the same turtle lifted again off g3 (to hop on), and the power
+    # goes: e3 empty and f3 turned over prove e3xg3, the turtle in the air.
+    rig = Rig("tortuga", area=False)
+    rig.new()
+    for text in ("f1-e2", "f5-f4", "a1-b2", "d6-e5", "e2-d3", "f4-f3", "d2-e2", "e5-e4", "e1xe3", "e6-e5"):
+        rig.send("enter", {"text": text})
+    rig.show()
+    rig.run(400)
+    assert rig.ctl.session.log.count == 10
+    rig.take("e3")
+    rig.run(50)
+    rig.put("f3", DOWN)
+    rig.put("g3")
+    for _ in range(100):
+        if actions(rig.run(5)):
+            break
+    assert rig.ctl.session.log.count == 11 and len(on_flash(rig)) == 10
+    again = Rig("tortuga", folder=rig.folder, area=False)
+    again.hal.adc = list(rig.hal.adc)
+    again.take("g3")
+    assert again.ctl.restore()
+    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
+    assert only(got, "hello")[0]["n"] == 10
+    got += again.run(1000)
+    assert [(p["n"], p["text"], p["by"]) for p in only(got, "action")] == [(11, "e3xg3", "sensors")]
+    assert again.ctl.session.hash() == rig.ctl.session.hash()
+    # Put back where it was, the game goes on from there.
+    again.put("g3")
+    got = again.run(1000)
+    assert actions(got) == [] and only(got, "status")[-1]["text"].endswith("to move")
+    again.run(20)
+    assert on_flash(again)[-1] == "e3xg3"
