@@ -165,6 +165,10 @@ class Controller:
         # a move seen made on the board: its words may be ready (words())
         ready = self.pos.readied_for(action) if by == "sensors" and self.pos is not None else None
         text = ready[0] if ready else game.action_text(action)
+        if proven and not (ready and not ready[4]) and not self.pos.turns_over(action):
+            # its player moves again (a hop on), or not known: its turtle may
+            # be lifted again at once, and the pieces then no longer prove it
+            proven = False
         try:
             session.log.append(text, ready and ready[1], proven)
         except Exception as e:
@@ -191,12 +195,14 @@ class Controller:
             self.link.send_action(len(game.history), text, session.hash(), by, bust)
         return True
 
-    def words(self, text, hash_after, bust):
+    def words(self, text, hash_after, bust, again):
         # What the commit of a move made on the board writes and sends, made
         # while its turtle is in the air (Position.ready): (its text, its log
-        # line, its `action` frame's payload, whether it busts).
+        # line, its `action` frame's payload, whether it busts, whether its
+        # player moves again).
         n = len(self.session.game.history) + 1
-        return (text, self.session.log.action_line(text), action_payload(n, text, hash_after, "sensors", bust), bust)
+        line = self.session.log.action_line(text)
+        return (text, line, action_payload(n, text, hash_after, "sensors", bust), bust, again)
 
     def takeback(self, by):
         # Take back the last action; one the board drew itself (its dice,

@@ -256,8 +256,9 @@ class Position:
 
     def ready(self, words):
         # Readies one candidate: what words(its text, the state hash after
-        # it (text), whether it busts) makes of them, found with the engine's
-        # own do and undo. False when none is left to ready.
+        # it (text), whether it busts, whether its player moves again) makes
+        # of them, found with the engine's own do and undo. False when none
+        # is left to ready.
         if not self.to_ready:
             return False
         k = self.to_ready.pop()
@@ -265,13 +266,28 @@ class Position:
         action = self._todo[k]
         text = game.action_text(action)
         bust = game.busts(action)
+        who = game.to_move()
         token = game._do(action)
         try:
             after = "%08x" % game.state_hash()
+            again = game.to_move() == who
         finally:
             game._undo(token)
-        self.readied[k] = words(text, after, bust)
+        self.readied[k] = words(text, after, bust, again)
         return True
+
+    def turns_over(self, action):
+        # Does `action` leave a turtle changed (turned over) where one was?
+        # Then its board proves it even with the turtles it put down lifted
+        # again (decide.py's RESTORE, match_lifted()).
+        k = self._todo.index(action)
+        if k >= self._next:
+            self.fill(k + 1 - self._next)
+        cells = self.cells
+        for i in range(self.at[k], self.at[k + 1], 2):
+            if cells[i + 1] != EMPTY and self.image[cells[i]] != EMPTY:
+                return True
+        return False
 
     def readied_for(self, action):
         # What ready() worked out for `action`, or None.

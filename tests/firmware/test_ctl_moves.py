@@ -465,14 +465,16 @@ def test_readied_moves_are_the_engines_own_words_in_every_game():
             if game.to_move() >= 0:
                 for cell in pos.movable():  # each turtle lifted in turn
                     pos.ready_lifted([cell])
-                    while pos.ready(lambda text, after, bust: (text, line_of(text), after, bust)):
+                    while pos.ready(lambda text, after, bust, again: (text, line_of(text), after, bust, again)):
                         pass
-                    for k, (text, line, after, bust) in pos.readied.items():
+                    for k, (text, line, after, bust, again) in pos.readied.items():
                         action = pos._todo[k]
                         assert text == game.action_text(action) and line == line_of(text), (name, n, text)
                         assert bust == game.busts(action), (name, n, text)
+                        who = game.to_move()
                         game.push(action)
                         assert after == "%08x" % game.state_hash(), (name, n, text)
+                        assert again == (game.to_move() == who), (name, n, text)
                         game.undo()
                         readied += 1
             assert len(game.history) == n and game.state_hash() == h
@@ -488,12 +490,12 @@ def test_a_lifted_turtles_moves_are_readied_in_the_air_and_its_commit_takes_them
     assert sorted(r[0] for r in pos.readied.values()) == ["c1-c2", "c1xe2"]
     game = rig.ctl.session.game
     k = pos._todo.index(next(a for a in pos._todo if game.action_text(a) == "c1-c2"))
-    text, line, payload, bust = pos.readied[k]
+    text, line, payload, bust, again = pos.readied[k]
     after = game.copy()
     after.apply_text("c1-c2")
     assert payload == action_payload(1, "c1-c2", "%08x" % after.state_hash(), "sensors")
     # marked, to see the commit send it and write its line
-    pos.readied[k] = (text, line, payload.replace('"n":1', '"n":1,"x":0'), bust)
+    pos.readied[k] = (text, line, payload.replace('"n":1', '"n":1,"x":0'), bust, again)
     rig.put("c2")
     got = rig.run(100)
     assert actions(got) == ["c1-c2"]

@@ -63,6 +63,7 @@ def two_quick_moves_then_a_cut(area):
     reported = []
     for lift, put in (("c1", "c2"), ("g4", "g3")):
         rig.take(lift)
+        rig.run(150)  # in the air: its moves readied
         rig.put(put)
         for _ in range(40):  # cycle by cycle: the cut comes right after the frame
             got = actions(rig.run(5))
@@ -104,6 +105,7 @@ def test_a_file_log_writes_a_proven_move_in_the_cycle_after_its_frame():
     rig.show()
     rig.run(100)
     rig.take("c1")
+    rig.run(150)  # in the air: its moves readied
     rig.put("c2")
     for _ in range(40):
         if actions(rig.run(5)):
@@ -121,6 +123,7 @@ def test_a_cut_with_the_next_turtle_in_the_air_reads_the_unwritten_move_again():
     rig.show()
     rig.run(100)
     rig.take("c1")
+    rig.run(150)  # in the air: its moves readied
     rig.put("c2")
     for _ in range(40):
         if actions(rig.run(5)):
@@ -341,3 +344,19 @@ def test_a_cut_with_the_moved_turtle_lifted_again_reads_its_capture_again():
     assert actions(got) == [] and only(got, "status")[-1]["text"].endswith("to move")
     again.run(20)
     assert on_flash(again)[-1] == "e3xg3"
+
+
+def test_a_move_whose_turtle_may_hop_on_unseen_is_written_before_its_frame():
+    # Put down before its moves were readied, the board does not know whether
+    # its player moves again (a hop on, the same turtle lifted at once, and
+    # the pieces would prove nothing): its line goes first, as any other.
+    rig = Rig("tortuga", area=False)
+    rig.new()
+    rig.show()
+    rig.run(100)
+    rig.take("c1")
+    rig.put("c2")
+    for _ in range(40):
+        if actions(rig.run(5)):
+            break
+    assert on_flash(rig) == ["c1-c2"] and rig.ctl.session.log.behind is None
