@@ -165,9 +165,10 @@ class Controller:
         # a move seen made on the board: its words may be ready (words())
         ready = self.pos.readied_for(action) if by == "sensors" and self.pos is not None else None
         text = ready[0] if ready else game.action_text(action)
-        if proven and session.log.area is None and not (ready and not ready[4]) and not self.pos.turns_over(action):
-            # its player moves again (a hop on), or not known: its turtle may
-            # be lifted again at once, and the pieces then no longer prove it
+        if proven and session.log.area is None and (ready[4] if ready else self.pos.moves_again(action)) \
+                and not self.pos.turns_over(action):
+            # its player moves again (a hop on): its turtle may be lifted
+            # again at once, and the pieces then no longer prove it
             proven = False
         try:
             session.log.append(text, ready and ready[1], proven)

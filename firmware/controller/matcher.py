@@ -276,6 +276,17 @@ class Position:
         self.readied[k] = words(text, after, bust, again)
         return True
 
+    def moves_again(self, action):
+        # Does the player of `action` move again after it (a hop on)? The
+        # engine's do and undo (ready() finds it with the rest, ahead).
+        game = self.game
+        who = game.to_move()
+        token = game._do(action)
+        try:
+            return game.to_move() == who
+        finally:
+            game._undo(token)
+
     def turns_over(self, action):
         # Does `action` leave a turtle changed (turned over) where one was?
         # Then its board proves it even with the turtles it put down lifted

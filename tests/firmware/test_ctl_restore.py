@@ -346,14 +346,31 @@ def test_a_cut_with_the_moved_turtle_lifted_again_reads_its_capture_again():
     assert on_flash(again)[-1] == "e3xg3"
 
 
-def test_a_move_whose_turtle_may_hop_on_unseen_is_written_before_its_frame():
-    # Put down before its moves were readied, the board does not know whether
-    # its player moves again (a hop on, the same turtle lifted at once, and
-    # the pieces would prove nothing): its line goes first, as any other.
+def test_a_move_put_down_before_it_was_readied_is_written_behind_too():
+    # Put down before its moves were readied in the air (the lift hidden by
+    # a flash write, say): whether its player moves again is worked out in
+    # the commit, and the line waits for the next cycle as any proven move.
     rig = Rig("tortuga", area=False)
     rig.new()
     rig.show()
     rig.run(100)
+    rig.take("c1")
+    rig.put("c2")
+    for _ in range(40):
+        if actions(rig.run(5)):
+            break
+    assert on_flash(rig) == [] and rig.ctl.session.log.behind is not None
+
+
+def test_a_hop_on_that_turns_nothing_over_is_written_before_its_frame():
+    # The same player moves again after it, and the board it leaves with its
+    # turtle lifted again would be only a turtle lifted: no proof after a cut.
+    rig = Rig("tortuga", area=False)
+    rig.new()
+    rig.show()
+    rig.run(100)
+    pos = rig.ctl.position()
+    pos.moves_again = lambda action: True  # (as the engine says of a hop on)
     rig.take("c1")
     rig.put("c2")
     for _ in range(40):
