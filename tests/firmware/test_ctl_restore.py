@@ -1,7 +1,9 @@
 # Power cuts: the game comes back from the log; the board is guided back to
 # the game's position and nothing is committed until it matches.
 from ctl_rig import Rig, actions, only
+from hwtools import flash_area
 
+from controller.flashlog import LogArea
 from controller.gamelog import GameLog
 from turtles import DOWN
 
@@ -47,69 +49,85 @@ def test_power_cut_restores_the_game_and_guides_the_board():
 
 
 def on_flash(rig):
-    # The actions in the rig's log file as a new boot reads them (not
-    # through the controller's log, which writes what waits first).
-    return GameLog(rig.folder + "/game.log").load()[1]
+    # The actions in the rig's log (its file, or its log area) as a new boot
+    # reads them, not through the controller's log, which writes what waits
+    # first.
+    path = rig.folder + "/game.log"
+    area = LogArea(flash_area(rig.folder), path) if rig.log.area is not None else None
+    return GameLog(path, area).load()[1]
 
 
-def two_quick_moves_then_a_cut(area):
-    # Two moves in quick succession, the power gone right after the second
-    # one's frame. -> (the board before, the board booted again, the actions
-    # reported)
+def playing(area, entered=()):
+    # A Tortuga game on the pieces, the host's `entered` actions made first.
     rig = Rig("tortuga", area=area)
     rig.new()
+    for text in entered:
+        rig.send("enter", {"text": text})
     rig.show()
-    rig.run(100)
-    reported = []
-    for lift, put in (("c1", "c2"), ("g4", "g3")):
-        rig.take(lift)
-        rig.run(150)  # in the air: its moves readied
-        rig.put(put)
-        for _ in range(40):  # cycle by cycle: the cut comes right after the frame
-            got = actions(rig.run(5))
-            if got:
-                break
-        reported += got
-    assert reported == ["c1-c2", "g4-g3"]
-    # The power goes now: what is on flash is what a new boot finds.
+    rig.run(400)
+    return rig
+
+
+def move(rig, lift, put, readied=True, turn=None):
+    # One move made on the pieces (`turn`: a cell turned over on the way),
+    # cycle by cycle up to its frame, so that the power can go right after
+    # it. `readied`: held in the air long enough for its moves to be readied.
+    # -> the actions the frames gave
+    rig.take(lift)
+    if readied:
+        rig.run(150)
+    if turn is not None:
+        rig.put(turn, DOWN)
+    rig.put(put)
+    for _ in range(40):
+        got = actions(rig.run(5))
+        if got:
+            return got
+    return []
+
+
+def boot_again(rig, area, lifted=None):
+    # The power gone and back, the pieces as they were (`lifted`: a turtle
+    # taken off meanwhile): a new board on the same flash, its game restored.
     again = Rig("tortuga", folder=rig.folder, area=area)
     again.hal.adc = list(rig.hal.adc)
+    if lifted is not None:
+        again.take(lifted)
     assert again.ctl.restore()
-    return rig, again, reported
+    return again
+
+
+def hello_n(rig):
+    return only(rig.send("hello", {"host": "t", "proto": 1}, run=5), "hello")[0]["n"]
+
+
+def sent(got):
+    # The action frames as (n, text, by).
+    return [(p["n"], p["text"], p["by"]) for p in only(got, "action")]
 
 
 def test_every_action_reported_comes_back_after_a_cut_right_after_its_frame():
-    # The log area has every action on flash before its frame; a log in a
-    # file writes a move the pieces prove in the next cycle, and after a cut
-    # between the two the board reads it again from the pieces.
-    rig, again, reported = two_quick_moves_then_a_cut(area=True)
-    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
-    assert only(got, "hello")[0]["n"] == 2
-    assert again.ctl.session.hash() == rig.ctl.session.hash()
-    assert again.log.load()[1] == reported
-
-    rig, again, reported = two_quick_moves_then_a_cut(area=False)
-    assert on_flash(rig) == ["c1-c2"]  # the second's line not yet written when the power went
-    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
-    assert only(got, "hello")[0]["n"] == 1
-    got += again.run(1000)
-    assert [(p["n"], p["text"], p["by"]) for p in only(got, "action")] == [(2, "g4-g3", "sensors")]
-    assert again.ctl.session.hash() == rig.ctl.session.hash()
-    again.run(20)
-    assert on_flash(again) == reported
+    # Two moves in quick succession, the power gone right after the second
+    # one's frame. The log area has every action on flash before its frame;
+    # a log in a file writes a move the pieces prove in the next cycle, and
+    # after a cut between the two the board reads it again from the pieces.
+    for area in (True, False):
+        rig = playing(area)
+        reported = move(rig, "c1", "c2") + move(rig, "g4", "g3")
+        assert reported == ["c1-c2", "g4-g3"]
+        assert on_flash(rig) == (reported if area else ["c1-c2"])  # what a new boot finds
+        again = boot_again(rig, area)
+        assert hello_n(again) == (2 if area else 1)
+        got = again.run(1000)
+        assert sent(got) == ([] if area else [(2, "g4-g3", "sensors")]), area
+        assert again.ctl.session.hash() == rig.ctl.session.hash()
+        again.run(20)
+        assert on_flash(again) == reported
 
 
 def test_a_file_log_writes_a_proven_move_in_the_cycle_after_its_frame():
-    rig = Rig("tortuga", area=False)
-    rig.new()
-    rig.show()
-    rig.run(100)
-    rig.take("c1")
-    rig.run(150)  # in the air: its moves readied
-    rig.put("c2")
-    for _ in range(40):
-        if actions(rig.run(5)):
-            break
+    rig = playing(area=False)
+    assert move(rig, "c1", "c2") == ["c1-c2"]
     assert on_flash(rig) == [] and rig.ctl.session.log.behind is not None
     rig.run(5)  # the next cycle
     assert rig.ctl.session.log.behind is None and on_flash(rig) == ["c1-c2"]
@@ -118,25 +136,12 @@ def test_a_file_log_writes_a_proven_move_in_the_cycle_after_its_frame():
 def test_a_cut_with_the_next_turtle_in_the_air_reads_the_unwritten_move_again():
     # The frame of c1-c2 out, its line not yet written, the next player's
     # turtle lifted, and the power goes: the pieces still prove c1-c2.
-    rig = Rig("tortuga", area=False)
-    rig.new()
-    rig.show()
-    rig.run(100)
-    rig.take("c1")
-    rig.run(150)  # in the air: its moves readied
-    rig.put("c2")
-    for _ in range(40):
-        if actions(rig.run(5)):
-            break
-    assert on_flash(rig) == []
-    again = Rig("tortuga", folder=rig.folder, area=False)
-    again.hal.adc = list(rig.hal.adc)
-    again.take("g4")  # in the air while the board was off
-    assert again.ctl.restore()
-    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
-    assert only(got, "hello")[0]["n"] == 0
-    got += again.run(1000)
-    assert [(p["n"], p["text"], p["by"]) for p in only(got, "action")] == [(1, "c1-c2", "sensors")]
+    rig = playing(area=False)
+    assert move(rig, "c1", "c2") == ["c1-c2"] and on_flash(rig) == []
+    again = boot_again(rig, area=False, lifted="g4")
+    assert hello_n(again) == 0
+    got = again.run(1000)
+    assert sent(got) == [(1, "c1-c2", "sensors")]
     assert only(got, "status")[-1]["text"] == "put the turtle on a lit cell"
     again.put("g3")  # and the game goes on with it
     assert actions(again.run(1000)) == ["g4-g3"]
@@ -314,29 +319,12 @@ def test_a_cut_with_the_moved_turtle_lifted_again_reads_its_capture_again():
     # e3xg3 jumps f3 and turns it over. Its frame out, its line not yet
     # written, the same turtle lifted again off g3 (to hop on), and the power
     # goes: e3 empty and f3 turned over prove e3xg3, the turtle in the air.
-    rig = Rig("tortuga", area=False)
-    rig.new()
-    for text in ("f1-e2", "f5-f4", "a1-b2", "d6-e5", "e2-d3", "f4-f3", "d2-e2", "e5-e4", "e1xe3", "e6-e5"):
-        rig.send("enter", {"text": text})
-    rig.show()
-    rig.run(400)
+    rig = playing(False, ("f1-e2", "f5-f4", "a1-b2", "d6-e5", "e2-d3", "f4-f3", "d2-e2", "e5-e4", "e1xe3", "e6-e5"))
     assert rig.ctl.session.log.count == 10
-    rig.take("e3")
-    rig.run(50)
-    rig.put("f3", DOWN)
-    rig.put("g3")
-    for _ in range(100):
-        if actions(rig.run(5)):
-            break
-    assert rig.ctl.session.log.count == 11 and len(on_flash(rig)) == 10
-    again = Rig("tortuga", folder=rig.folder, area=False)
-    again.hal.adc = list(rig.hal.adc)
-    again.take("g3")
-    assert again.ctl.restore()
-    got = again.send("hello", {"host": "t", "proto": 1}, run=5)
-    assert only(got, "hello")[0]["n"] == 10
-    got += again.run(1000)
-    assert [(p["n"], p["text"], p["by"]) for p in only(got, "action")] == [(11, "e3xg3", "sensors")]
+    assert move(rig, "e3", "g3", turn="f3") == ["e3xg3"] and len(on_flash(rig)) == 10
+    again = boot_again(rig, area=False, lifted="g3")
+    assert hello_n(again) == 10
+    assert sent(again.run(1000)) == [(11, "e3xg3", "sensors")]
     assert again.ctl.session.hash() == rig.ctl.session.hash()
     # Put back where it was, the game goes on from there.
     again.put("g3")
@@ -350,30 +338,15 @@ def test_a_move_put_down_before_it_was_readied_is_written_behind_too():
     # Put down before its moves were readied in the air (the lift hidden by
     # a flash write, say): whether its player moves again is worked out in
     # the commit, and the line waits for the next cycle as any proven move.
-    rig = Rig("tortuga", area=False)
-    rig.new()
-    rig.show()
-    rig.run(100)
-    rig.take("c1")
-    rig.put("c2")
-    for _ in range(40):
-        if actions(rig.run(5)):
-            break
+    rig = playing(area=False)
+    assert move(rig, "c1", "c2", readied=False) == ["c1-c2"]
     assert on_flash(rig) == [] and rig.ctl.session.log.behind is not None
 
 
 def test_a_hop_on_that_turns_nothing_over_is_written_before_its_frame():
     # The same player moves again after it, and the board it leaves with its
     # turtle lifted again would be only a turtle lifted: no proof after a cut.
-    rig = Rig("tortuga", area=False)
-    rig.new()
-    rig.show()
-    rig.run(100)
-    pos = rig.ctl.position()
-    pos.moves_again = lambda action: True  # (as the engine says of a hop on)
-    rig.take("c1")
-    rig.put("c2")
-    for _ in range(40):
-        if actions(rig.run(5)):
-            break
+    rig = playing(area=False)
+    rig.ctl.position().moves_again = lambda action: True  # (as the engine says of a hop on)
+    assert move(rig, "c1", "c2", readied=False) == ["c1-c2"]
     assert on_flash(rig) == ["c1-c2"] and rig.ctl.session.log.behind is None
