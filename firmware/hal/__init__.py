@@ -27,4 +27,3 @@ def code_in_rom():
         if not (isinstance(path, str) and path.startswith("/rom/")):
             return False
     return True
-

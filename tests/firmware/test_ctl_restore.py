@@ -350,3 +350,38 @@ def test_a_hop_on_that_turns_nothing_over_is_written_before_its_frame():
     rig.ctl.position().moves_again = lambda action: True  # (as the engine says of a hop on)
     assert move(rig, "c1", "c2", readied=False) == ["c1-c2"]
     assert on_flash(rig) == ["c1-c2"] and rig.ctl.session.log.behind is None
+
+
+def test_a_write_behind_that_fails_is_said_and_done_by_the_next_write():
+    rig = playing(area=False)
+    path = rig.log.path
+    rig.log.path = rig.folder + "/no such folder/game.log"  # the flash refuses the write
+    assert move(rig, "c1", "c2") == ["c1-c2"]
+    got = rig.run(5)  # the next cycle tries it
+    errors = only(got, "error")
+    assert [e["code"] for e in errors] == ["log"] and "reads it again from the pieces" in errors[0]["msg"]
+    assert rig.log.behind is not None and on_flash(rig) == []
+    rig.log.path = path
+    assert move(rig, "g4", "g3") == ["g4-g3"]  # its commit writes the one waiting first
+    assert on_flash(rig) == ["c1-c2"]
+    rig.run(5)
+    assert on_flash(rig) == ["c1-c2", "g4-g3"]
+
+
+def test_ctrl_c_writes_the_line_that_waits():
+    # mpremote, `turtleboard flash` and the REPL find the log whole.
+    rig = playing(area=False)
+    assert move(rig, "c1", "c2") == ["c1-c2"] and on_flash(rig) == []
+    ticks = rig.hal.ticks_ms
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    rig.hal.ticks_ms = interrupted
+    try:
+        rig.ctl.run()
+        raise AssertionError("run() went on")
+    except KeyboardInterrupt:
+        pass
+    rig.hal.ticks_ms = ticks
+    assert on_flash(rig) == ["c1-c2"]
