@@ -18,11 +18,7 @@ def collect(ctl):
     # the quickest and puts it down 40 ms after that, so no move lands in it.
     # Later, between a lift and its put, one delayed the put's frame by its
     # length (fast chains: p99 36 ms from the put to its frame). A log in a
-    # file writes the move's line here instead (GameLog.write_behind()):
-    # its erase stalls the chip ~50-80 ms, so the collection waits for a
-    # quiet cycle (chores()), after the next turtle lifted meanwhile has its
-    # moves readied; the stall and the collection back to back made the
-    # lift seen so late that its put came before them (stock, fast chains).
+    # file writes the move's line here first (GameLog.write_behind()).
     ctl.collect_first = False
     log = ctl.session.log
     if log.behind is not None:
@@ -31,7 +27,6 @@ def collect(ctl):
         except Exception as e:
             ctl.link.error("log", "could not write the last move to the game log (%s); the next write "
                            "tries again, and after a power cut the board reads it again from the pieces" % (e,))
-        return
     gc.collect()
     ctl.collected = ctl.changes
 
