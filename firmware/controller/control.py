@@ -351,6 +351,7 @@ class Controller:
             if self.hold_from is None:
                 self.hold_from = now
             if hal.ticks_diff(now, self.hold_from) < HOLD_WINDOWS * sensing.stable_ms:
+                self.settle_work()
                 return
         if self.collect_first:
             collect(self)  # the cycle after a commit: its garbage, before the next move comes
@@ -447,6 +448,27 @@ class Controller:
                 self.session.log.write_behind()
             except Exception:
                 pass  # (the boot reads the move again from the pieces)
+
+    def settle_work(self):
+        # While a change settles, one piece of the position's own work: its
+        # legal actions, a slice of its candidates, or one move of the
+        # lifted turtle readied; so that a put soon after its lift (a lift
+        # seen late, behind a flash erase) finds them done when it commits.
+        # Matching, the LEDs and the host wait for the board to be still.
+        game = self.session.game
+        if game is None:
+            return
+        pos = self.pos
+        if pos is None:
+            if self.look_first and game.to_move() >= 0:
+                self.look_first = False
+                self.next_actions = list(game.legal_actions())
+            elif self.next_actions is not None:
+                self.position()
+        elif not pos.done():
+            self.build()
+        elif pos.to_ready:
+            pos.ready(self.words)
 
     def build(self):
         # Candidates of the new position, for BUILD_MS of this cycle; once
