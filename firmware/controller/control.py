@@ -450,11 +450,13 @@ class Controller:
                 pass  # (the boot reads the move again from the pieces)
 
     def settle_work(self):
-        # While a change settles, one piece of the position's own work: its
-        # legal actions, a slice of its candidates, or one move of the
-        # lifted turtle readied; so that a put soon after its lift (a lift
-        # seen late, behind a flash erase) finds them done when it commits.
-        # Matching, the LEDs and the host wait for the board to be still.
+        # While a change settles, one piece of the new position's work: its
+        # legal actions, or a slice of its candidates (BUILD_MS); so that a
+        # move seen whole at once (its lift behind a flash erase on a stock
+        # Pico) finds them built when it commits. Not a lifted turtle's
+        # moves readied: cycles of 5.7-8.6 ms on the emulated Pico, they delayed the
+        # put's count. Matching, the LEDs and the host wait for the board to
+        # be still.
         game = self.session.game
         if game is None:
             return
@@ -467,8 +469,6 @@ class Controller:
                 self.position()
         elif not pos.done():
             self.build()
-        elif pos.to_ready:
-            pos.ready(self.words)
 
     def build(self):
         # Candidates of the new position, for BUILD_MS of this cycle; once
