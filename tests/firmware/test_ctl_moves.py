@@ -441,6 +441,34 @@ def test_a_commits_garbage_is_collected_in_the_cycle_after_it():
     assert rig.ctl.collected == changes
 
 
+def test_a_move_seen_whole_while_settling_finds_its_candidates_built():
+    # A lift hidden behind the last move's flash write (a stock Pico's erase
+    # stalls the chip 50-90 ms): the board sees the next move whole at once.
+    # While that change settles, the new position's legal actions and
+    # candidates are worked out, so that the cycle that counts it commits.
+    rig = ready()
+    rig.take("c1")
+    rig.put("c2")
+    for _ in range(40):
+        if actions(rig.run(5)):
+            break
+    rig.run(5)  # the cycle after the commit: its line, its garbage
+    assert rig.ctl.pos is None  # the new position not looked at yet
+    rig.take("d6")
+    rig.put("c5")
+    built_while_settling = False
+    got = []
+    for _ in range(40):
+        got += rig.run(5)
+        if actions(got):
+            break
+        pos = rig.ctl.pos
+        if rig.ctl.sensing.pending and pos is not None and pos.done():
+            built_while_settling = True
+    assert built_while_settling
+    assert actions(got) == ["d6-c5"]
+
+
 def test_readied_moves_are_the_engines_own_words_in_every_game():
     # Position.ready works out each move of a lifted turtle ahead with the
     # engine's do and undo: the same text, log line, state hash and bust as
