@@ -27,6 +27,8 @@ from .session import Session
 
 SENSE_EVERY_MS = 250   # `sense` frames while diagnostics are on
 BUILD_MS = 3           # a cycle with nothing else to do adds candidates this long
+PIECE_MS = 5           # a settling change's cycle of legal actions or candidates, at most (emulated Pico)
+READY_MS = 9           # one that readies a lifted turtle's move (5.7-8.6 ms on the emulated Pico)
 HOLD_WINDOWS = 2       # while a change settles, other work waits this many stability windows at most
 OK_HOLD_MS = 1000      # OK pressed while a turtle settles waits this long for a still board
 
@@ -351,7 +353,7 @@ class Controller:
             if self.hold_from is None:
                 self.hold_from = now
             if hal.ticks_diff(now, self.hold_from) < HOLD_WINDOWS * sensing.stable_ms:
-                self.settle_work()
+                self.settle_work(now)
                 return
         if self.collect_first:
             collect(self)  # the cycle after a commit: its garbage, before the next move comes
@@ -449,16 +451,19 @@ class Controller:
             except Exception:
                 pass  # (the boot reads the move again from the pieces)
 
-    def settle_work(self):
-        # While a change settles, one piece of the new position's work: its
-        # legal actions, or a slice of its candidates (BUILD_MS); so that a
-        # move seen whole at once (its lift behind a flash erase on a stock
-        # Pico) finds them built when it commits. Not a lifted turtle's
-        # moves readied: cycles of 5.7-8.6 ms on the emulated Pico, they delayed the
-        # put's count. Matching, the LEDs and the host wait for the board to
-        # be still.
+    def settle_work(self, now):
+        # While a change settles, one piece of the new position's work (its
+        # legal actions, a slice of its candidates, one move of the lifted
+        # turtle readied), so that a move seen whole at once (its lift behind
+        # a flash erase on a stock Pico) or put down soon after its lift
+        # finds them done when it commits; only while the piece ends before
+        # the change can count, so as never to delay it. Matching, the LEDs
+        # and the host wait for the board to be still.
         game = self.session.game
         if game is None:
+            return
+        left = self.sensing.stable_ms - self.hal.ticks_diff(now, self.sensing.changed_at)
+        if left < PIECE_MS:
             return
         pos = self.pos
         if pos is None:
@@ -469,6 +474,8 @@ class Controller:
                 self.position()
         elif not pos.done():
             self.build()
+        elif pos.to_ready and left >= READY_MS:
+            pos.ready(self.words)
 
     def build(self):
         # Candidates of the new position, for BUILD_MS of this cycle; once

@@ -87,6 +87,7 @@ class Sensing:
         self.raw = array("i", [0] * n)  # last readings
         self.version = 0
         self.pending = 0  # cells with a change not yet steady, or not clear
+        self.changed_at = 0  # the last scan a cell changed (or read unclear): nothing counts before stable_ms after it
         self.faults = []  # [(cell, reason)], in cell order
         self.unreadable = None  # why the calibration file could not be read
         self.suspect = []  # [(cell, saved level, reading)]: a saved baseline no turtle explains
@@ -238,10 +239,12 @@ class Sensing:
             if new != s:
                 state[i] = new
                 self._since[i] = now
+                self.changed_at = now
                 if new != image[i]:
                     busy += 1
             elif new == EMPTY and (d > release or d < neg_release):
                 self._since[i] = now  # not clear: nothing new counts on it
+                self.changed_at = now
                 self._unclear[i] += 1
                 if fault[i] != UNCLEAR:  # one reported as unreadable holds nothing up
                     busy += 1
