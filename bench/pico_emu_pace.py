@@ -159,7 +159,7 @@ def play_pace(ns, pace, n_moves, rnd):
                 "put_after_lift_ms": round(ms(t_put - t_lift), 1), "lift_tag": lifts[j]["tag"],
                 "lift_in_flash_op": next((o[1] for o in ops if o[0] <= t_lift < o[0] + o[2]), None),
                 "flash_between_put_and_action": [o[1] for o in between], "action_t": a["t"],
-                "lift_t_ns": t_lift, "put_t_ns": t_put})
+                "lift_t_ns": t_lift})
             last_action_t = a["t"]
             gm.g = g_after
         if any("error" in r or not r["ok"] for r in rows[-len(chosen):]):
@@ -197,15 +197,13 @@ def figures(rows, ch0, ops):
     worst = sorted(good, key=lambda r: -r["latency_ms"])[:3]
     for r in worst:
         # the long cycles (2 ms or more) from 100 ms before the lift to the
-        # frame: [start after the lift, length] (ms), and the put's time
+        # frame: [start after the lift, length] (ms)
         t0 = r["lift_t_ns"]
         r["long_cycles_from_lift_ms"] = [
             [round(ms(a - t0), 1), round(ms(b - a), 1)] for a, b in zip(ch0, ch0[1:])
             if t0 - 1e8 <= a <= r["action_t"] * 1e6 and b - a >= 2e6]
-        r["put_after_lift_ms"] = round(ms(r["put_t_ns"] - t0), 1)
     for r in good:
         r.pop("lift_t_ns", None)
-        r.pop("put_t_ns", None)
     # (in fast chains: the lifts within a chain, not the pauses between chains)
     lift_gap = [r["lift_after_action_ms"] for r in good if r["lift_after_action_ms"] is not None
                 and (r["planned_lift_ms"] < 200 or r["planned_lift_ms"] > 300)]

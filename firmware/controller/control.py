@@ -365,10 +365,7 @@ class Controller:
             # after a move made on the board: the new position's legal
             # actions are this cycle's work (the engine's move generation),
             # its candidates begun and the board matched in the next
-            self.look_first = False
-            game = self.session.game
-            if game.to_move() >= 0:
-                self.next_actions = list(game.legal_actions())
+            self.look(self.session.game)
             rounds = 1
         while self.dirty and not looked and rounds < 4 and not self.committed:
             # a commit may lead to a roll, a prompt: thought about in the
@@ -467,15 +464,20 @@ class Controller:
             return
         pos = self.pos
         if pos is None:
-            if self.look_first and game.to_move() >= 0:
-                self.look_first = False
-                self.next_actions = list(game.legal_actions())
+            if self.look_first:
+                self.look(game)
             elif self.next_actions is not None:
                 self.position()
         elif not pos.done():
             self.build()
         elif pos.to_ready and left >= READY_MS:
             pos.ready(self.words)
+
+    def look(self, game):
+        # The new position's legal actions, for position() to take.
+        self.look_first = False
+        if game.to_move() >= 0:
+            self.next_actions = list(game.legal_actions())
 
     def build(self):
         # Candidates of the new position, for BUILD_MS of this cycle; once

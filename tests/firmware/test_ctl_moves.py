@@ -426,15 +426,21 @@ def test_no_commit_while_a_change_is_inside_the_stability_window():
     assert actions(got) == ["c1-c2"]
 
 
-def test_a_commits_garbage_is_collected_in_the_cycle_after_it():
-    # Before the next move can come (a person lifts the next turtle 30 ms
-    # after the frame at the quickest), not between that lift and its put.
+def first_move_sent():
+    # c1-c2 made on the board, run up to the cycle that sends its frame
     rig = ready()
     rig.take("c1")
     rig.put("c2")
     for _ in range(40):
         if actions(rig.run(5)):
-            break
+            return rig
+    raise AssertionError("c1-c2 was not committed")
+
+
+def test_a_commits_garbage_is_collected_in_the_cycle_after_it():
+    # Before the next move can come (a person lifts the next turtle 30 ms
+    # after the frame at the quickest), not between that lift and its put.
+    rig = first_move_sent()
     changes = rig.ctl.changes
     assert rig.ctl.collected < changes  # the commit's cycle sent its frame, nothing more
     rig.run(5)  # the next cycle
@@ -446,12 +452,7 @@ def test_a_move_seen_whole_while_settling_finds_its_candidates_built():
     # stalls the chip 50-90 ms): the board sees the next move whole at once.
     # While that change settles, the new position's legal actions and
     # candidates are worked out, so that the cycle that counts it commits.
-    rig = ready()
-    rig.take("c1")
-    rig.put("c2")
-    for _ in range(40):
-        if actions(rig.run(5)):
-            break
+    rig = first_move_sent()
     rig.run(5)  # the cycle after the commit: its line, its garbage
     assert rig.ctl.pos is None  # the new position not looked at yet
     rig.take("d6")
