@@ -24,7 +24,7 @@ from .sensing import Sensing
 BOARD_FILE = "board.json"
 LOG_FILE = "game.log"
 ERROR_RED = (40, 0, 0)
-CHECKED = ("controller.boardcheck", "controller.calibration")  # the board read, the sensors calibrated
+CHECKED = ("controller.boardcheck", "controller.calibration", "controller.logfiles")  # the board read, the sensors calibrated, the log's files found
 READ_BACK = ("controller.logscan", "controller.logcrc")  # the game log read back (gamelog imports it again if asked)
 
 

@@ -15,6 +15,10 @@
 # before it current. Sectors are erased ahead of the end (prepare()) while
 # the board is still; a write that finds none erased erases one itself
 # (counted in `forced`).
+#
+# On a stock MicroPython the filesystem owns the whole flash: there the ring's
+# sectors are the flash blocks of the log's files (logfiles.py), in order,
+# given as `where`; elsewhere sector k is the area's block k.
 
 from .logline import GameLogError
 
@@ -24,11 +28,14 @@ RESERVE = 4  # sectors kept erased ahead of the end (16 KB: ~800 Mahé actions)
 
 
 class LogArea:
-    def __init__(self, dev, path):
+    def __init__(self, dev, path, where=None):
         self.dev = dev  # rp2.Flash-like: readblocks, writeblocks(block, buf, offset), ioctl
-        self.mem = memoryview(dev)  # the area's bytes, read in place (XIP on a Pico)
-        self.size = len(self.mem)
-        self.sectors = self.size // SECTOR
+        self.mem = memoryview(dev)  # the flash's bytes, read in place (XIP on a Pico)
+        if where is None:
+            where = list(range(len(self.mem) // SECTOR))
+        self.where = where  # the ring's sectors: the flash block of each, in order
+        self.sectors = len(where)
+        self.size = self.sectors * SECTOR
         self.most = self.sectors // 2 * SECTOR  # the most a game holds: a copy of it always fits
         self.path = path  # the log's name: its report and damaged copy are files of that name
         self.page = bytearray(b"\xff" * PAGE)  # all 0xff between writes: a page program changes only what it sets
@@ -62,7 +69,7 @@ class LogArea:
         mem = self.mem
         at = 0
         while at < self.most:
-            a = (self.start + at) % self.size
+            a = self._flash((self.start + at) % self.size)
             if mem[a + PAGE - 1] == 0xFF:  # the end is in this page
                 at += bytes(mem[a:a + PAGE]).find(b"\xff")
                 break
@@ -74,8 +81,10 @@ class LogArea:
             self.ready += 1
 
     def header_at(self, a):
-        # The line at area offset `a` if it begins "H " (up to 1 KB), else None.
+        # The line at the start of the sector at area offset `a` if it begins
+        # "H " (up to 1 KB), else None.
         mem = self.mem
+        a = self._flash(a)
         if mem[a] != 72 or mem[a + 1] != 32:
             return None
         end = bytes(mem[a:a + 1024]).find(b"\n")
@@ -122,9 +131,15 @@ class LogArea:
         if n <= 0:
             return b""
         a = (self.start + at) % self.size
-        if a + n <= self.size:
-            return bytes(self.mem[a:a + n])
-        return bytes(self.mem[a:]) + bytes(self.mem[:a + n - self.size])
+        got = b""
+        while True:  # a sector at a time: the ring's sectors need not be the flash's in order
+            k = min(n, SECTOR - a % SECTOR)
+            p = self._flash(a)
+            got += bytes(self.mem[p:p + k])
+            n -= k
+            if not n:
+                return got
+            a = (a + k) % self.size
 
     # ---- writing -----------------------------------------------------------
 
@@ -140,7 +155,7 @@ class LogArea:
             page[off:off + n] = data
             a = at % self.size
             try:
-                self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
+                self.dev.writeblocks(self.where[a // SECTOR], page, a % SECTOR - off)
             finally:
                 page[off:off + n] = b"\xff" * n
         else:
@@ -238,10 +253,14 @@ class LogArea:
             k = min(PAGE - off, n - i)
             page[off:off + k] = data[i:i + k]
             try:
-                self.dev.writeblocks(a // SECTOR, page, a % SECTOR - off)
+                self.dev.writeblocks(self.where[a // SECTOR], page, a % SECTOR - off)
             finally:
                 page[off:off + k] = b"\xff" * k
             i += k
+
+    def _flash(self, a):
+        # The flash offset of area offset `a`.
+        return self.where[a // SECTOR] * SECTOR + a % SECTOR
 
     def _next_free(self, k):
         # The area offset of the k-th sector after the one the game ends in
@@ -256,13 +275,14 @@ class LogArea:
 
     def _blank(self, a):
         mem = self.mem
+        a = self._flash(a)
         for p in range(a, a + SECTOR, PAGE):
             if mem[p:p + PAGE] != self.page:  # (all 0xff)
                 return False
         return True
 
     def _erase(self, a, forced):
-        self.dev.ioctl(6, a // SECTOR)
+        self.dev.ioctl(6, self.where[a // SECTOR])
         if forced:
             self.forced += 1
         else:

@@ -39,15 +39,30 @@ def unseal(line):
 
 def log_area(path):
     # The raw log area of this MicroPython build (the Turtleboard's: its
-    # frozen module `turtleboard_log`; the virtual Pico's: a file), as the
-    # log `path`, or None: the log is then the file `path`.
+    # frozen module `turtleboard_log`; the virtual Pico's: a file), or on a
+    # stock rp2 MicroPython the blocks of the log's files (logfiles.py), as
+    # the log `path`; or None: the log is then the file `path`.
     try:
         from turtleboard_log import area  # type: ignore[import-not-found]
     except ImportError:
+        pass
+    else:
+        from .flashlog import LogArea
+
+        return LogArea(area(), path)
+    try:
+        from _rp2 import Flash  # type: ignore[import-not-found]
+    except ImportError:
+        return None  # (not a Pico: the virtual stock Pico, CircuitPython)
+    from .logfiles import file_area  # (boot.py forgets it once used)
+
+    flash = Flash()  # the flash the stock _boot.py mounts as the filesystem
+    where = file_area(flash, path + ".area")
+    if where is None:
         return None
     from .flashlog import LogArea
 
-    return LogArea(area(), path)
+    return LogArea(flash, path, where)
 
 
 def _scan():
@@ -189,7 +204,7 @@ class GameLog:
             found = reader.scan(self._src)
         if found is None:
             if self.area is not None:
-                return None
+                return self._adopt_file()
             # A new game was written but the power went before its rename
             # (only where rename cannot replace a file): finish the job.
             found = reader.scan(self.path + ".tmp")
@@ -217,6 +232,24 @@ class GameLog:
         self._clean = True
         self.count = len(self._kept)
         return header
+
+    def _adopt_file(self):
+        # A log area with no game, beside the file an earlier firmware kept
+        # the log in (a stock Pico's first boot with its area, logfiles.py):
+        # the file's good lines copied into the area, then the file removed,
+        # so a game in progress goes on. -> its header, or None.
+        found = _scan().scan(self.path)
+        if found is None or found[0] is None:
+            return None
+        self._src = self.path  # (_lines() reads the file)
+        self._kept = found[1]
+        self._snap = found[4]
+        try:
+            self._replace(self._lines(found[0]))
+        finally:
+            self._src = self.area
+        os.remove(self.path)
+        return self.scan()
 
     # ---- the damage report, kept until a host has seen it -----------------
 

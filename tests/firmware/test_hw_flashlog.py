@@ -212,3 +212,23 @@ def test_a_fresh_area_holds_no_game():
         raise AssertionError("an append with no game must fail")
     except GameLogError:
         pass
+
+
+def test_a_game_in_the_file_an_earlier_firmware_kept_goes_on_in_the_area():
+    # A stock Pico's first boot with its log area (logfiles.py): the game
+    # of game.log is copied in, with its snapshot, and the file removed.
+    folder = scratch("area")
+    old = GameLog(folder + "/game.log")
+    old.begin("mahe", 2, {"variant": "std"})
+    for text in ("1-3", "roll 4", "2 5"):
+        old.append(text)
+    old.snapshot(0xABCD, "[3]")
+    old.append("4-6")
+    log = _log(folder)
+    header, actions = log.load()
+    assert header["game"] == "mahe" and header["options"] == {"variant": "std"} and header["log"] == 1
+    assert actions == ["1-3", "roll 4", "2 5", "4-6"]
+    assert log.last_snapshot() == (3, 0xABCD, "[3]")
+    assert not exists(folder + "/game.log")
+    log.append("x")
+    assert _again(folder).load()[1] == ["1-3", "roll 4", "2 5", "4-6", "x"]

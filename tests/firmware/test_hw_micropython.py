@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 HERE = Path(__file__).parent
 MPRUN = ROOT / "tests" / "engine" / "mprun.py"
-PORTABLE = ["test_hw_board", "test_hw_gamelog", "test_hw_flashlog", "test_hw_sensing"]
+PORTABLE = ["test_hw_board", "test_hw_gamelog", "test_hw_flashlog", "test_hw_logfiles", "test_hw_sensing"]
 
 
 @pytest.mark.micropython

@@ -1,0 +1,197 @@
+# The game log's area on a stock MicroPython (controller/logfiles.py): the
+# flash blocks of one-block files on littlefs, programmed and erased in place
+# by the log (controller/flashlog.py). Run under the MicroPython unix port
+# (tests/firmware/test_hw_micropython.py), whose vfs.VfsLfs2 is the littlefs
+# of the rp2 port, mounted here on a flash in RAM with a flash's rules
+# (host/sim/pico/pico_flash.py: erase to 0xff, programs only clear bits,
+# whole pages). CPython has no littlefs: pytest skips the module.
+import os
+
+from hwtools import exists, flash_area, scratch
+
+try:
+    import vfs
+except ImportError:
+    vfs = None
+    import pytest
+
+    pytestmark = pytest.mark.skip(reason="littlefs (vfs.VfsLfs2) is MicroPython's: test_hw_micropython runs these")
+
+from controller.flashlog import SECTOR, LogArea
+from controller.gamelog import GameLog
+from controller.logfiles import BLOCK, MARK, file_area
+
+BLOCKS = 8  # the test's ring: 8 one-block files (32 KB)
+FLASH = 40  # blocks of the test's flash (160 KB)
+_mounts = [0, None]  # (how many made, the one mounted)
+
+
+class Flash:
+    # The flash a littlefs is on, in RAM, its writes counted by block.
+    def __init__(self, folder):
+        self.dev = flash_area(folder, FLASH * BLOCK)
+        self.dev._save = lambda at, n: None  # (in RAM only)
+        self.written = []  # the blocks programmed or erased, in order
+
+    def __len__(self):
+        return len(self.dev)
+
+    def readblocks(self, block, buf, offset=0):
+        self.dev.readblocks(block, buf, offset)
+
+    def writeblocks(self, block, buf, offset=None):
+        self.written.append(block)
+        self.dev.writeblocks(block, buf, offset)
+
+    def ioctl(self, op, arg):
+        if op == 6:
+            self.written.append(arg)
+        return self.dev.ioctl(op, arg)
+
+
+def _mounted(folder):
+    # A fresh littlefs as the rp2 port makes it (progsize 256) on a flash
+    # in RAM, mounted. -> (flash, mount point)
+    if _mounts[1] is not None:
+        vfs.umount(_mounts[1])  # (the last test's: its flash freed)
+        _mounts[1] = None
+        import gc
+
+        gc.collect()
+    flash = Flash(folder)
+    vfs.VfsLfs2.mkfs(flash, progsize=256)
+    _mounts[0] += 1
+    point = _mounts[1] = "/lfs%d" % _mounts[0]
+    vfs.mount(vfs.VfsLfs2(flash, progsize=256), point)
+    return flash, point
+
+
+def _remount(flash, point):
+    vfs.umount(point)
+    vfs.mount(vfs.VfsLfs2(flash, progsize=256), point)
+
+
+def _write(path, data):
+    f = open(path, "wb")
+    try:
+        f.write(data)
+    finally:
+        f.close()
+
+
+def _read(path):
+    f = open(path, "rb")
+    try:
+        return f.read()
+    finally:
+        f.close()
+
+
+def _log(flash, point):
+    where = file_area(flash.dev, point + "/game.log.area", BLOCKS)
+    assert where is not None
+    area = LogArea(flash.dev, point + "/game.log", where)
+    area.dev = flash  # (its writes counted; reads stay on the flash's buffer)
+    return GameLog(point + "/game.log", area)
+
+
+def test_the_files_are_made_once_and_their_blocks_found():
+    flash, point = _mounted(scratch("lfs"))
+    _write(point + "/board.json", b"{}" * 3000)
+    where = file_area(flash.dev, point + "/game.log.area", BLOCKS)
+    assert where is not None and len(where) == BLOCKS and len(set(where)) == BLOCKS
+    mem = memoryview(flash.dev)
+    for k, b in enumerate(where):
+        assert bytes(mem[b * BLOCK:b * BLOCK + 4]) == MARK and mem[b * BLOCK + 12] == k
+        assert os.stat("%s/game.log.area/%d" % (point, k))[6] == BLOCK
+    # the next boot reads them from `where`, writing nothing
+    del flash.written[:]
+    _remount(flash, point)
+    assert file_area(flash.dev, point + "/game.log.area", BLOCKS) == where
+    assert flash.written == []
+
+
+def test_the_log_writes_only_its_files_blocks_and_the_filesystem_stays_whole():
+    flash, point = _mounted(scratch("lfs"))
+    other = bytes(range(256)) * 20
+    _write(point + "/board.json", other)
+    log = _log(flash, point)
+    where = log.area.where
+    log.begin("mahe", 2)
+    del flash.written[:]
+    for k in range(400):  # ~3 sectors of lines: the ring's sectors entered and erased
+        log.append("move %d" % k)
+        if k % 100 == 99:
+            log.prepare()
+    assert flash.written and set(flash.written) <= set(where)
+    # littlefs after the log's writes: mounted again, its files read, new
+    # ones written over every free block (its allocator walks every file)
+    _remount(flash, point)
+    assert _read(point + "/board.json") == other
+    k = 0
+    try:
+        while True:
+            _write("%s/fill%d" % (point, k), bytes([k & 0xFF]) * BLOCK)
+            k += 1
+    except OSError:
+        pass
+    assert k > 10
+    for j in range(k):
+        assert _read("%s/fill%d" % (point, j)) == bytes([j & 0xFF]) * BLOCK
+    header, actions = _log(flash, point).load()
+    assert header["game"] == "mahe" and actions == ["move %d" % k for k in range(400)]
+
+
+def test_a_file_gone_makes_them_again_and_the_log_begins_afresh():
+    flash, point = _mounted(scratch("lfs"))
+    log = _log(flash, point)
+    log.begin("mahe", 2)
+    log.append("1-3")
+    os.remove(point + "/game.log.area/3")  # (mpremote rm, say)
+    again = _log(flash, point)
+    assert again.load() is None  # (the old blocks may have gone to other files)
+    for k in range(BLOCKS):
+        assert exists("%s/game.log.area/%d" % (point, k))
+
+
+def test_files_made_without_their_where_are_made_again():
+    # A cut while the files are made: `where`, written last, is missing.
+    flash, point = _mounted(scratch("lfs"))
+    first = file_area(flash.dev, point + "/game.log.area", BLOCKS)
+    os.remove(point + "/game.log.area/where")
+    second = file_area(flash.dev, point + "/game.log.area", BLOCKS)
+    assert second is not None and len(set(second)) == BLOCKS
+    mem = memoryview(flash.dev)
+    tags = set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in second)
+    assert len(tags) == 1 and tags != set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in first)
+
+
+def test_a_full_filesystem_leaves_the_log_a_file_and_no_files_behind():
+    flash, point = _mounted(scratch("lfs"))
+    k = 0
+    try:
+        while True:  # all but a few blocks taken
+            _write("%s/big%d" % (point, k), b"x" * BLOCK)
+            k += 1
+    except OSError:
+        pass
+    os.remove("%s/big0" % point)
+    assert file_area(flash.dev, point + "/game.log.area", BLOCKS) is None
+    assert not exists(point + "/game.log.area")
+    assert _read("%s/big1" % point) == b"x" * BLOCK
+
+
+def test_the_ring_runs_over_the_files_blocks_in_their_order():
+    flash, point = _mounted(scratch("lfs"))
+    log = _log(flash, point)
+    area = log.area
+    log.begin("mahe", 2)
+    line = "x" * 100
+    for _ in range(SECTOR * 2 // 110):  # into the ring's third sector
+        log.append(line)
+    mem = memoryview(flash.dev)
+    assert bytes(mem[area.where[0] * BLOCK:area.where[0] * BLOCK + 2]) == b"H "
+    tail = area.bytes_at(SECTOR - 50, 100)  # read across the first two sectors' edge
+    assert tail == bytes(mem[area.where[0] * BLOCK + SECTOR - 50:area.where[0] * BLOCK + SECTOR]) + bytes(
+        mem[area.where[1] * BLOCK:area.where[1] * BLOCK + 50])
+    assert _log(flash, point).load()[1] == [line] * (SECTOR * 2 // 110)
