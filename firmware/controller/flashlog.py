@@ -32,7 +32,7 @@ class LogArea:
         self.dev = dev  # rp2.Flash-like: readblocks, writeblocks(block, buf, offset), ioctl
         self.mem = memoryview(dev)  # the flash's bytes, read in place (XIP on a Pico)
         if where is None:
-            where = list(range(len(self.mem) // SECTOR))
+            where = range(len(self.mem) // SECTOR)  # (a range: no list in the heap)
         self.where = where  # the ring's sectors: the flash block of each, in order
         self.sectors = len(where)
         self.size = self.sectors * SECTOR
