@@ -195,3 +195,41 @@ def test_the_ring_runs_over_the_files_blocks_in_their_order():
     assert tail == bytes(mem[area.where[0] * BLOCK + SECTOR - 50:area.where[0] * BLOCK + SECTOR]) + bytes(
         mem[area.where[1] * BLOCK:area.where[1] * BLOCK + 50])
     assert _log(flash, point).load()[1] == [line] * (SECTOR * 2 // 110)
+
+
+def test_a_stock_pico_keeps_its_log_in_the_files_blocks():
+    # log_area() as boot.py calls it on a stock rp2 MicroPython: no
+    # turtleboard_log, an _rp2.Flash() that the filesystem is on.
+    import sys
+
+    from controller.gamelog import log_area
+
+    flash, point = _mounted(scratch("lfs"))
+
+    class Rp2:
+        @staticmethod
+        def Flash():
+            return flash.dev
+
+    class NoArea:  # (the virtual Pico's turtleboard_log is on the path: a stock build has none)
+        pass
+
+    here = os.getcwd()
+    sys.modules["_rp2"] = Rp2
+    kept = sys.modules.get("turtleboard_log")
+    sys.modules["turtleboard_log"] = NoArea
+    try:
+        os.chdir(point)
+        area = log_area("game.log")
+        assert area is not None and len(area.where) == 32
+        log = GameLog("game.log", area)
+        log.begin("tortuga", 2)
+        log.append("c1-c2")
+        assert not exists("game.log") and exists("game.log.area/where")
+        assert GameLog("game.log", log_area("game.log")).load()[1] == ["c1-c2"]
+    finally:
+        os.chdir(here)
+        sys.modules.pop("_rp2")
+        sys.modules.pop("turtleboard_log")
+        if kept is not None:
+            sys.modules["turtleboard_log"] = kept
