@@ -9,9 +9,10 @@ left them (the table the emulator keeps on every change).
 
 Each cut must lose no reported action: the `hello` after it says at least
 the `n` of the last `action` frame that went out, with the engine's hash
-(one more when the cut came between a write and its frame), or, on a stock
-Pico (a move the pieces prove is written after its frame), one less, and the
-board then commits that move again from the pieces at once; and the board
+(one more when the cut came between a write and its frame), or, where the
+log is a file (a move the pieces prove is written after its frame), one
+less, and the board then commits that move again from the pieces at once;
+and the board
 tells what it asks to be redone: nothing when the pieces show its game, the
 move again (an `action` by sensors) when they show one legal move more, else
 a status naming the cells to change. The bench then puts the pieces as the
@@ -132,8 +133,7 @@ def cut_at_random(ns):
             steps.insert(i + 1, {"on": "prev", "delay_ns": int(rnd.uniform(0, 120) * 1e6), "cut": True,
                                  "tag": "cut"})
         else:
-            per_move = 1 if kind == "romfs" else 2  # programs a move: a page; littlefs's ~2 a write
-            n_prog = rnd.randint(1, per_move * len(chosen))
+            n_prog = rnd.randint(1, len(chosen))  # a page program a move, in either image's log area
             when = rnd.choice(("before", "after"))
             ns["ctl"].cmd(cut_at_program={"n": n_prog, "when": when})
         k = fr.mark()
