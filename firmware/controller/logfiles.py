@@ -18,9 +18,9 @@
 # flash is then searched for the marks; the blocks found are written to the
 # file `where`, last, so that a cut while the files are made leaves no
 # `where` and the next boot makes them again. At each boot `where` is
-# trusted only if every file is still there with its 4 KB (mpremote or a
-# reflash could have removed one); else the files are made again (that game
-# log is lost: it is said as for an unreadable log).
+# trusted only if every file is still there with its 4 KB (mpremote could
+# have removed one) and reads, through the filesystem, what the block it
+# names holds; else the files are made again (a game in them is lost).
 
 import os
 
@@ -34,7 +34,7 @@ def file_area(flash, folder, blocks=BLOCKS):
     # order), made if need be; None where they cannot be made (the
     # filesystem full, or the flash not holding it): the log is a file then.
     # `flash`: the flash the filesystem is on (rp2.Flash()), read as a buffer.
-    where = _read(folder, blocks, len(memoryview(flash)) // BLOCK)
+    where = _read(flash, folder, blocks)
     if where is not None:
         return where
     _remove(folder)
@@ -47,8 +47,11 @@ def file_area(flash, folder, blocks=BLOCKS):
     return where
 
 
-def _read(folder, blocks, count):
-    # The blocks `where` lists, if every file is there whole; else None.
+def _read(flash, folder, blocks):
+    # The blocks `where` lists, if every file is there whole and reads, through
+    # the filesystem, what its block holds; else None.
+    mem = memoryview(flash)
+    count = len(mem) // BLOCK
     try:
         sizes = {}
         for entry in os.ilistdir(folder):
@@ -65,6 +68,19 @@ def _read(folder, blocks, count):
     for k in range(blocks):
         if sizes.get(str(k)) != BLOCK or not 0 <= where[k] < count:
             return None
+    buf = bytearray(BLOCK)
+    for k in range(blocks):
+        try:
+            f = open("%s/%d" % (folder, k), "rb")
+            try:
+                n = f.readinto(buf)
+            finally:
+                f.close()
+        except OSError:
+            return None
+        at = where[k] * BLOCK
+        if n != BLOCK or mem[at:at + BLOCK] != buf:
+            return None  # (not that file's block: `where` is not theirs)
     return where
 
 

@@ -233,3 +233,32 @@ def test_a_stock_pico_keeps_its_log_in_the_files_blocks():
         sys.modules.pop("turtleboard_log")
         if kept is not None:
             sys.modules["turtleboard_log"] = kept
+
+
+def test_a_where_file_of_any_bytes_is_checked_never_trusted_blindly():
+    # `where` is a file on the device's flash: hostile until checked. Any
+    # bytes in it give the files' true blocks (read, or the files made
+    # again), never an error and never a block outside the files.
+    from hwtools import Rng
+
+    flash, point = _mounted(scratch("lfs"))
+    folder = point + "/game.log.area"
+    rng = Rng(2026)
+    good = file_area(flash.dev, folder, BLOCKS)
+    text = " ".join([str(b) for b in good])
+    cases = [b"", b"x", text[:-2].encode(), (text + " 5").encode(), text.replace(str(good[1]), str(good[0])).encode(),
+             text.replace(str(good[2]), "-1").encode(), text.replace(str(good[3]), "999999").encode(),
+             text.replace(" ", "\n").encode(), text.replace(str(good[4]), "1e3").encode()]
+    for _ in range(12):  # and random bytes, some of them digits and spaces
+        cases.append(bytes([b"0123456789 \n"[rng.below(12)] if rng.below(2) else rng.below(256)
+                            for _ in range(rng.below(120))]))
+    for data in cases:
+        _write(folder + "/where", data)
+        where = file_area(flash.dev, folder, BLOCKS)
+        assert where is not None and len(set(where)) == BLOCKS, data
+        if where != good:  # made again: the new marks are where it says
+            mem = memoryview(flash.dev)
+            assert len(set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in where)) == 1, data
+            good = where
+        for k in range(BLOCKS):
+            assert os.stat("%s/%d" % (folder, k))[6] == BLOCK
