@@ -28,6 +28,8 @@ RESERVE = 4  # sectors kept erased ahead of the end (16 KB: ~800 Mahé actions)
 
 
 class LogArea:
+    later = False  # a move the pieces prove written after its frame (a stock Pico's: gamelog.log_area)
+
     def __init__(self, dev, path, where=None):
         self.dev = dev  # rp2.Flash-like: readblocks, writeblocks(block, buf, offset), ioctl
         self.mem = memoryview(dev)  # the flash's bytes, read in place (XIP on a Pico)

@@ -21,7 +21,9 @@
 # pieces alone prove (append(later=True)) is written in the cycle after its
 # frame (write_behind()); one waits at most, and a power cut in between
 # leaves it on the pieces, where the board reads it again at boot
-# (decide.py, RESTORE).
+# (decide.py, RESTORE). A stock Pico's log area (the blocks of files,
+# logfiles.py) does the same, for the ~1 ms its page program would add
+# to the frame of a board whose code sits in the heap.
 
 import os
 
@@ -62,7 +64,9 @@ def log_area(path):
         return None
     from .flashlog import LogArea
 
-    return LogArea(flash, path, where)
+    area = LogArea(flash, path, where)
+    area.later = True  # a proven move's line after its frame, as in a file (docs/firmware.md)
+    return area
 
 
 def _scan():
@@ -108,7 +112,7 @@ class GameLog:
         # cycle, after its frame (write_behind()).
         self._check_text(text)
         line = line or seal("A " + text)
-        if later and self.area is None:
+        if later and (self.area is None or self.area.later):
             self.write_behind()  # (never two waiting)
             self.behind = line
         else:

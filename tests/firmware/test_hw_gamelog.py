@@ -328,3 +328,25 @@ def test_a_write_behind_that_fails_waits_and_is_tried_again():
     log.path = path
     log.write_behind()
     assert GameLog(path).load()[1] == ACTIONS[:1] + ["c1-c2"]
+
+
+def test_a_stock_picos_log_area_writes_a_proven_move_behind_its_frame():
+    # (gamelog.log_area sets `later` on the area of a stock Pico's files)
+    from controller.flashlog import LogArea
+
+    folder = scratch("log")
+    area = LogArea(flash_area(folder), folder + "/game.log")
+    area.later = True
+    log = GameLog(folder + "/game.log", area)
+    log.begin("tortuga", 2)
+    log.append("c1-c2", later=True)
+
+    def on_flash():  # (the log read again, as at a boot)
+        return GameLog(folder + "/game.log", LogArea(flash_area(folder), folder + "/game.log")).load()[1]
+
+    assert log.behind is not None and on_flash() == []
+    log.write_behind()
+    assert log.behind is None and on_flash() == ["c1-c2"]
+    log.append("g4-g3", later=True)
+    log.append("a1-a2")  # the next write puts what waits first
+    assert log.count == 3 and on_flash() == ["c1-c2", "g4-g3", "a1-a2"]
