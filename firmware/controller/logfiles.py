@@ -27,6 +27,7 @@ import os
 BLOCK = 4096  # the flash's erase unit, littlefs's block on an rp2 port
 BLOCKS = 32  # 128 KB: a game of up to 64 KB (~2,500 Mahé actions)
 MARK = b"TBLA"
+READY = 4  # blocks erased when the files are made, as many as flashlog.py keeps erased ahead
 
 
 def file_area(flash, folder, blocks=BLOCKS):
@@ -115,6 +116,8 @@ def _make(flash, folder, blocks):
     finally:
         f.close()
     os.rename(folder + "/where.tmp", folder + "/where")
+    for b in where[:READY]:
+        flash.ioctl(6, b)  # (their marks erased: the first games' `new` needs no erase)
     return where
 
 

@@ -19,7 +19,7 @@ except ImportError:
 
 from controller.flashlog import SECTOR, LogArea
 from controller.gamelog import GameLog
-from controller.logfiles import BLOCK, MARK, file_area
+from controller.logfiles import BLOCK, MARK, READY, file_area
 
 BLOCKS = 8  # the test's ring: 8 one-block files (32 KB)
 FLASH = 40  # blocks of the test's flash (160 KB)
@@ -32,6 +32,7 @@ class Flash:
         self.dev = flash_area(folder, FLASH * BLOCK)
         self.dev._save = lambda at, n: None  # (in RAM only)
         self.written = []  # the blocks programmed or erased, in order
+        self.erases = 0
 
     def __len__(self):
         return len(self.dev)
@@ -46,6 +47,7 @@ class Flash:
     def ioctl(self, op, arg):
         if op == 6:
             self.written.append(arg)
+            self.erases += 1
         return self.dev.ioctl(op, arg)
 
 
@@ -102,7 +104,10 @@ def test_the_files_are_made_once_and_their_blocks_found():
     assert where is not None and len(where) == BLOCKS and len(set(where)) == BLOCKS
     mem = memoryview(flash.dev)
     for k, b in enumerate(where):
-        assert bytes(mem[b * BLOCK:b * BLOCK + 4]) == MARK and mem[b * BLOCK + 12] == k
+        if k < READY:  # erased already: the first games begin with no erase
+            assert bytes(mem[b * BLOCK:b * BLOCK + BLOCK]) == b"\xff" * BLOCK
+        else:
+            assert bytes(mem[b * BLOCK:b * BLOCK + 4]) == MARK and mem[b * BLOCK + 12] == k
         assert os.stat("%s/game.log.area/%d" % (point, k))[6] == BLOCK
     # the next boot reads them from `where`, writing nothing
     del flash.written[:]
@@ -162,8 +167,8 @@ def test_files_made_without_their_where_are_made_again():
     second = file_area(flash.dev, point + "/game.log.area", BLOCKS)
     assert second is not None and len(set(second)) == BLOCKS
     mem = memoryview(flash.dev)
-    tags = set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in second)
-    assert len(tags) == 1 and tags != set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in first)
+    tags = set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in second[READY:])
+    assert len(tags) == 1 and tags != set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in first[READY:])
 
 
 def test_a_full_filesystem_leaves_the_log_a_file_and_no_files_behind():
@@ -258,7 +263,20 @@ def test_a_where_file_of_any_bytes_is_checked_never_trusted_blindly():
         assert where is not None and len(set(where)) == BLOCKS, data
         if where != good:  # made again: the new marks are where it says
             mem = memoryview(flash.dev)
-            assert len(set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in where)) == 1, data
+            assert len(set(bytes(mem[b * BLOCK:b * BLOCK + 12]) for b in where[READY:])) == 1, data
             good = where
         for k in range(BLOCKS):
             assert os.stat("%s/%d" % (folder, k))[6] == BLOCK
+
+
+def test_the_first_games_after_the_files_are_made_begin_with_no_erase():
+    # (`new` is a page program, as on the Turtleboard build's fresh area)
+    flash, point = _mounted(scratch("lfs"))
+    log = _log(flash, point)
+    erases = flash.erases
+    for _ in range(READY):
+        log.begin("tortuga", 2)
+        log.append("c1-c2")
+    assert flash.erases == erases
+    assert _log(flash, point).load() == ({"game": "tortuga", "players": 2, "options": {}, "extra": {}, "log": READY},
+                                         ["c1-c2"])
