@@ -27,6 +27,7 @@ import os
 BLOCK = 4096  # the flash's erase unit, littlefs's block on an rp2 port
 BLOCKS = 32  # 128 KB: a game of up to 64 KB (~2,500 Mahé actions)
 MARK = b"TBLA"
+WHERE_MAX = 512  # bytes of `where` read (32 block numbers take ~150)
 READY = 4  # blocks erased when the files are made, as many as flashlog.py keeps erased ahead
 
 
@@ -59,7 +60,7 @@ def _read(flash, folder, blocks):
             sizes[entry[0]] = entry[3] if len(entry) > 3 else -1
         f = open(folder + "/where")
         try:
-            where = [int(word) for word in f.read().split()]
+            where = [int(word) for word in f.read(WHERE_MAX).split()]  # (a longer file is not ours)
         finally:
             f.close()
     except (OSError, ValueError):

@@ -253,7 +253,8 @@ def test_a_where_file_of_any_bytes_is_checked_never_trusted_blindly():
     text = " ".join([str(b) for b in good])
     cases = [b"", b"x", text[:-2].encode(), (text + " 5").encode(), text.replace(str(good[1]), str(good[0])).encode(),
              text.replace(str(good[2]), "-1").encode(), text.replace(str(good[3]), "999999").encode(),
-             text.replace(" ", "\n").encode(), text.replace(str(good[4]), "1e3").encode()]
+             text.replace(" ", "\n").encode(), text.replace(str(good[4]), "1e3").encode(),
+             (text + " " * 600).encode(), b"7 " * 5000]
     for _ in range(12):  # and random bytes, some of them digits and spaces
         cases.append(bytes([b"0123456789 \n"[rng.below(12)] if rng.below(2) else rng.below(256)
                             for _ in range(rng.below(120))]))
