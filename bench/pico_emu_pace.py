@@ -24,9 +24,9 @@ fell between a put and its frame.
 Needs the harness of ../shared/pico-emu set up (bench/pico_emu.py's
 docstring: EMU_ROOT, VENV_BIN, FW_STOCK, FW_ROMFS), with the `plan`,
 `steps` and `flashops` control commands added to its emu/board-emu.mjs:
-bench/harness/board-emu-plan.patch (`patch $EMU_ROOT/emu/board-emu.mjs
-bench/harness/board-emu-plan.patch`; bench/pico_emu_cuts.py uses them
-too). The flash chip's time is charged (`--flash-timing` typ).
+bench/harness/board-emu.patch (`patch $EMU_ROOT/emu/board-emu.mjs
+bench/harness/board-emu.patch`, which also adds the heap benches' `mem`,
+`gcwatch` and `gcseen`; bench/pico_emu_cuts.py uses them too). The flash chip's time is charged (`--flash-timing` typ).
 
     python bench/pico_emu_pace.py [MOVES] [stock|romfs ...] [--paces slow,human,fast,flash] [--seed S]
         MOVES: moves a pace (100), or per pace: slow=30,human=50,fast=100,flash=100
