@@ -158,3 +158,30 @@ def flash_area(folder, size=64 * 1024):
         sys.path.append(__file__.rsplit("/tests/", 1)[0] + "/host/sim/pico")
         from pico_flash import load
     return load(path, "the game log's area")
+
+
+class Counted:
+    # A flash region (flash_area's), its page programs and sector erases
+    # counted, and the blocks they wrote, in order.
+    def __init__(self, dev):
+        self.dev = dev
+        self.programs = 0
+        self.erases = 0
+        self.written = []
+
+    def __len__(self):
+        return len(self.dev)
+
+    def readblocks(self, block, buf, offset=0):
+        self.dev.readblocks(block, buf, offset)
+
+    def writeblocks(self, block, buf, offset=None):
+        self.programs += 1
+        self.written.append(block)
+        self.dev.writeblocks(block, buf, offset)
+
+    def ioctl(self, op, arg):
+        if op == 6:
+            self.erases += 1
+            self.written.append(arg)
+        return self.dev.ioctl(op, arg)

@@ -2,35 +2,12 @@
 # Pico's flash region (a file, NOR semantics: host/sim/pico/pico_flash.py).
 # Plain test functions: pytest runs them under CPython, tests/engine/mprun.py
 # under MicroPython (tests/firmware/test_hw_micropython.py).
-from hwtools import exists, flash_area, scratch
+from hwtools import Counted, exists, flash_area, scratch
 
 from controller.flashlog import PAGE, RESERVE, SECTOR, LogArea
 from controller.gamelog import GameLog, GameLogError, seal
 
 SIZE = 16 * SECTOR  # the test's area: 16 sectors
-
-
-class Counted:
-    # The flash region, its page programs and sector erases counted.
-    def __init__(self, dev):
-        self.dev = dev
-        self.programs = 0
-        self.erases = 0
-
-    def __len__(self):
-        return len(self.dev)
-
-    def readblocks(self, block, buf, offset=0):
-        self.dev.readblocks(block, buf, offset)
-
-    def writeblocks(self, block, buf, offset=None):
-        self.programs += 1
-        self.dev.writeblocks(block, buf, offset)
-
-    def ioctl(self, op, arg):
-        if op == 6:
-            self.erases += 1
-        return self.dev.ioctl(op, arg)
 
 
 def _log(folder, counted=False):

@@ -7,7 +7,7 @@
 # whole pages). CPython has no littlefs: pytest skips the module.
 import os
 
-from hwtools import exists, flash_area, scratch
+from hwtools import Counted, exists, flash_area, scratch
 
 try:
     import vfs
@@ -26,29 +26,11 @@ FLASH = 40  # blocks of the test's flash (160 KB)
 _mounts = [0, None]  # (how many made, the one mounted)
 
 
-class Flash:
-    # The flash a littlefs is on, in RAM, its writes counted by block.
-    def __init__(self, folder):
-        self.dev = flash_area(folder, FLASH * BLOCK)
-        self.dev._save = lambda at, n: None  # (in RAM only)
-        self.written = []  # the blocks programmed or erased, in order
-        self.erases = 0
-
-    def __len__(self):
-        return len(self.dev)
-
-    def readblocks(self, block, buf, offset=0):
-        self.dev.readblocks(block, buf, offset)
-
-    def writeblocks(self, block, buf, offset=None):
-        self.written.append(block)
-        self.dev.writeblocks(block, buf, offset)
-
-    def ioctl(self, op, arg):
-        if op == 6:
-            self.written.append(arg)
-            self.erases += 1
-        return self.dev.ioctl(op, arg)
+def _flash(folder):
+    # The flash a littlefs is on, in RAM, its writes counted.
+    dev = flash_area(folder, FLASH * BLOCK)
+    dev._save = lambda at, n: None  # (in RAM only)
+    return Counted(dev)
 
 
 def _mounted(folder):
@@ -60,7 +42,7 @@ def _mounted(folder):
         import gc
 
         gc.collect()
-    flash = Flash(folder)
+    flash = _flash(folder)
     vfs.VfsLfs2.mkfs(flash, progsize=256)
     _mounts[0] += 1
     point = _mounts[1] = "/lfs%d" % _mounts[0]
